@@ -1,0 +1,183 @@
+// The repo-reader command: option handling, configuration, then MCP over stdio.
+#include <Poco/Util/Application.h>
+#include <Poco/Util/HelpFormatter.h>
+#include <Poco/Util/Option.h>
+#include <Poco/Util/OptionSet.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <climits>
+#include <iostream>
+#include <thread>
+
+#include "core/answer/pipeline.h"
+#include "core/config/config.h"
+#include "core/git/git_repo.h"
+#include "core/mcp/server.h"
+#include "core/mcp/stdio_transport.h"
+#include "core/util/text.h"
+#include "core/version.h"
+
+namespace rr {
+namespace {
+
+using Poco::Util::Application;
+using Poco::Util::Option;
+using Poco::Util::OptionSet;
+
+constexpr int kExitOk = 0;
+constexpr int kExitConfig = 1;
+constexpr int kExitUsage = 2;
+
+class RepoReaderApp : public Application {
+ protected:
+  void defineOptions(OptionSet& options) override {
+    // Application::defineOptions is not called: it adds nothing we use.
+    options.addOption(Option("config", "c", "read the configuration from FILE (YAML)")
+                          .required(false)
+                          .repeatable(false)
+                          .argument("FILE"));
+    options.addOption(Option("check", "", "check the configuration, print what would be served, "
+                                          "and exit (non-zero on any problem)")
+                          .required(false)
+                          .repeatable(false));
+    options.addOption(
+        Option("version", "v", "print the version and exit").required(false).repeatable(false));
+    options.addOption(
+        Option("help", "h", "print this help and exit").required(false).repeatable(false));
+  }
+
+  void handleOption(const std::string& name, const std::string& value) override {
+    Application::handleOption(name, value);
+    if (name == "config") config_file_ = value;
+    if (name == "check") check_ = true;
+    if (name == "version") version_ = true;
+    if (name == "help") {
+      help_ = true;
+      stopOptionsProcessing();
+    }
+  }
+
+  void initialize(Application&) override {}  // no subsystems, no configuration files
+  void uninitialize() override {}
+
+  int main(const ArgVec& args) override {
+    if (help_) {
+      Poco::Util::HelpFormatter hf(options());
+      hf.setCommand("repo-reader");
+      hf.setUsage("[--config FILE] [--check]");
+      hf.setHeader(
+          "A read-only MCP server for git repositories, over stdio. Without --config it serves "
+          "the git repository of the current folder.");
+      hf.setFooter("Docs: README.md, docs/configuration.md, docs/tools.md, docs/safety.md.");
+      hf.format(std::cout);
+      return kExitOk;
+    }
+    if (version_) {
+      std::cout << kServerName << " " << kServerVersion << "\n";
+      return kExitOk;
+    }
+    if (!args.empty()) {
+      std::cerr << "repo-reader: unexpected argument `" << DisplayName(args[0])
+                << "`; options are --config FILE, --check, --version, --help\n";
+      return kExitUsage;
+    }
+    Result<Config> config = Error{""};
+    if (config_file_.empty()) {
+      char cwd[PATH_MAX];
+      if (!getcwd(cwd, sizeof cwd)) {
+        std::cerr << "repo-reader: the current folder cannot be read\n";
+        return kExitConfig;
+      }
+      config = DefaultConfig(cwd);
+    } else {
+      config = LoadConfigFile(config_file_);
+    }
+    if (!config) {
+      std::cerr << "repo-reader: the configuration has problems:\n" << config.error() << "\n";
+      return kExitConfig;
+    }
+    auto catalog = BuildCatalog(*config);
+    if (!catalog) {
+      std::cerr << "repo-reader: " << catalog.error() << "\n";
+      return kExitConfig;
+    }
+    if (check_) return Check(*config, **catalog);
+    return Serve(*config, catalog.take());
+  }
+
+ private:
+  int Check(const Config& config, const Catalog& catalog) {
+    std::cout << "Configuration: " << config.source << "\n"
+              << "Answers are capped at " << WithCommas(config.answer_characters)
+              << " characters.\n"
+              << Plural(catalog.all().size(), "repository", "repositories") << ":\n";
+    int rc = kExitOk;
+    for (const auto& repo : catalog.all()) {
+      std::cout << "  " << repo->name() << " — " << repo->settings().path;
+      if (!repo->listed()) std::cout << " (not listed)";
+      if (repo->policy().partial()) std::cout << " (only part served)";
+      auto reader = repo->Open();
+      if (!reader) {
+        std::cout << "\n    cannot be opened: " << reader.error() << "\n";
+        rc = kExitConfig;
+        continue;
+      }
+      auto at = reader->At(std::nullopt);
+      if (at) {
+        std::cout << "\n    default branch " << DisplayName(at->label) << " @ "
+                  << at->commit.id.Short() << "\n";
+      } else {
+        std::cout << "\n    " << at.error() << "\n";
+      }
+    }
+    std::cout << (rc == kExitOk ? "OK\n" : "Problems found.\n");
+    return rc;
+  }
+
+  int Serve(const Config& config, std::shared_ptr<const Catalog> catalog) {
+    // SIGTERM and SIGINT end the process cleanly from one thread of ours; a closed output pipe
+    // is noticed by write() instead of killing the process.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+
+    StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
+    std::thread([&transport, set] {
+      int sig = 0;
+      sigwait(&set, &sig);
+      transport.ExitCleanly();
+    }).detach();
+
+    std::cerr << "repo-reader " << kServerVersion << ": serving "
+              << Plural(catalog->all().size(), "repository", "repositories") << " from "
+              << config.source << " over stdio\n";
+    McpServer server(std::move(catalog), AnswerPipeline(config.answer_characters),
+                     transport.sink(), BuiltinTools(), McpServer::Options{});
+    transport.Run(server);
+    return kExitOk;
+  }
+
+  std::string config_file_;
+  bool check_ = false;
+  bool version_ = false;
+  bool help_ = false;
+};
+
+}  // namespace
+}  // namespace rr
+
+int main(int argc, char** argv) {
+  rr::RepoReaderApp app;
+  try {
+    app.init(argc, argv);
+  } catch (const Poco::Exception& e) {
+    std::cerr << "repo-reader: " << e.displayText()
+              << "\nRun repo-reader --help for the options.\n";
+    return rr::kExitUsage;
+  }
+  return app.run();
+}

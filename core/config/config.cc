@@ -1,0 +1,350 @@
+#include "core/config/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/git/git_repo.h"
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+const char* const kRepoKeys[] = {"name",    "path", "description", "include",
+                                 "exclude", "listed", "own",       "serve_credential_files"};
+const char* const kLaterKeys[] = {"http", "mirrors", "groups", "plugins"};
+
+class Problems {
+ public:
+  explicit Problems(std::string file) : file_(std::move(file)) {}
+  void Add(const YAML::Mark& m, const std::string& what) {
+    std::ostringstream s;
+    s << file_;
+    if (!m.is_null()) s << ":" << m.line + 1 << ":" << m.column + 1;
+    s << ": " << what;
+    list_.push_back(s.str());
+  }
+  void Add(const YAML::Node& n, const std::string& what) { Add(n.Mark(), what); }
+  bool empty() const { return list_.empty(); }
+  std::string Text() const {
+    std::string t;
+    for (const auto& p : list_) t += (t.empty() ? "" : "\n") + p;
+    return t;
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::string> list_;
+};
+
+std::string Join(const char* const* begin, const char* const* end) {
+  std::string s;
+  for (auto it = begin; it != end; ++it) s += (s.empty() ? "" : ", ") + std::string(*it);
+  return s;
+}
+
+// Keys of a mapping, refusing duplicates.
+bool CheckKeys(const YAML::Node& map, const char* const* begin, const char* const* end,
+               const std::string& where, Problems& p) {
+  bool ok = true;
+  std::set<std::string> seen;
+  for (const auto& kv : map) {
+    if (!kv.first.IsScalar()) {
+      p.Add(kv.first, where + ": a key must be a plain word");
+      ok = false;
+      continue;
+    }
+    const std::string key = kv.first.Scalar();
+    if (!seen.insert(key).second) {
+      p.Add(kv.first, where + ": `" + key + "` is given twice; keep one");
+      ok = false;
+      continue;
+    }
+    bool known = false;
+    for (auto it = begin; it != end; ++it) known = known || key == *it;
+    if (!known) {
+      p.Add(kv.first, where + ": unknown key `" + DisplayName(key) + "`; expected one of: " +
+                          Join(begin, end));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool GetString(const YAML::Node& n, const std::string& what, Problems& p, std::string* out) {
+  if (!n.IsScalar()) {
+    p.Add(n, what + " must be text");
+    return false;
+  }
+  *out = n.Scalar();
+  return true;
+}
+
+bool GetBool(const YAML::Node& n, const std::string& what, Problems& p, bool* out) {
+  if (n.IsScalar()) {
+    const std::string s = n.Scalar();
+    if (s == "true") return *out = true, true;
+    if (s == "false") return *out = false, true;
+  }
+  p.Add(n, what + " must be true or false");
+  return false;
+}
+
+void GetPatterns(const YAML::Node& n, const std::string& what, Problems& p,
+                 std::vector<std::string>* out) {
+  if (n.IsScalar()) {
+    out->push_back(n.Scalar());
+  } else if (n.IsSequence()) {
+    for (const auto& item : n) {
+      std::string s;
+      if (GetString(item, what + " entry", p, &s)) out->push_back(s);
+    }
+  } else {
+    p.Add(n, what + " must be a pattern or a list of patterns, e.g. [\"src/**\", \"*.md\"]");
+    return;
+  }
+  for (const auto& s : *out) {
+    auto g = Glob::Compile(s);
+    if (!g) p.Add(n, what + ": " + g.error());
+  }
+}
+
+std::string ResolvePath(const std::string& raw, const std::string& base_dir) {
+  std::string path = raw;
+  if (path == "~" || path.rfind("~/", 0) == 0) {
+    const char* home = std::getenv("HOME");
+    if (home) path = std::string(home) + path.substr(1);
+  }
+  if (!path.empty() && path[0] != '/') path = base_dir + "/" + path;
+  char buf[PATH_MAX];
+  if (realpath(path.c_str(), buf)) return buf;
+  return path;
+}
+
+bool IsRepository(const std::string& path) {
+  InitGitLibrary();
+  return git_repository_open_ext(nullptr, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) ==
+         0;
+}
+
+}  // namespace
+
+bool IsValidRepoName(const std::string& name) {
+  if (name.empty() || name.size() > 100) return false;
+  bool segment_start = true;
+  for (char c : name) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (segment_start) {
+      if (!alnum) return false;
+      segment_start = false;
+      continue;
+    }
+    if (c == '/') {
+      segment_start = true;
+      continue;
+    }
+    if (!alnum && c != '.' && c != '_' && c != '-') return false;
+  }
+  return !segment_start;
+}
+
+Result<Config> ParseConfig(const std::string& text, const std::string& file,
+                           const std::string& base_dir) {
+  Problems p(file);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    p.Add(e.mark, "not valid YAML: " + e.msg);
+    return Error{p.Text()};
+  } catch (const std::exception& e) {
+    return Error{file + ": cannot be read as YAML: " + e.what()};
+  }
+  Config c;
+  c.source = file;
+  if (root.IsNull()) {
+    p.Add(root, "the configuration is empty; it needs `repos:` with at least one repository");
+    return Error{p.Text()};
+  }
+  if (!root.IsMap()) {
+    p.Add(root, "the configuration must be a mapping with `repos:` (and optionally `limits:`)");
+    return Error{p.Text()};
+  }
+  // Top-level keys; the later ones are reserved for what is to come.
+  std::set<std::string> seen;
+  for (const auto& kv : root) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (!seen.insert(key).second) {
+      p.Add(kv.first, "`" + key + "` is given twice; keep one");
+      continue;
+    }
+    if (key == "repos" || key == "limits") continue;
+    bool later = false;
+    for (const char* k : kLaterKeys) later = later || key == k;
+    if (later) {
+      p.Add(kv.first, "`" + key + "` is not supported by this version of repo-reader; remove it");
+    } else {
+      p.Add(kv.first, "unknown key `" + DisplayName(key) + "`; expected: repos, limits");
+    }
+  }
+
+  const YAML::Node limits = root["limits"];
+  if (limits) {
+    if (!limits.IsMap()) {
+      p.Add(limits, "`limits` must be a mapping, e.g. limits: {answer_characters: 40000}");
+    } else {
+      static const char* const kLimitKeys[] = {"answer_characters"};
+      CheckKeys(limits, std::begin(kLimitKeys), std::end(kLimitKeys), "limits", p);
+      const YAML::Node ac = limits["answer_characters"];
+      if (ac) {
+        long long v = -1;
+        bool ok = ac.IsScalar();
+        if (ok) {
+          try {
+            size_t used = 0;
+            v = std::stoll(ac.Scalar(), &used);
+            ok = used == ac.Scalar().size();
+          } catch (...) {
+            ok = false;
+          }
+        }
+        if (!ok || v < static_cast<long long>(kMinAnswerCharacters) ||
+            v > static_cast<long long>(kMaxAnswerCharacters)) {
+          p.Add(ac, "limits.answer_characters must be a whole number from " +
+                        WithCommas(kMinAnswerCharacters) + " to " +
+                        WithCommas(kMaxAnswerCharacters));
+        } else {
+          c.answer_characters = static_cast<size_t>(v);
+        }
+      }
+    }
+  }
+
+  const YAML::Node repos = root["repos"];
+  if (!repos) {
+    p.Add(root, "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
+                "shop\n      path: /srv/git/shop");
+  } else if (!repos.IsSequence() || repos.size() == 0) {
+    p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
+  } else {
+    std::set<std::string> names;
+    size_t index = 0;
+    for (const auto& r : repos) {
+      const std::string where = "repos[" + std::to_string(index++) + "]";
+      if (!r.IsMap()) {
+        p.Add(r, where + " must be a mapping with name and path");
+        continue;
+      }
+      CheckKeys(r, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
+      RepoConfig rc;
+      if (!r["name"]) {
+        p.Add(r, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
+      } else if (GetString(r["name"], where + ".name", p, &rc.name)) {
+        if (!IsValidRepoName(rc.name)) {
+          p.Add(r["name"], where + ".name `" + DisplayName(rc.name) +
+                               "` is not a valid name; use letters, digits, '.', '_' and '-' "
+                               "(owner/name allowed), starting with a letter or digit");
+        } else if (!names.insert(rc.name).second) {
+          p.Add(r["name"], where + ".name `" + rc.name + "` is used twice; names must differ");
+        }
+      }
+      std::string raw_path;
+      if (!r["path"]) {
+        p.Add(r, where + ": `path` is missing; give the repository's folder, e.g. path: "
+                         "/srv/git/shop");
+      } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
+        rc.path = ResolvePath(raw_path, base_dir);
+        if (!IsRepository(rc.path)) {
+          p.Add(r["path"], where + ".path `" + DisplayName(raw_path) +
+                               "` is not a git repository (resolved to " + DisplayName(rc.path) +
+                               "); give a repository's folder, bare or with a work tree");
+        }
+      }
+      if (r["description"]) GetString(r["description"], where + ".description", p, &rc.description);
+      if (r["include"]) GetPatterns(r["include"], where + ".include", p, &rc.include);
+      if (r["exclude"]) GetPatterns(r["exclude"], where + ".exclude", p, &rc.exclude);
+      if (r["listed"]) GetBool(r["listed"], where + ".listed", p, &rc.listed);
+      if (r["own"]) GetBool(r["own"], where + ".own", p, &rc.own);
+      if (r["serve_credential_files"]) {
+        GetBool(r["serve_credential_files"], where + ".serve_credential_files", p,
+                &rc.serve_credential_files);
+      }
+      c.repos.push_back(std::move(rc));
+    }
+  }
+  if (!p.empty()) return Error{p.Text()};
+  return c;
+}
+
+Result<Config> LoadConfigFile(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Error{file + ": cannot be read (no such file, or no permission)"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (ss.str().size() > 16 * 1024 * 1024) return Error{file + ": larger than 16 MB"};
+  std::string dir = ".";
+  const size_t slash = file.rfind('/');
+  if (slash != std::string::npos) dir = slash == 0 ? "/" : file.substr(0, slash);
+  char buf[PATH_MAX];
+  if (realpath(dir.c_str(), buf)) dir = buf;
+  return ParseConfig(ss.str(), file, dir);
+}
+
+Result<Config> DefaultConfig(const std::string& folder) {
+  auto gitdir = GitRepo::Discover(folder);
+  if (!gitdir) {
+    return Error{"`" + folder +
+                 "` is not inside a git repository, and no configuration was given.\n"
+                 "Start repo-reader inside a repository, or name the repositories to serve in a "
+                 "file:\n  repos:\n    - name: shop\n      path: /srv/git/shop\nand run "
+                 "repo-reader --config that-file.yaml (docs/configuration.md)."};
+  }
+  auto repo = GitRepo::Open(*gitdir);
+  if (!repo) return Error{repo.error()};
+  const char* workdir = git_repository_workdir((*repo)->raw());
+  std::string top = workdir ? workdir : *gitdir;
+  while (top.size() > 1 && top.back() == '/') top.pop_back();
+  std::string base = top.substr(top.rfind('/') + 1);
+  if (!workdir && base.size() > 4 && base.compare(base.size() - 4, 4, ".git") == 0) {
+    base.resize(base.size() - 4);
+  }
+  std::string name;
+  for (char c : base) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    name.push_back(ok ? c : '-');
+  }
+  while (!name.empty() && !IsValidRepoName(name.substr(0, 1))) name.erase(0, 1);
+  if (name.size() > 100) name.resize(100);
+  if (name.empty()) name = "repo";
+  Config c;
+  c.source = "the git repository of the current folder (" + top + ")";
+  RepoConfig rc;
+  rc.name = name;
+  rc.path = top;
+  c.repos.push_back(std::move(rc));
+  return c;
+}
+
+Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
+  std::vector<std::shared_ptr<const ServedRepo>> repos;
+  for (const auto& rc : config.repos) {
+    auto policy = PathPolicy::Make(rc.include, rc.exclude, rc.serve_credential_files);
+    if (!policy) return Error{"repository `" + rc.name + "`: " + policy.error()};
+    RepoSettings s;
+    s.name = rc.name;
+    s.description = rc.description;
+    s.path = rc.path;
+    s.policy = policy.take();
+    s.listed = rc.listed;
+    s.own = rc.own;
+    repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+  }
+  return std::make_shared<const Catalog>(std::move(repos));
+}
+
+}  // namespace rr

@@ -1,0 +1,288 @@
+#include "core/git/git_repo.h"
+
+#include <cstring>
+#include <unordered_set>
+
+namespace rr {
+
+void InitGitLibrary() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    git_libgit2_init();
+    // Neither the user's nor the machine's git configuration may change an answer: read none.
+    for (int level : {GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL,
+                      GIT_CONFIG_LEVEL_PROGRAMDATA}) {
+      git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, "");
+    }
+    // A repository owned by another user opens: nothing in it is ever executed.
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+    // Objects are addressed by their digest already; re-hashing every read only costs time.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, static_cast<ssize_t>(64) * 1024 * 1024);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_FILE_LIMIT, static_cast<size_t>(256));
+  });
+}
+
+std::string LastGitError() {
+  const git_error* e = git_error_last();
+  return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+std::string CommitId::Hex() const {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, &oid_);
+  return buf;
+}
+
+Result<std::unique_ptr<GitRepo>> GitRepo::Open(const std::string& path) {
+  InitGitLibrary();
+  git_repository* r = nullptr;
+  if (git_repository_open_ext(&r, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
+    return Error{"`" + path + "` is not a git repository that can be read: " + LastGitError()};
+  }
+  std::unique_ptr<GitRepo> repo(new GitRepo(r));
+  git_odb* odb = nullptr;
+  if (git_repository_odb(&odb, r) != 0) {
+    return Error{"`" + path + "`: its object database cannot be opened: " + LastGitError()};
+  }
+  repo->odb_.reset(odb);
+  return repo;
+}
+
+Result<std::string> GitRepo::Discover(const std::string& path) {
+  InitGitLibrary();
+  git_buf buf = GIT_BUF_INIT;
+  if (git_repository_discover(&buf, path.c_str(), 0, nullptr) != 0) {
+    return Error{"no git repository at `" + path + "` or any folder above it"};
+  }
+  std::string gitdir(buf.ptr, buf.size);
+  git_buf_dispose(&buf);
+  return gitdir;
+}
+
+HeadState GitRepo::Head() {
+  HeadState h;
+  git_reference* raw = nullptr;
+  if (git_reference_lookup(&raw, repo_.get(), "HEAD") != 0) {
+    h.problem = "HEAD cannot be read: " + LastGitError();
+    return h;
+  }
+  std::unique_ptr<git_reference, Deleter> head(raw);
+  if (git_reference_type(head.get()) == GIT_REFERENCE_DIRECT) {
+    h.kind = HeadState::Kind::kDetached;
+    h.commit = CommitId(*git_reference_target(head.get()));
+    return h;
+  }
+  std::string target = git_reference_symbolic_target(head.get());
+  h.branch = target.rfind("refs/heads/", 0) == 0 ? target.substr(11) : target;
+  git_reference* resolved = nullptr;
+  const int rc = git_reference_resolve(&resolved, head.get());
+  if (rc == GIT_ENOTFOUND) {
+    h.kind = HeadState::Kind::kUnborn;
+    return h;
+  }
+  if (rc != 0) {
+    h.problem = "HEAD cannot be resolved: " + LastGitError();
+    return h;
+  }
+  std::unique_ptr<git_reference, Deleter> res(resolved);
+  git_object* obj = nullptr;
+  if (git_reference_peel(&obj, res.get(), GIT_OBJECT_COMMIT) != 0) {
+    h.problem = "HEAD does not point at a commit: " + LastGitError();
+    return h;
+  }
+  h.kind = HeadState::Kind::kBranch;
+  h.commit = CommitId(*git_object_id(obj));
+  git_object_free(obj);
+  return h;
+}
+
+Result<CommitId> GitRepo::Resolve(const RefText& ref) {
+  git_object* obj = nullptr;
+  const int rc = git_revparse_single(&obj, repo_.get(), ref.str().c_str());
+  if (rc == GIT_EAMBIGUOUS) {
+    return Error{"ref `" + ref.str() + "` is ambiguous; give more characters of the commit id"};
+  }
+  if (rc != 0) return Error{"unknown"};
+  std::unique_ptr<git_object, Deleter> o(obj);
+  git_object* commit = nullptr;
+  if (git_object_peel(&commit, o.get(), GIT_OBJECT_COMMIT) != 0) return Error{"unknown"};
+  CommitId id(*git_object_id(commit));
+  git_object_free(commit);
+  return id;
+}
+
+Result<CommitSummary> GitRepo::Summary(const CommitId& id) {
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo_.get(), &id.oid()) != 0) {
+    return Error{"commit " + id.Short() + " cannot be read: " + LastGitError()};
+  }
+  std::unique_ptr<git_commit, Deleter> c(raw);
+  CommitSummary s;
+  s.id = id;
+  s.time = git_commit_time(c.get());
+  s.offset = git_commit_time_offset(c.get());
+  const char* msg = git_commit_message(c.get());
+  if (msg) {
+    while (*msg == '\n') ++msg;
+    const char* nl = std::strchr(msg, '\n');
+    s.subject.assign(msg, nl ? static_cast<size_t>(nl - msg) : std::strlen(msg));
+    if (!s.subject.empty() && s.subject.back() == '\r') s.subject.pop_back();
+  }
+  return s;
+}
+
+Result<std::vector<RefEntry>> GitRepo::Refs(size_t limit, bool* truncated) {
+  *truncated = false;
+  git_reference_iterator* raw_it = nullptr;
+  if (git_reference_iterator_new(&raw_it, repo_.get()) != 0) {
+    return Error{"the refs cannot be listed: " + LastGitError()};
+  }
+  std::unique_ptr<git_reference_iterator, Deleter> it(raw_it);
+  std::vector<RefEntry> out;
+  git_reference* raw = nullptr;
+  while (true) {
+    const int rc = git_reference_next(&raw, it.get());
+    if (rc == GIT_ITEROVER) break;
+    if (rc != 0) continue;  // an unreadable ref is passed over, never fatal
+    std::unique_ptr<git_reference, Deleter> ref(raw);
+    if (git_reference_type(ref.get()) != GIT_REFERENCE_DIRECT) continue;
+    const std::string full = git_reference_name(ref.get());
+    RefEntry e;
+    if (full.rfind("refs/heads/", 0) == 0) {
+      e.kind = RefEntry::Kind::kBranch;
+      e.name = full.substr(11);
+    } else if (full.rfind("refs/remotes/", 0) == 0) {
+      e.kind = RefEntry::Kind::kRemoteBranch;
+      e.name = full.substr(13);
+    } else if (full.rfind("refs/tags/", 0) == 0) {
+      e.kind = RefEntry::Kind::kTag;
+      e.name = full.substr(10);
+    } else {
+      continue;
+    }
+    if (out.size() >= limit) {
+      *truncated = true;
+      break;
+    }
+    git_object* peeled = nullptr;
+    if (git_reference_peel(&peeled, ref.get(), GIT_OBJECT_COMMIT) != 0) continue;
+    CommitId id(*git_object_id(peeled));
+    git_object_free(peeled);
+    e.annotated = !git_oid_equal(git_reference_target(ref.get()), &id.oid());
+    auto s = Summary(id);
+    if (!s) continue;
+    e.commit = s.take();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<TreePtr> GitRepo::RootTree(const CommitId& id) {
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo_.get(), &id.oid()) != 0) {
+    return Error{"commit " + id.Short() + " cannot be read: " + LastGitError()};
+  }
+  std::unique_ptr<git_commit, Deleter> c(raw);
+  git_tree* tree = nullptr;
+  if (git_commit_tree(&tree, c.get()) != 0) {
+    return Error{"the tree of commit " + id.Short() + " is not in the local copy"};
+  }
+  return TreePtr(tree);
+}
+
+Result<TreePtr> GitRepo::Subtree(const git_oid& oid) {
+  git_tree* tree = nullptr;
+  if (git_tree_lookup(&tree, repo_.get(), &oid) != 0) {
+    return Error{"a folder's tree cannot be read (missing from the local copy, or recorded as a "
+                 "folder but not one)"};
+  }
+  return TreePtr(tree);
+}
+
+namespace {
+
+EntryKind KindOf(git_filemode_t mode) {
+  switch (mode) {
+    case GIT_FILEMODE_TREE: return EntryKind::kFolder;
+    case GIT_FILEMODE_BLOB:
+    case GIT_FILEMODE_BLOB_EXECUTABLE: return EntryKind::kFile;
+    case GIT_FILEMODE_LINK: return EntryKind::kLink;
+    case GIT_FILEMODE_COMMIT: return EntryKind::kSubmodule;
+    default: return EntryKind::kOther;
+  }
+}
+
+TreeEntry MakeEntry(const git_tree_entry* te) {
+  TreeEntry e;
+  e.name = git_tree_entry_name(te);
+  const git_filemode_t mode = git_tree_entry_filemode(te);
+  e.kind = KindOf(mode);
+  e.executable = mode == GIT_FILEMODE_BLOB_EXECUTABLE;
+  e.oid = *git_tree_entry_id(te);
+  return e;
+}
+
+}  // namespace
+
+std::vector<TreeEntry> GitRepo::Entries(const git_tree* tree) {
+  const size_t n = git_tree_entrycount(tree);
+  std::vector<TreeEntry> out;
+  out.reserve(n);
+  std::unordered_set<std::string_view> seen;
+  for (size_t i = 0; i < n; ++i) {
+    const git_tree_entry* te = git_tree_entry_byindex(tree, i);
+    const std::string_view name = git_tree_entry_name(te);
+    if (!seen.insert(name).second) continue;
+    out.push_back(MakeEntry(te));
+  }
+  return out;
+}
+
+bool GitRepo::FindEntry(const git_tree* tree, std::string_view name, TreeEntry* out) {
+  // Linear and first-match, like Entries: with duplicate names (a hostile tree) the entry read
+  // is the entry listed.
+  const size_t n = git_tree_entrycount(tree);
+  for (size_t i = 0; i < n; ++i) {
+    const git_tree_entry* te = git_tree_entry_byindex(tree, i);
+    if (name == git_tree_entry_name(te)) {
+      *out = MakeEntry(te);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool GitRepo::ObjectHeader(const git_oid& oid, size_t* size, git_object_t* type) {
+  return git_odb_read_header(size, type, odb_.get(), &oid) == 0;
+}
+
+Result<BlobPtr> GitRepo::Blob(const git_oid& oid) {
+  git_blob* b = nullptr;
+  if (git_blob_lookup(&b, repo_.get(), &oid) != 0) {
+    return Error{"the file's contents cannot be read: " + LastGitError()};
+  }
+  return BlobPtr(b);
+}
+
+RepoHandles::Lease::~Lease() {
+  if (!repo_ || !owner_) return;
+  std::lock_guard<std::mutex> lock(owner_->mu_);
+  if (owner_->idle_.size() < kMaxIdle) owner_->idle_.push_back(std::move(repo_));
+}
+
+Result<RepoHandles::Lease> RepoHandles::Borrow() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      auto r = std::move(idle_.back());
+      idle_.pop_back();
+      return Lease(this, std::move(r));
+    }
+  }
+  auto r = GitRepo::Open(path_);
+  if (!r) return Error{r.error()};
+  return Lease(this, r.take());
+}
+
+}  // namespace rr

@@ -1,0 +1,343 @@
+#include "core/mcp/server.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Parser.h>
+
+#include "core/mcp/json_text.h"
+#include "core/util/text.h"
+#include "core/version.h"
+
+namespace rr {
+namespace {
+
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+constexpr int kInternalError = -32603;
+constexpr int kServerBusy = -32000;
+
+const char* const kInstructions =
+    "repo-reader reads git repositories; it never changes them. Begin with list_repos to see "
+    "what is served, then list_files and read_file to read any folder or file at any branch, "
+    "tag or commit (the ref argument; default: the default branch), and list_refs for branches "
+    "and tags. Paths are written from the repository's root. Every answer's first line names "
+    "the repository, ref and commit it read; a cut answer ends with a note saying how to "
+    "continue.";
+
+// The id as JSON text, or "" when the message has none. Refuses ids JSON-RPC does not allow.
+bool IdOf(const Poco::JSON::Object::Ptr& msg, std::string* id) {
+  if (!msg->has("id")) {
+    id->clear();
+    return true;
+  }
+  const Poco::Dynamic::Var v = msg->get("id");
+  if (v.isString()) {
+    *id = JsonQuote(v.extract<std::string>());
+    return true;
+  }
+  if (v.isInteger()) {
+    *id = v.convert<std::string>();
+    return true;
+  }
+  return false;
+}
+
+std::string SchemaOf(const ToolSpec& spec) {
+  std::string props, required;
+  for (const auto& a : spec.args) {
+    if (!props.empty()) props += ",";
+    std::string p = "{\"type\":";
+    switch (a.type) {
+      case ArgType::kString: p += "\"string\""; break;
+      case ArgType::kInteger: p += "\"integer\""; break;
+      case ArgType::kBoolean: p += "\"boolean\""; break;
+    }
+    p += ",\"description\":" + JsonQuote(a.description);
+    if (a.min) p += ",\"minimum\":" + std::to_string(*a.min);
+    if (a.max) p += ",\"maximum\":" + std::to_string(*a.max);
+    if (!a.one_of.empty()) {
+      p += ",\"enum\":[";
+      for (size_t i = 0; i < a.one_of.size(); ++i) p += (i ? "," : "") + JsonQuote(a.one_of[i]);
+      p += "]";
+    }
+    p += "}";
+    props += JsonQuote(a.name) + ":" + p;
+    if (a.required) required += (required.empty() ? "" : ",") + JsonQuote(a.name);
+  }
+  return "{\"type\":\"object\",\"properties\":{" + props + "},\"required\":[" + required +
+         "],\"additionalProperties\":false}";
+}
+
+std::string ToolResult(const std::string& text, bool is_error) {
+  return "{\"content\":[{\"type\":\"text\",\"text\":" + JsonQuote(text) + "}],\"isError\":" +
+         (is_error ? "true" : "false") + "}";
+}
+
+}  // namespace
+
+McpServer::McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
+                     std::vector<std::unique_ptr<const Tool>> tools, Options options)
+    : catalog_(std::move(catalog)),
+      pipeline_(std::move(pipeline)),
+      sink_(std::move(sink)),
+      tools_(std::move(tools)),
+      options_(options) {
+  tools_list_ = ToolsList();
+  for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
+}
+
+McpServer::~McpServer() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    for (auto& [id, flag] : in_flight_) flag->store(true);
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void McpServer::Drain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_cv_.wait(lock, [this] { return queue_.empty() && running_ == 0; });
+}
+
+void McpServer::Worker() {
+  while (true) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      job = std::move(queue_.front());
+      queue_.pop_front();
+      ++running_;
+    }
+    job();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --running_;
+      if (queue_.empty() && running_ == 0) idle_cv_.notify_all();
+    }
+  }
+}
+
+std::string McpServer::OversizedMessageError(size_t limit) {
+  return "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + std::to_string(kInvalidRequest) +
+         ",\"message\":" +
+         JsonQuote("message refused: larger than " + WithCommas(limit) +
+                   " bytes; send smaller messages") +
+         "}}";
+}
+
+void McpServer::Reply(const std::string& id, const std::string& result_json) {
+  sink_("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result_json + "}");
+}
+
+void McpServer::ReplyError(const std::string& id, int code, const std::string& message) {
+  sink_("{\"jsonrpc\":\"2.0\",\"id\":" + (id.empty() ? std::string("null") : id) +
+        ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + JsonQuote(message) +
+        "}}");
+}
+
+void McpServer::Handle(const std::string& message) {
+  Poco::Dynamic::Var parsed;
+  try {
+    Poco::JSON::Parser parser;
+    parser.setDepth(64);
+    parsed = parser.parse(message);
+  } catch (const std::exception& e) {
+    ReplyError("", kParseError, "parse error: the message is not valid JSON");
+    return;
+  }
+  if (parsed.type() == typeid(Poco::JSON::Array::Ptr)) {
+    ReplyError("", kInvalidRequest, "invalid request: batches are not supported; send one "
+                                    "message at a time");
+    return;
+  }
+  if (parsed.type() != typeid(Poco::JSON::Object::Ptr)) {
+    ReplyError("", kInvalidRequest, "invalid request: a message must be a JSON object");
+    return;
+  }
+  const auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
+  std::string id;
+  if (!IdOf(msg, &id)) {
+    ReplyError("", kInvalidRequest, "invalid request: `id` must be a string or an integer");
+    return;
+  }
+  const bool has_method = msg->has("method");
+  if (!msg->has("jsonrpc") || !msg->get("jsonrpc").isString() ||
+      msg->get("jsonrpc").extract<std::string>() != "2.0") {
+    ReplyError(id, kInvalidRequest, "invalid request: `jsonrpc` must be \"2.0\"");
+    return;
+  }
+  if (!has_method) {
+    // A response to a request: this server sends none, so there is nothing to match.
+    if (msg->has("result") || msg->has("error")) return;
+    ReplyError(id, kInvalidRequest, "invalid request: `method` is missing");
+    return;
+  }
+  if (!msg->get("method").isString()) {
+    ReplyError(id, kInvalidRequest, "invalid request: `method` must be a string");
+    return;
+  }
+  if (msg->has("params")) {
+    const auto& p = msg->get("params");
+    if (!p.isEmpty() && p.type() != typeid(Poco::JSON::Object::Ptr) &&
+        p.type() != typeid(Poco::JSON::Array::Ptr)) {
+      ReplyError(id, kInvalidRequest, "invalid request: `params` must be an object");
+      return;
+    }
+  }
+  if (id.empty()) {
+    HandleNotification(msg);
+  } else {
+    HandleRequest(msg, id);
+  }
+}
+
+void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg) {
+  const std::string method = msg->getValue<std::string>("method");
+  if (method != "notifications/cancelled") return;  // initialized and others: nothing to do
+  const auto params = msg->getObject("params");
+  if (!params || !params->has("requestId")) return;
+  std::string key;
+  const auto v = params->get("requestId");
+  if (v.isString()) {
+    key = JsonQuote(v.extract<std::string>());
+  } else if (v.isInteger()) {
+    key = v.convert<std::string>();
+  } else {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = in_flight_.find(key);
+  if (it != in_flight_.end()) it->second->store(true);
+}
+
+void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, const std::string& id) {
+  const std::string method = msg->getValue<std::string>("method");
+  Poco::JSON::Object::Ptr params;
+  if (msg->has("params") && msg->get("params").type() == typeid(Poco::JSON::Object::Ptr)) {
+    params = msg->getObject("params");
+  }
+  if (method == "initialize") {
+    std::string version = kProtocolVersions[0];
+    if (params && params->has("protocolVersion") && params->get("protocolVersion").isString()) {
+      const std::string asked = params->getValue<std::string>("protocolVersion");
+      for (const char* v : kProtocolVersions) {
+        if (asked == v) version = v;
+      }
+    }
+    Reply(id, "{\"protocolVersion\":" + JsonQuote(version) +
+                  ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":" +
+                  JsonQuote(kServerName) + ",\"title\":\"repo-reader\",\"version\":" +
+                  JsonQuote(kServerVersion) + "},\"instructions\":" + JsonQuote(kInstructions) +
+                  "}");
+    return;
+  }
+  if (method == "ping") {
+    Reply(id, "{}");
+    return;
+  }
+  if (method == "tools/list") {
+    Reply(id, tools_list_);
+    return;
+  }
+  if (method == "tools/call") {
+    CallTool(params, id);
+    return;
+  }
+  ReplyError(id, kMethodNotFound,
+             "method not found: `" + DisplayName(method) +
+                 "`; this server answers initialize, ping, tools/list and tools/call");
+}
+
+std::string McpServer::ToolsList() const {
+  std::string out = "{\"tools\":[";
+  for (size_t i = 0; i < tools_.size(); ++i) {
+    const ToolSpec& s = tools_[i]->spec();
+    if (i) out += ",";
+    out += "{\"name\":" + JsonQuote(s.name) + ",\"title\":" + JsonQuote(s.title) +
+           ",\"description\":" + JsonQuote(s.description) + ",\"inputSchema\":" + SchemaOf(s) +
+           ",\"annotations\":{\"title\":" + JsonQuote(s.title) +
+           ",\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"
+           "\"openWorldHint\":false}}";
+  }
+  return out + "]}";
+}
+
+void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::string& id) {
+  if (!params || !params->has("name") || !params->get("name").isString()) {
+    ReplyError(id, kInvalidParams,
+               pipeline_.FinishError("tools/call needs params.name, the tool's name"));
+    return;
+  }
+  const std::string name = params->getValue<std::string>("name");
+  const Tool* tool = nullptr;
+  for (const auto& t : tools_) {
+    if (t->spec().name == name) tool = t.get();
+  }
+  if (!tool) {
+    std::string names;
+    for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t->spec().name;
+    ReplyError(id, kInvalidParams,
+               pipeline_.FinishError("unknown tool `" + DisplayName(name) + "`; the tools are: " +
+                                     names));
+    return;
+  }
+  Poco::JSON::Object::Ptr arguments;
+  if (params->has("arguments") && !params->get("arguments").isEmpty()) {
+    if (params->get("arguments").type() != typeid(Poco::JSON::Object::Ptr)) {
+      Reply(id, ToolResult(pipeline_.FinishError("`arguments` must be an object"), true));
+      return;
+    }
+    arguments = params->getObject("arguments");
+  }
+  auto cancelled = std::make_shared<std::atomic<bool>>(false);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (in_flight_.count(id)) {
+      // A second request with the id of one still running: answering both under one id
+      // would confuse the client.
+      ReplyError(id, kInvalidRequest, "invalid request: a call with this id is still running");
+      return;
+    }
+    if (in_flight_.size() >= options_.max_in_flight) {
+      ReplyError(id, kServerBusy, "server busy: " + WithCommas(options_.max_in_flight) +
+                                      " calls are already running; try again shortly");
+      return;
+    }
+    in_flight_[id] = cancelled;
+    queue_.push_back([this, tool, arguments, id, cancelled] {
+      std::string result;
+      try {
+        CallContext ctx{catalog_, StopToken(cancelled, options_.call_budget),
+                        pipeline_.answer_characters()};
+        auto args = Args::Check(tool->spec(), arguments);
+        if (!args) {
+          result = ToolResult(pipeline_.FinishError(args.error()), true);
+        } else {
+          auto draft = tool->Call(ctx, *args);
+          result = draft ? ToolResult(pipeline_.Finish(*draft), false)
+                         : ToolResult(pipeline_.FinishError(draft.error()), true);
+        }
+      } catch (const std::exception& e) {
+        result = ToolResult(pipeline_.FinishError(std::string("internal error: ") + e.what()),
+                            true);
+      } catch (...) {
+        result = ToolResult(pipeline_.FinishError("internal error"), true);
+      }
+      bool was_cancelled;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        in_flight_.erase(id);
+        was_cancelled = cancelled->load();
+      }
+      if (!was_cancelled) Reply(id, result);
+    });
+  }
+  cv_.notify_one();
+}
+
+}  // namespace rr

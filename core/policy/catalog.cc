@@ -1,0 +1,34 @@
+#include "core/policy/catalog.h"
+
+#include "core/util/text.h"
+
+namespace rr {
+
+std::vector<std::shared_ptr<const ServedRepo>> Catalog::listed() const {
+  std::vector<std::shared_ptr<const ServedRepo>> out;
+  for (const auto& r : repos_) {
+    if (r->listed()) out.push_back(r);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const ServedRepo>> Catalog::Find(const std::string& name) const {
+  for (const auto& r : repos_) {
+    if (r->name() == name) return r;
+  }
+  std::string names;
+  size_t shown = 0;
+  for (const auto& r : repos_) {
+    if (!r->listed()) continue;
+    if (shown == 20) {
+      names += ", …";
+      break;
+    }
+    names += (shown++ ? ", " : "") + r->name();
+  }
+  return Error{"no repository named `" + DisplayName(name) + "` is served" +
+               (names.empty() ? std::string(".") : "; served: " + names) +
+               " — list_repos lists them"};
+}
+
+}  // namespace rr

@@ -1,0 +1,52 @@
+// Glob patterns for include / exclude (docs/configuration.md, "Patterns").
+//
+//   *      any characters within one path part (never '/')
+//   ?      one character within a part
+//   [a-z]  one character of a class; [!a-z] or [^a-z] negates
+//   **     as a whole part: any number of parts, none included
+//   \x     the character x itself
+//
+// A pattern with no '/' matches a part's name at any depth (`*.md`, `.env`). A pattern with a
+// '/' is anchored at the root (`src/**`, `config/prod.*`); a leading '/' anchors a single-part
+// pattern. Matching is case-sensitive unless the glob was made case-insensitive.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/util/result.h"
+
+namespace rr {
+
+class Glob {
+ public:
+  static Result<Glob> Compile(std::string_view pattern, bool ignore_case = false);
+
+  const std::string& pattern() const { return pattern_; }
+  bool anchored() const { return anchored_; }
+
+  // Whether the pattern matches the path given as its parts exactly (not an ancestor).
+  // An unanchored pattern matches when the last part matches.
+  bool Matches(const std::vector<std::string_view>& parts) const;
+
+  // Whether some path strictly below `folder` could match (false means none can).
+  bool CouldMatchBelow(const std::vector<std::string_view>& folder) const;
+
+  // Whether one name matches a single-part pattern (used for names alone).
+  bool MatchesName(std::string_view name) const;
+
+ private:
+  bool MatchFrom(const std::vector<std::string_view>& parts, size_t pi, size_t gi) const;
+  bool PrefixFrom(const std::vector<std::string_view>& folder, size_t fi, size_t gi) const;
+
+  std::string pattern_;
+  std::vector<std::string> parts_;
+  bool anchored_ = false;
+  bool ignore_case_ = false;
+};
+
+// fnmatch-style match of one part against one pattern part (no '/').
+bool MatchPart(std::string_view pattern, std::string_view name, bool ignore_case);
+
+}  // namespace rr

@@ -1,0 +1,51 @@
+// PathPolicy: the one place that decides which paths of a repository are served. Every tool
+// reaches files only through ServedRepo (served_repo.h), which asks this class; no tool sees a
+// tree entry this class did not allow.
+//
+// A path is served when it, or one of its folders, matches an include pattern (or there are
+// none), and neither it nor any of its folders matches an exclude pattern or, unless
+// serve_credential_files is set, a credential file name (.env, *.pem, id_rsa, ...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/policy/glob.h"
+#include "core/policy/repo_path.h"
+#include "core/util/result.h"
+
+namespace rr {
+
+class PathPolicy {
+ public:
+  // Compiles the patterns; an invalid one is an error naming it.
+  static Result<PathPolicy> Make(const std::vector<std::string>& include,
+                                 const std::vector<std::string>& exclude,
+                                 bool serve_credential_files);
+  // Serves everything but credential files.
+  static PathPolicy Default();
+
+  // True when include or exclude patterns are configured: only part of the repository is served.
+  bool partial() const { return !include_.empty() || !exclude_.empty(); }
+
+  // True when a file at `path` is served.
+  bool ServesFile(const RepoPath& path) const;
+
+  // True when nothing at or below `path` can be served, judged by the path alone: the path or a
+  // folder above it is excluded, or no include pattern can reach it. Answers about such a path
+  // say it is outside what this server serves, whether or not it exists.
+  bool Outside(const RepoPath& path) const;
+
+  // The credential file names, as documented (docs/safety.md).
+  static bool IsCredentialName(std::string_view name);
+
+ private:
+  bool Excluded(const std::vector<std::string_view>& parts) const;
+  bool Included(const std::vector<std::string_view>& parts) const;
+
+  std::vector<Glob> include_;
+  std::vector<Glob> exclude_;
+  bool serve_credential_files_ = false;
+};
+
+}  // namespace rr

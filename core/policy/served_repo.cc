@@ -1,0 +1,240 @@
+#include "core/policy/served_repo.h"
+
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+// How many tree entries one visibility check may look at before it gives up (a tree whose
+// folders share subtrees can name far more paths than it has objects).
+constexpr size_t kVisibilityBudget = 200000;
+
+std::string Quote(const RepoPath& p) { return "`" + p.Display() + "`"; }
+
+}  // namespace
+
+std::string ReadPoint::Where(const std::string& repo) const {
+  return repo + " · " + DisplayName(label) + " @ " + commit.id.Short() + " (" +
+         ShortDate(commit.time, commit.offset) + ")";
+}
+
+std::string_view FileData::bytes() const {
+  return std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())),
+                          static_cast<size_t>(git_blob_rawsize(blob.get())));
+}
+
+Result<RepoReader> ServedRepo::Open() const {
+  auto lease = handles_.Borrow();
+  if (!lease) return Error{"repository `" + name() + "` cannot be opened: " + lease.error()};
+  return RepoReader(this, lease.take());
+}
+
+Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {
+  GitRepo& git = *lease_;
+  ReadPoint at;
+  if (!ref) {
+    HeadState h = git.Head();
+    switch (h.kind) {
+      case HeadState::Kind::kBranch:
+        at.label = h.branch;
+        break;
+      case HeadState::Kind::kDetached:
+        at.label = "HEAD (detached)";
+        break;
+      case HeadState::Kind::kUnborn:
+        return Error{"repository `" + repo_->name() + "` has no commit yet on its default branch `" +
+                     DisplayName(h.branch) + "`; there is nothing to read"};
+      case HeadState::Kind::kBroken:
+        return Error{"repository `" + repo_->name() + "` has no readable default branch (" +
+                     h.problem + "); give a ref — list_refs lists them"};
+    }
+    auto s = git.Summary(h.commit);
+    if (!s) return Error{s.error()};
+    at.commit = s.take();
+    return at;
+  }
+  auto text = RefText::Parse(*ref);
+  if (!text) return Error{text.error()};
+  auto id = git.Resolve(*text);
+  if (!id) {
+    if (id.error() != "unknown") return Error{id.error()};
+    return Error{"ref `" + DisplayName(*ref) + "` is not a branch, tag or commit of `" +
+                 repo_->name() + "`; list_refs lists its branches and tags"};
+  }
+  auto s = git.Summary(*id);
+  if (!s) return Error{s.error()};
+  at.label = *ref;
+  at.commit = s.take();
+  return at;
+}
+
+Result<Node> RepoReader::Find(const ReadPoint& at, const RepoPath& path, const StopToken& stop) {
+  const PathPolicy& policy = repo_->policy();
+  if (policy.Outside(path)) {
+    return Error{"path " + Quote(path) + " is outside what this server serves in `" +
+                 repo_->name() + "`"};
+  }
+  GitRepo& git = *lease_;
+  auto root = git.RootTree(at.commit.id);
+  if (!root) return Error{root.error()};
+  Node node{RepoPath::Root(), EntryKind::kFolder, *git_tree_id(root->get())};
+  if (path.is_root()) return node;
+
+  const std::string missing = "no file or folder " + Quote(path) + " in `" + repo_->name() +
+                              "` at " + DisplayName(at.label) + " (" + at.commit.id.Short() +
+                              "); list_files shows what is there";
+  TreePtr tree = root.take();
+  const auto parts = path.parts();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    TreeEntry e;
+    if (!git.FindEntry(tree.get(), parts[i], &e)) return Error{missing};
+    node.path = node.path.Child(parts[i]);
+    node.kind = e.kind;
+    node.oid = e.oid;
+    node.executable = e.executable;
+    if (i + 1 == parts.size()) break;
+    if (e.kind != EntryKind::kFolder) return Error{missing};
+    auto sub = git.Subtree(e.oid);
+    if (!sub) return Error{missing};
+    tree = sub.take();
+  }
+  if (node.kind == EntryKind::kOther) return Error{missing};
+  if (node.kind == EntryKind::kFolder) {
+    if (!HoldsServed(node.path, node.oid, stop)) {
+      if (stop.stopped()) return Error{stop.Why()};
+      return Error{missing};
+    }
+    return node;
+  }
+  if (!policy.ServesFile(node.path)) {
+    return Error{"path " + Quote(path) + " is outside what this server serves in `" +
+                 repo_->name() + "`"};
+  }
+  return node;
+}
+
+bool RepoReader::HoldsServed(const RepoPath& folder, const git_oid& tree, const StopToken& stop) {
+  const PathPolicy& policy = repo_->policy();
+  if (policy.Outside(folder)) return false;
+  GitRepo& git = *lease_;
+  std::vector<std::pair<RepoPath, git_oid>> pending{{folder, tree}};
+  size_t budget = kVisibilityBudget;
+  while (!pending.empty()) {
+    auto [path, oid] = std::move(pending.back());
+    pending.pop_back();
+    auto sub = git.Subtree(oid);
+    if (!sub) continue;
+    const size_t n = git_tree_entrycount(sub->get());
+    // Files first: a served file ends the search without opening any subfolder.
+    std::vector<std::pair<RepoPath, git_oid>> folders;
+    for (size_t i = 0; i < n; ++i) {
+      if (budget-- == 0 || stop.stopped()) return false;
+      const git_tree_entry* te = git_tree_entry_byindex(sub->get(), i);
+      const std::string_view name = git_tree_entry_name(te);
+      if (!IsServableEntryName(name)) continue;
+      if (path.str().size() + 1 + name.size() > RepoPath::kMaxBytes) continue;
+      RepoPath child = path.Child(name);
+      const git_filemode_t mode = git_tree_entry_filemode(te);
+      if (mode == GIT_FILEMODE_TREE) {
+        if (!policy.Outside(child)) folders.emplace_back(std::move(child), *git_tree_entry_id(te));
+      } else if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE ||
+                 mode == GIT_FILEMODE_LINK || mode == GIT_FILEMODE_COMMIT) {
+        if (policy.ServesFile(child)) return true;
+      }
+    }
+    for (auto it = folders.rbegin(); it != folders.rend(); ++it) pending.push_back(std::move(*it));
+  }
+  return false;
+}
+
+Result<RepoReader::Listing> RepoReader::List(const Node& folder, const StopToken& stop) {
+  const PathPolicy& policy = repo_->policy();
+  GitRepo& git = *lease_;
+  auto tree = git.Subtree(folder.oid);
+  if (!tree) return Error{"folder " + Quote(folder.path) + ": " + tree.error()};
+  Listing out;
+  for (TreeEntry& e : git.Entries(tree->get())) {
+    if (stop.stopped()) return Error{stop.Why()};
+    if (!IsServableEntryName(e.name) || e.kind == EntryKind::kOther) continue;
+    if (folder.path.str().size() + 1 + e.name.size() > RepoPath::kMaxBytes) continue;
+    Node child{folder.path.Child(e.name), e.kind, e.oid, e.executable};
+    if (e.kind == EntryKind::kFolder) {
+      if (HoldsServed(child.path, child.oid, stop)) out.folders.push_back(std::move(child));
+    } else if (policy.ServesFile(child.path)) {
+      out.files.push_back(std::move(child));
+    }
+  }
+  if (stop.stopped()) return Error{stop.Why()};
+  return out;
+}
+
+Status RepoReader::Walk(const Node& folder, const StopToken& stop,
+                        const std::function<bool(const Node&)>& visit, size_t* too_deep) {
+  const PathPolicy& policy = repo_->policy();
+  GitRepo& git = *lease_;
+  *too_deep = 0;
+  // Explicit stack: a tree thousands of folders deep cannot overflow the call stack.
+  struct Frame {
+    RepoPath path;
+    std::vector<TreeEntry> entries;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  auto push = [&](const RepoPath& path, const git_oid& oid) {
+    auto tree = git.Subtree(oid);
+    if (!tree) return;
+    stack.push_back(Frame{path, git.Entries(tree->get()), 0});
+  };
+  push(folder.path, folder.oid);
+  while (!stack.empty()) {
+    if (stop.stopped()) return Error{stop.Why()};
+    Frame& f = stack.back();
+    if (f.next == f.entries.size()) {
+      stack.pop_back();
+      continue;
+    }
+    const TreeEntry& e = f.entries[f.next++];
+    if (!IsServableEntryName(e.name) || e.kind == EntryKind::kOther) continue;
+    if (f.path.str().size() + 1 + e.name.size() > RepoPath::kMaxBytes) {
+      ++*too_deep;
+      continue;
+    }
+    RepoPath child = f.path.Child(e.name);
+    if (e.kind == EntryKind::kFolder) {
+      if (!policy.Outside(child)) push(child, e.oid);  // invalidates f
+      continue;
+    }
+    if (!policy.ServesFile(child)) continue;
+    if (!visit(Node{std::move(child), e.kind, e.oid, e.executable})) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+std::optional<size_t> RepoReader::Size(const Node& file) {
+  size_t size = 0;
+  git_object_t type;
+  if (!(*lease_).ObjectHeader(file.oid, &size, &type)) return std::nullopt;
+  return size;
+}
+
+Result<FileData> RepoReader::Read(const Node& file) {
+  auto size = Size(file);
+  if (!size) {
+    return Error{"the contents of " + Quote(file.path) +
+                 " are not in the local copy of `" + repo_->name() +
+                 "` (a partial clone); this server never fetches them"};
+  }
+  if (*size > kMaxFileBytes) {
+    return Error{Quote(file.path) + " is " + HumanBytes(*size) +
+                 ", over the 10 MB this server reads; it is not read"};
+  }
+  auto blob = (*lease_).Blob(file.oid);
+  if (!blob) return Error{Quote(file.path) + ": " + blob.error()};
+  FileData d;
+  d.size = *size;
+  d.kind = git_blob_is_binary(blob->get()) ? FileData::Kind::kBinary : FileData::Kind::kText;
+  d.blob = blob.take();
+  return d;
+}
+
+}  // namespace rr

@@ -1,0 +1,129 @@
+// ServedRepo and RepoReader: everything a tool may read of a repository, with include / exclude
+// and the credential-file rule applied. This is the only way tools reach git (a test checks that
+// no tool includes core/git), so a tool cannot forget the policy:
+//   - a path the policy keeps out is answered as "outside what this server serves", judged by
+//     the path alone, whether or not it exists;
+//   - a folder holding nothing served answers as a folder that is not there;
+//   - tree entries with names that are not plain path parts (".", "..", ".git", holding '/')
+//     are never listed or read.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/git/git_repo.h"
+#include "core/policy/path_policy.h"
+#include "core/policy/repo_path.h"
+#include "core/util/result.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+struct RepoSettings {
+  std::string name;
+  std::string description;
+  std::string path;  // where libgit2 opens it
+  PathPolicy policy = PathPolicy::Default();
+  bool listed = true;
+  bool own = true;
+};
+
+// A resolved ref: the commit every read of a call uses.
+struct ReadPoint {
+  std::string label;  // the ref as asked, or the default branch's name
+  CommitSummary commit;
+  // "shop · main @ 14a4c0422ae3 (2026-03-01)"
+  std::string Where(const std::string& repo) const;
+};
+
+// A served path found at a commit.
+struct Node {
+  RepoPath path;
+  EntryKind kind;
+  git_oid oid;
+  bool executable = false;
+};
+
+// A file's contents as read.
+struct FileData {
+  enum class Kind { kText, kBinary };
+  Kind kind = Kind::kText;
+  size_t size = 0;
+  BlobPtr blob;  // owns the bytes
+  std::string_view bytes() const;
+};
+
+class RepoReader;
+
+class ServedRepo {
+ public:
+  explicit ServedRepo(RepoSettings s) : settings_(std::move(s)), handles_(settings_.path) {}
+
+  const std::string& name() const { return settings_.name; }
+  const std::string& description() const { return settings_.description; }
+  const PathPolicy& policy() const { return settings_.policy; }
+  bool listed() const { return settings_.listed; }
+  const RepoSettings& settings() const { return settings_; }
+
+  // A reader on a handle of this thread's own (the repository is opened on first use).
+  Result<RepoReader> Open() const;
+
+ private:
+  RepoSettings settings_;
+  mutable RepoHandles handles_;
+};
+
+class RepoReader {
+ public:
+  static constexpr size_t kMaxFileBytes = 10 * 1024 * 1024;
+
+  // Resolves what the agent wrote (checked by RefText) or, without it, the default branch.
+  Result<ReadPoint> At(const std::optional<std::string>& ref);
+
+  // The default branch (HEAD), as list_repos shows it.
+  HeadState Head() { return (*lease_).Head(); }
+
+  // A path at a read point, when this server serves it. Errors say "outside what this server
+  // serves" (policy) or "no file or folder" (absent, or a folder holding nothing served).
+  Result<Node> Find(const ReadPoint& at, const RepoPath& path, const StopToken& stop);
+
+  struct Listing {
+    std::vector<Node> folders;  // visible subfolders, in tree order
+    std::vector<Node> files;    // files, links, submodules
+  };
+  // The direct content of a folder Node: what is served, folders that hold nothing served left out.
+  Result<Listing> List(const Node& folder, const StopToken& stop);
+
+  // Every served file below a folder, depth first in tree order. `visit` returns false to stop.
+  // Bounded: paths longer than RepoPath::kMaxBytes are passed over and counted in *too_deep.
+  Status Walk(const Node& folder, const StopToken& stop,
+              const std::function<bool(const Node&)>& visit, size_t* too_deep);
+
+  // A file's or link's contents (up to kMaxFileBytes). Errors: over the size, not in the local
+  // copy (a partial clone; never fetched).
+  Result<FileData> Read(const Node& file);
+  // Size without reading, or nullopt when not in the local copy.
+  std::optional<size_t> Size(const Node& file);
+
+  // Branches, remote-tracking branches and tags, bounded by `limit`.
+  Result<std::vector<RefEntry>> Refs(size_t limit, bool* truncated) {
+    return (*lease_).Refs(limit, truncated);
+  }
+
+  const ServedRepo& repo() const { return *repo_; }
+
+ private:
+  friend class ServedRepo;
+  RepoReader(const ServedRepo* repo, RepoHandles::Lease lease)
+      : repo_(repo), lease_(std::move(lease)) {}
+  // True when some file below the folder is served.
+  bool HoldsServed(const RepoPath& folder, const git_oid& tree, const StopToken& stop);
+
+  const ServedRepo* repo_;
+  RepoHandles::Lease lease_;
+};
+
+}  // namespace rr

@@ -1,0 +1,33 @@
+#include "core/tools/about.h"
+
+#include "core/util/text.h"
+#include "core/version.h"
+
+namespace rr {
+
+const ToolSpec& AboutTool::spec() const {
+  static const ToolSpec s{
+      "about", "About this server",
+      "What this server is, its version and status, and how many repositories it serves. Call it "
+      "to check the connection. Read-only: it never changes a repository.",
+      {}};
+  return s;
+}
+
+Result<Draft> AboutTool::Call(const CallContext& ctx, const Args&) const {
+  Draft d;
+  d.header = std::string(kServerName) + " " + kServerVersion;
+  const size_t listed = ctx.catalog->listed().size();
+  d.lines = {
+      "A read-only MCP server: agents read git repositories' files, folders and refs at any "
+      "branch, tag or commit.",
+      "status: ok",
+      "read_only: true",
+      "repositories: " + WithCommas(listed),
+      "Begin with list_repos; then list_files and read_file (any ref), list_refs for branches "
+      "and tags.",
+  };
+  return d;
+}
+
+}  // namespace rr

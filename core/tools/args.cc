@@ -1,0 +1,111 @@
+#include "core/tools/tool.h"
+
+#include <Poco/Dynamic/Var.h>
+
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+const char* TypeName(ArgType t) {
+  switch (t) {
+    case ArgType::kString: return "a string";
+    case ArgType::kInteger: return "an integer";
+    case ArgType::kBoolean: return "true or false";
+  }
+  return "";
+}
+
+std::string Known(const ToolSpec& spec) {
+  if (spec.args.empty()) return spec.name + " takes no arguments";
+  std::string s = spec.name + " takes: ";
+  for (size_t i = 0; i < spec.args.size(); ++i) s += (i ? ", " : "") + spec.args[i].name;
+  return s;
+}
+
+}  // namespace
+
+Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& args) {
+  Args out;
+  if (args) {
+    for (const auto& [key, value] : *args) {
+      const ArgSpec* a = nullptr;
+      for (const auto& s : spec.args) {
+        if (s.name == key) a = &s;
+      }
+      if (!a) {
+        return Error{"unknown argument `" + DisplayName(key) + "`; " + Known(spec)};
+      }
+      if (value.isEmpty()) continue;  // null: as if not given
+      const std::string expected = "argument `" + a->name + "` must be " + TypeName(a->type);
+      switch (a->type) {
+        case ArgType::kString: {
+          if (!value.isString()) return Error{expected + " (" + a->description + ")"};
+          std::string s = value.extract<std::string>();
+          if (!a->one_of.empty()) {
+            bool ok = false;
+            std::string choices;
+            for (const auto& c : a->one_of) {
+              ok = ok || c == s;
+              choices += (choices.empty() ? "" : ", ") + c;
+            }
+            if (!ok) {
+              return Error{"argument `" + a->name + "` is `" + DisplayName(s) +
+                           "`; it must be one of: " + choices};
+            }
+          }
+          out.values_[a->name] = std::move(s);
+          break;
+        }
+        case ArgType::kInteger: {
+          if (!value.isInteger()) return Error{expected + " (" + a->description + ")"};
+          int64_t v;
+          try {
+            v = value.convert<int64_t>();
+          } catch (...) {
+            return Error{expected + " within range"};
+          }
+          if ((a->min && v < *a->min) || (a->max && v > *a->max)) {
+            std::string range = a->max ? "from " + std::to_string(*a->min) + " to " +
+                                             std::to_string(*a->max)
+                                       : std::to_string(*a->min) + " or more";
+            return Error{"argument `" + a->name + "` is " + std::to_string(v) + "; it must be " +
+                         range};
+          }
+          out.values_[a->name] = v;
+          break;
+        }
+        case ArgType::kBoolean:
+          if (!value.isBoolean()) return Error{expected};
+          out.values_[a->name] = value.extract<bool>();
+          break;
+      }
+    }
+  }
+  for (const auto& a : spec.args) {
+    if (a.required && !out.values_.count(a.name)) {
+      return Error{"argument `" + a.name + "` is required: " + a.description};
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> Args::String(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return std::get<std::string>(it->second);
+}
+
+std::optional<int64_t> Args::Integer(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return std::get<int64_t>(it->second);
+}
+
+bool Args::Boolean(const std::string& name, bool fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  return std::get<bool>(it->second);
+}
+
+}  // namespace rr

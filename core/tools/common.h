@@ -1,0 +1,29 @@
+// What the reading tools share: the repo / ref / path arguments and opening a repository at a
+// ref. Everything here goes through the Catalog and RepoReader, so the policy applies.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/policy/catalog.h"
+#include "core/tools/tool.h"
+
+namespace rr {
+
+ArgSpec RepoArg();
+ArgSpec RefArg();
+ArgSpec PathArg(std::string description, bool required);
+
+struct Opened {
+  std::shared_ptr<const ServedRepo> repo;
+  RepoReader reader;
+  ReadPoint at;
+};
+
+// The repository named by `repo`, opened at `ref` (its default branch without one).
+Result<Opened> OpenAt(const CallContext& ctx, const Args& args);
+
+// The path argument, checked; the root when absent.
+Result<RepoPath> PathOf(const Args& args);
+
+}  // namespace rr

@@ -1,0 +1,148 @@
+#include "core/tools/read_file.h"
+
+#include "core/tools/common.h"
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+constexpr size_t kMaxLineChars = 2000;
+
+std::string Digits(size_t n) { return std::to_string(n); }
+
+}  // namespace
+
+const ToolSpec& ReadFileTool::spec() const {
+  static const ToolSpec s{
+      "read_file", "Read a file",
+      "A file at any ref, as numbered lines. The first line names the file, the ref, the commit and "
+      "the window (lines 1–850 of 3001); a file longer than the answer is cut where the answer is "
+      "full, with the start_line that continues it. A line over 2,000 characters is cut, saying "
+      "how many were left out. A binary file is given by its size, a symbolic link by its target "
+      "(never followed), a submodule by the commit it pins; a file over 10 MB is not read; a "
+      "folder is refused with a pointer to list_files.",
+      {RepoArg(), RefArg(),
+       PathArg("The file, written from the repository's root: src/app.py.", true),
+       {"start_line", ArgType::kInteger, "The first line to show. Default 1.", false, 1,
+        std::nullopt},
+       {"max_lines", ArgType::kInteger,
+        "At most this many lines. Default: as many as fit in the answer.", false, 1,
+        std::nullopt}}};
+  return s;
+}
+
+Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const {
+  auto path = PathOf(args);
+  if (!path) return Error{path.error()};
+  if (path->is_root()) {
+    return Error{"path names the repository's root, a folder: list it with list_files"};
+  }
+  auto o = OpenAt(ctx, args);
+  if (!o) return Error{o.error()};
+  auto node = o->reader.Find(o->at, *path, ctx.stop);
+  if (!node) return Error{node.error()};
+  const std::string where = o->at.Where(o->repo->name()) + " · " + node->path.Display();
+  const std::string quoted = "`" + node->path.Display() + "`";
+
+  Draft d;
+  switch (node->kind) {
+    case EntryKind::kFolder:
+      return Error{quoted + " is a folder: list it with list_files (repo: \"" + o->repo->name() +
+                   "\", path: \"" + node->path.Display() + "\")"};
+    case EntryKind::kSubmodule: {
+      d.header = where + " · submodule";
+      d.lines.push_back("A submodule, pinned at commit " + CommitId(node->oid).Hex() +
+                        ". Its files belong to another repository and are not read here.");
+      return d;
+    }
+    case EntryKind::kLink: {
+      auto data = o->reader.Read(*node);
+      if (!data) return Error{data.error()};
+      d.header = where + " · symbolic link";
+      d.lines.push_back("A symbolic link to `" + DisplayName(data->bytes()) +
+                        "`. It is not followed: read the target by its own path.");
+      return d;
+    }
+    case EntryKind::kFile:
+    case EntryKind::kOther:
+      break;
+  }
+
+  auto data = o->reader.Read(*node);
+  if (!data) return Error{data.error()};
+  const std::string_view bytes = data->bytes();
+  if (data->kind == FileData::Kind::kBinary) {
+    const bool utf16 = bytes.size() >= 2 && ((bytes[0] == '\xFF' && bytes[1] == '\xFE') ||
+                                             (bytes[0] == '\xFE' && bytes[1] == '\xFF'));
+    d.header = where + " · binary";
+    d.lines.push_back(std::string(utf16 ? "UTF-16 text" : "A binary file") + " of " +
+                      HumanBytes(data->size) + "; not shown as text.");
+    return d;
+  }
+
+  // Split into lines: "a\nb\n" is two lines; a final line without '\n' counts.
+  std::vector<std::string_view> lines;
+  for (size_t pos = 0; pos < bytes.size();) {
+    size_t nl = bytes.find('\n', pos);
+    if (nl == std::string_view::npos) nl = bytes.size();
+    std::string_view line = bytes.substr(pos, nl - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    pos = nl + 1;
+  }
+  const size_t total = lines.size();
+  if (total == 0) {
+    d.header = where + " · empty file (0 lines)";
+    return d;
+  }
+  const size_t start = static_cast<size_t>(args.Integer("start_line").value_or(1));
+  if (start > total) {
+    return Error{quoted + " has " + Plural(total, "line", "lines") + "; start_line " +
+                 Digits(start) + " is past its end"};
+  }
+  const int64_t max_lines = args.Integer("max_lines").value_or(0);
+  size_t end = total;  // one past the last line asked for
+  if (max_lines > 0 && static_cast<uint64_t>(max_lines) < total - start + 1) {
+    end = start - 1 + static_cast<size_t>(max_lines);
+  }
+  const size_t width = Digits(total).size();
+  size_t budget = 0;  // stop formatting once well past what can be shown
+  for (size_t i = start - 1; i < end; ++i) {
+    std::string text = DisplayText(lines[i]);
+    const size_t cps = CodePoints(text);
+    if (cps > kMaxLineChars) {
+      text.resize(PrefixBytes(text, kMaxLineChars));
+      text += " …[" + WithCommas(cps - kMaxLineChars) + " more characters on this line]";
+    }
+    std::string num = Digits(i + 1);
+    std::string out(width - num.size(), ' ');
+    out += num;
+    out += "  ";
+    out += text;
+    budget += out.size() + 1;
+    d.lines.push_back(std::move(out));
+    if (budget > ctx.answer_characters * 4 + 4096) {
+      end = i + 1;
+      break;
+    }
+  }
+  d.header_for = [where, start, total](size_t shown) {
+    if (shown == 0) return where + " · no line fits the answer (" + Plural(total, "line", "lines") + ")";
+    return where + " · lines " + Digits(start) + "–" + Digits(start + shown - 1) + " of " +
+           Digits(total);
+  };
+  d.cut_note = [start, total, limit = ctx.answer_characters](const std::vector<std::string>&, size_t first) {
+    const size_t next = start + first;
+    return "[lines " + Digits(next) + "–" + Digits(total) +
+           " not shown: the answer reached its limit of " + WithCommas(limit) +
+           " characters — continue with start_line: " + Digits(next) + "]";
+  };
+  if (end < total && d.lines.size() == end - (start - 1)) {
+    // The window stopped before the end of the file (max_lines), not the cap.
+    d.closing.push_back("[" + Plural(total - end, "more line", "more lines") +
+                        " after this — continue with start_line: " + Digits(end + 1) + "]");
+  }
+  return d;
+}
+
+}  // namespace rr

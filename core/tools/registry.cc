@@ -1,0 +1,19 @@
+#include "core/tools/about.h"
+#include "core/tools/list_files.h"
+#include "core/tools/list_refs.h"
+#include "core/tools/list_repos.h"
+#include "core/tools/read_file.h"
+
+namespace rr {
+
+std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
+  std::vector<std::unique_ptr<const Tool>> tools;
+  tools.push_back(std::make_unique<AboutTool>());
+  tools.push_back(std::make_unique<ListReposTool>());
+  tools.push_back(std::make_unique<ListRefsTool>());
+  tools.push_back(std::make_unique<ReadFileTool>());
+  tools.push_back(std::make_unique<ListFilesTool>());
+  return tools;
+}
+
+}  // namespace rr

@@ -1,0 +1,72 @@
+// The tool interface. A tool declares its arguments (ToolSpec), receives them already checked
+// (Args), reads only through the Catalog / RepoReader (core/policy), and returns a Draft or an
+// error; the answer pipeline turns either into what the agent sees. A tool never writes output.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/answer/pipeline.h"
+#include "core/policy/catalog.h"
+#include "core/util/result.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+enum class ArgType { kString, kInteger, kBoolean };
+
+struct ArgSpec {
+  std::string name;
+  ArgType type;
+  std::string description;
+  bool required = false;
+  std::optional<int64_t> min, max;         // integers
+  std::vector<std::string> one_of;         // strings: the accepted values, when fixed
+};
+
+struct ToolSpec {
+  std::string name;
+  std::string title;
+  std::string description;
+  std::vector<ArgSpec> args;
+};
+
+// Arguments checked against a ToolSpec: every one known, of its type and range.
+class Args {
+ public:
+  // Checks `args` (may be null: no arguments) against the spec. Errors name the argument and
+  // say what is expected.
+  static Result<Args> Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& args);
+
+  std::optional<std::string> String(const std::string& name) const;
+  std::optional<int64_t> Integer(const std::string& name) const;
+  bool Boolean(const std::string& name, bool fallback) const;
+
+ private:
+  std::map<std::string, std::variant<std::string, int64_t, bool>> values_;
+};
+
+struct CallContext {
+  std::shared_ptr<const Catalog> catalog;
+  StopToken stop;
+  size_t answer_characters = 40000;
+};
+
+class Tool {
+ public:
+  virtual ~Tool() = default;
+  virtual const ToolSpec& spec() const = 0;
+  virtual Result<Draft> Call(const CallContext& ctx, const Args& args) const = 0;
+};
+
+// Every tool this server offers, in the order tools/list shows them.
+std::vector<std::unique_ptr<const Tool>> BuiltinTools();
+
+}  // namespace rr

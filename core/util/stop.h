@@ -1,0 +1,38 @@
+// StopToken: tells long work when to stop -- the agent cancelled the call, or its time is up.
+// Checked in every loop over git data; cheap to call often.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace rr {
+
+class StopToken {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  StopToken() : cancelled_(std::make_shared<std::atomic<bool>>(false)), deadline_(Clock::time_point::max()) {}
+  StopToken(std::shared_ptr<std::atomic<bool>> cancelled, Clock::duration budget)
+      : cancelled_(std::move(cancelled)), deadline_(Clock::now() + budget), budget_(budget) {}
+
+  bool cancelled() const { return cancelled_->load(std::memory_order_relaxed); }
+  bool expired() const { return Clock::now() >= deadline_; }
+  bool stopped() const { return cancelled() || expired(); }
+
+  // Why the work stopped, as a sentence for the answer.
+  std::string Why() const {
+    if (cancelled()) return "the call was cancelled";
+    const auto secs = std::chrono::duration_cast<std::chrono::seconds>(budget_).count();
+    return "the call was stopped after its " + std::to_string(secs) +
+           " seconds; narrow it (a path, a pattern) and call again";
+  }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> cancelled_;
+  Clock::time_point deadline_;
+  Clock::duration budget_{};
+};
+
+}  // namespace rr

@@ -1,0 +1,172 @@
+#include "core/util/text.h"
+
+#include <cstdio>
+#include <ctime>
+
+namespace rr {
+
+size_t Utf8SequenceLength(std::string_view s, size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return 1;
+  size_t len;
+  uint32_t cp;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+    cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    cp = b0 & 0x0F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    cp = b0 & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
+  if (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+  return len;
+}
+
+namespace {
+
+void AppendEscape(std::string& out, unsigned char c) {
+  switch (c) {
+    case '\n': out += "\\n"; return;
+    case '\t': out += "\\t"; return;
+    case '\r': out += "\\r"; return;
+    case 0x1B: out += "\\e"; return;
+    default: {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+    }
+  }
+}
+
+}  // namespace
+
+bool NeedsEscaping(std::string_view raw) {
+  for (size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    if (c < 0x20 || c == 0x7F) return true;
+    const size_t len = Utf8SequenceLength(raw, i);
+    if (len == 0) return true;
+    i += len;
+  }
+  return false;
+}
+
+std::string DisplayName(std::string_view raw) {
+  if (!NeedsEscaping(raw)) return std::string(raw);
+  std::string out;
+  out.reserve(raw.size() + 8);
+  for (size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    if (c < 0x20 || c == 0x7F) {
+      AppendEscape(out, c);
+      ++i;
+      continue;
+    }
+    const size_t len = Utf8SequenceLength(raw, i);
+    if (len == 0) {
+      AppendEscape(out, c);
+      ++i;
+      continue;
+    }
+    out.append(raw.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+std::string DisplayText(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out.push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    }
+    if (c == '\t') {
+      out.push_back('\t');
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7F) {
+      AppendEscape(out, c);
+      ++i;
+      continue;
+    }
+    const size_t len = Utf8SequenceLength(raw, i);
+    if (len == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++i;
+      continue;
+    }
+    out.append(raw.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+size_t CodePoints(std::string_view utf8) {
+  size_t n = 0;
+  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+size_t PrefixBytes(std::string_view utf8, size_t n) {
+  size_t seen = 0;
+  for (size_t i = 0; i < utf8.size(); ++i) {
+    if ((static_cast<unsigned char>(utf8[i]) & 0xC0) != 0x80) {
+      if (seen == n) return i;
+      ++seen;
+    }
+  }
+  return utf8.size();
+}
+
+std::string WithCommas(uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  const size_t lead = digits.size() % 3;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (i - lead) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
+  return WithCommas(n) + " " + std::string(n == 1 ? one : many);
+}
+
+std::string ShortDate(int64_t seconds, int offset_minutes) {
+  const time_t t = static_cast<time_t>(seconds + int64_t{offset_minutes} * 60);
+  struct tm tm {};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+  return buf;
+}
+
+std::string HumanBytes(uint64_t n) {
+  if (n < 1024) return Plural(n, "byte", "bytes");
+  char buf[32];
+  if (n < 1024 * 1024) {
+    std::snprintf(buf, sizeof buf, "%.1f KB", n / 1024.0);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f MB", n / (1024.0 * 1024.0));
+  }
+  return std::string(buf) + " (" + WithCommas(n) + " bytes)";
+}
+
+}  // namespace rr

@@ -1,0 +1,44 @@
+// Text helpers shared by every answer: safe display of names written by others, valid UTF-8,
+// numbers and dates in one style.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rr {
+
+// A name (path, ref, link target) as it may be shown: control characters, DEL and bytes that are
+// not valid UTF-8 become visible escapes (\n, \t, \e, \xNN); everything else is kept. The result
+// is valid UTF-8 and holds no control character.
+std::string DisplayName(std::string_view raw);
+
+// True when DisplayName would change the text.
+bool NeedsEscaping(std::string_view raw);
+
+// A line of file text as it may be shown: invalid UTF-8 becomes U+FFFD, control characters other
+// than tab become escapes (\e, \r, \xNN). The result is valid UTF-8.
+std::string DisplayText(std::string_view raw);
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
+size_t Utf8SequenceLength(std::string_view s, size_t i);
+
+// Length in code points of valid UTF-8 text (what an answer's cap counts).
+size_t CodePoints(std::string_view utf8);
+
+// Byte offset of the first `n` code points of valid UTF-8 text (all of it if shorter).
+size_t PrefixBytes(std::string_view utf8, size_t n);
+
+// 12345678 -> "12,345,678".
+std::string WithCommas(uint64_t n);
+
+// "1 file" / "3 files".
+std::string Plural(uint64_t n, std::string_view one, std::string_view many);
+
+// A commit time as YYYY-MM-DD in the given offset (minutes east of UTC).
+std::string ShortDate(int64_t seconds, int offset_minutes);
+
+// A byte count for people: "812 bytes", "11.0 MB".
+std::string HumanBytes(uint64_t n);
+
+}  // namespace rr
