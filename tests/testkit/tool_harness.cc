@@ -1,0 +1,91 @@
+#include "tests/testkit/tool_harness.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Parser.h>
+
+#include <chrono>
+
+#include <gtest/gtest.h>
+
+#include "core/mcp/json_text.h"
+#include "core/tools/tool.h"
+
+namespace rr::testing {
+
+RepoConfig Served(const std::string& name, const std::string& path) {
+  RepoConfig rc;
+  rc.name = name;
+  rc.path = path;
+  return rc;
+}
+
+ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters,
+                         std::vector<std::shared_ptr<const OutputFilter>> filters) {
+  Config config;
+  config.source = "test";
+  config.repos = std::move(repos);
+  config.answer_characters = answer_characters;
+  auto catalog = BuildCatalog(config);
+  if (!catalog) throw std::runtime_error(catalog.error());
+  server_ = std::make_unique<McpServer>(
+      catalog.take(), AnswerPipeline(answer_characters, std::move(filters)),
+      [this](const std::string& m) {
+        std::lock_guard<std::mutex> lock(mu_);
+        sent_.push_back(m);
+        cv_.notify_all();
+      },
+      BuiltinTools(), McpServer::Options{});
+}
+
+ToolHarness::~ToolHarness() { server_.reset(); }
+
+std::vector<std::string> ToolHarness::Sent() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return sent_;
+}
+
+Poco::JSON::Object::Ptr ToolHarness::WaitFor(int id) {
+  std::unique_lock<std::mutex> lock(mu_);
+  size_t seen = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (true) {
+    for (; seen < sent_.size(); ++seen) {
+      Poco::JSON::Parser parser;
+      auto msg = parser.parse(sent_[seen]).extract<Poco::JSON::Object::Ptr>();
+      if (msg->has("id") && !msg->get("id").isEmpty() && msg->get("id").isInteger() &&
+          msg->getValue<int>("id") == id) {
+        return msg;
+      }
+    }
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      ADD_FAILURE() << "no answer to request " << id;
+      return nullptr;
+    }
+  }
+}
+
+Poco::JSON::Object::Ptr ToolHarness::Raw(const std::string& message, int id) {
+  server_->Handle(message);
+  return WaitFor(id);
+}
+
+ToolHarness::Answer ToolHarness::Call(const std::string& tool, const std::string& args_json) {
+  const int id = next_id_++;
+  auto msg = Raw("{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+                     ",\"method\":\"tools/call\",\"params\":{\"name\":" + JsonQuote(tool) +
+                     ",\"arguments\":" + args_json + "}}",
+                 id);
+  Answer a;
+  if (!msg) return a;
+  if (msg->has("error")) {
+    a.is_error = true;
+    a.text = msg->getObject("error")->getValue<std::string>("message");
+    return a;
+  }
+  auto result = msg->getObject("result");
+  a.is_error = result->getValue<bool>("isError");
+  a.text = result->getArray("content")->getObject(0)->getValue<std::string>("text");
+  return a;
+}
+
+}  // namespace rr::testing

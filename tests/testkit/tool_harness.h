@@ -1,0 +1,51 @@
+// Test kit: the server in-process. Calls go through McpServer exactly as a transport's would
+// (argument checking, worker pool, answer pipeline), so what a test sees is what an agent sees.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/answer/pipeline.h"
+#include "core/config/config.h"
+#include "core/mcp/server.h"
+
+namespace rr::testing {
+
+// A repository entry for a test configuration: name and path, policy defaults.
+RepoConfig Served(const std::string& name, const std::string& path);
+
+class ToolHarness {
+ public:
+  struct Answer {
+    std::string text;
+    bool is_error = false;
+  };
+
+  explicit ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters = 40000,
+                       std::vector<std::shared_ptr<const OutputFilter>> filters = {});
+  ~ToolHarness();
+
+  // tools/call with `args_json` (a JSON object) as arguments.
+  Answer Call(const std::string& tool, const std::string& args_json = "{}");
+  // Any JSON-RPC message; returns the response to it (the server must answer).
+  Poco::JSON::Object::Ptr Raw(const std::string& message, int id);
+  // Every message the server sent, in order.
+  std::vector<std::string> Sent();
+
+ private:
+  Poco::JSON::Object::Ptr WaitFor(int id);
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::string> sent_;
+  std::unique_ptr<McpServer> server_;
+  int next_id_ = 1;
+};
+
+}  // namespace rr::testing
