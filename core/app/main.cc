@@ -94,7 +94,9 @@ class RepoReaderApp : public Application {
       config = LoadConfigFile(config_file_);
     }
     if (!config) {
-      std::cerr << "repo-reader: the configuration has problems:\n" << config.error() << "\n";
+      std::cerr << "repo-reader: "
+                << (config_file_.empty() ? "" : "the configuration has problems:\n")
+                << config.error() << "\n";
       return kExitConfig;
     }
     auto catalog = BuildCatalog(*config);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test: the format check, the suite in a
+# normal build, and the suite again in a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer. `--quick` skips the sanitizer build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+./scripts/setup.sh
+
+echo "== format check"
+files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find core tests sdk plugins -name '*.cc' -o -name '*.h')
+clang-format --dry-run -Werror $files
+echo "format: ok"
+
+echo "== build and test"
+BUILD_DIR=build ./scripts/build.sh -DRR_TESTS=ON -DRR_SANITIZE=OFF
+(cd build && ctest --output-on-failure -j 2 --timeout 600)
+
+if [ $quick -eq 0 ]; then
+  echo "== build and test with AddressSanitizer and UndefinedBehaviorSanitizer"
+  BUILD_DIR=build-asan BUILD_TYPE=Debug ./scripts/build.sh -DRR_TESTS=ON -DRR_SANITIZE=ON
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ctest --output-on-failure -j 2 --timeout 900)
+fi
+echo "== all tests passed"
