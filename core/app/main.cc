@@ -37,8 +37,9 @@ class RepoReaderApp : public Application {
                           .required(false)
                           .repeatable(false)
                           .argument("FILE"));
-    options.addOption(Option("check", "", "check the configuration, print what would be served, "
-                                          "and exit (non-zero on any problem)")
+    options.addOption(Option("check", "",
+                             "check the configuration, print what would be served, "
+                             "and exit (non-zero on any problem)")
                           .required(false)
                           .repeatable(false));
     options.addOption(
@@ -157,8 +158,8 @@ class RepoReaderApp : public Application {
     std::cerr << "repo-reader " << kServerVersion << ": serving "
               << Plural(catalog->all().size(), "repository", "repositories") << " from "
               << config.source << " over stdio\n";
-    McpServer server(std::move(catalog), AnswerPipeline(config.answer_characters),
-                     transport.sink(), BuiltinTools(), McpServer::Options{});
+    McpServer server(std::move(catalog), AnswerPipeline(config.answer_characters), transport.sink(),
+                     BuiltinTools(), McpServer::Options{});
     transport.Run(server);
     return kExitOk;
   }

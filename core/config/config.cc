@@ -14,8 +14,8 @@
 namespace rr {
 namespace {
 
-const char* const kRepoKeys[] = {"name",    "path", "description", "include",
-                                 "exclude", "listed", "own",       "serve_credential_files"};
+const char* const kRepoKeys[] = {"name",    "path",   "description", "include",
+                                 "exclude", "listed", "own",         "serve_credential_files"};
 const char* const kLaterKeys[] = {"http", "mirrors", "groups", "plugins"};
 
 class Problems {
@@ -67,8 +67,8 @@ bool CheckKeys(const YAML::Node& map, const char* const* begin, const char* cons
     bool known = false;
     for (auto it = begin; it != end; ++it) known = known || key == *it;
     if (!known) {
-      p.Add(kv.first, where + ": unknown key `" + DisplayName(key) + "`; expected one of: " +
-                          Join(begin, end));
+      p.Add(kv.first, where + ": unknown key `" + DisplayName(key) +
+                          "`; expected one of: " + Join(begin, end));
       ok = false;
     }
   }
@@ -226,8 +226,9 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
 
   const YAML::Node repos = root["repos"];
   if (!repos) {
-    p.Add(root, "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
-                "shop\n      path: /srv/git/shop");
+    p.Add(root,
+          "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
+          "shop\n      path: /srv/git/shop");
   } else if (!repos.IsSequence() || repos.size() == 0) {
     p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
   } else {
@@ -254,8 +255,9 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       }
       std::string raw_path;
       if (!r["path"]) {
-        p.Add(r, where + ": `path` is missing; give the repository's folder, e.g. path: "
-                         "/srv/git/shop");
+        p.Add(r, where +
+                     ": `path` is missing; give the repository's folder, e.g. path: "
+                     "/srv/git/shop");
       } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
         rc.path = ResolvePath(raw_path, base_dir);
         if (!IsRepository(rc.path)) {

@@ -194,8 +194,9 @@ Result<TreePtr> GitRepo::RootTree(const CommitId& id) {
 Result<TreePtr> GitRepo::Subtree(const git_oid& oid) {
   git_tree* tree = nullptr;
   if (git_tree_lookup(&tree, repo_.get(), &oid) != 0) {
-    return Error{"a folder's tree cannot be read (missing from the local copy, or recorded as a "
-                 "folder but not one)"};
+    return Error{
+        "a folder's tree cannot be read (missing from the local copy, or recorded as a "
+        "folder but not one)"};
   }
   return TreePtr(tree);
 }
@@ -204,12 +205,17 @@ namespace {
 
 EntryKind KindOf(git_filemode_t mode) {
   switch (mode) {
-    case GIT_FILEMODE_TREE: return EntryKind::kFolder;
+    case GIT_FILEMODE_TREE:
+      return EntryKind::kFolder;
     case GIT_FILEMODE_BLOB:
-    case GIT_FILEMODE_BLOB_EXECUTABLE: return EntryKind::kFile;
-    case GIT_FILEMODE_LINK: return EntryKind::kLink;
-    case GIT_FILEMODE_COMMIT: return EntryKind::kSubmodule;
-    default: return EntryKind::kOther;
+    case GIT_FILEMODE_BLOB_EXECUTABLE:
+      return EntryKind::kFile;
+    case GIT_FILEMODE_LINK:
+      return EntryKind::kLink;
+    case GIT_FILEMODE_COMMIT:
+      return EntryKind::kSubmodule;
+    default:
+      return EntryKind::kOther;
   }
 }
 

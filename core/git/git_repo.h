@@ -41,8 +41,8 @@ class CommitId {
 
 struct CommitSummary {
   CommitId id;
-  int64_t time = 0;    // committer time, seconds since the epoch
-  int offset = 0;      // committer's offset from UTC, minutes
+  int64_t time = 0;     // committer time, seconds since the epoch
+  int offset = 0;       // committer's offset from UTC, minutes
   std::string subject;  // first line of the message, raw bytes
 };
 
@@ -57,9 +57,9 @@ struct RefEntry {
 struct HeadState {
   enum class Kind { kBranch, kDetached, kUnborn, kBroken };
   Kind kind = Kind::kBroken;
-  std::string branch;  // the branch HEAD names (kBranch, kUnborn)
-  CommitId commit;     // kBranch, kDetached
-  std::string problem; // kBroken: what is wrong
+  std::string branch;   // the branch HEAD names (kBranch, kUnborn)
+  CommitId commit;      // kBranch, kDetached
+  std::string problem;  // kBroken: what is wrong
 };
 
 // What a tree entry is.

@@ -49,9 +49,15 @@ std::string SchemaOf(const ToolSpec& spec) {
     if (!props.empty()) props += ",";
     std::string p = "{\"type\":";
     switch (a.type) {
-      case ArgType::kString: p += "\"string\""; break;
-      case ArgType::kInteger: p += "\"integer\""; break;
-      case ArgType::kBoolean: p += "\"boolean\""; break;
+      case ArgType::kString:
+        p += "\"string\"";
+        break;
+      case ArgType::kInteger:
+        p += "\"integer\"";
+        break;
+      case ArgType::kBoolean:
+        p += "\"boolean\"";
+        break;
     }
     p += ",\"description\":" + JsonQuote(a.description);
     if (a.min) p += ",\"minimum\":" + std::to_string(*a.min);
@@ -70,8 +76,8 @@ std::string SchemaOf(const ToolSpec& spec) {
 }
 
 std::string ToolResult(const std::string& text, bool is_error) {
-  return "{\"content\":[{\"type\":\"text\",\"text\":" + JsonQuote(text) + "}],\"isError\":" +
-         (is_error ? "true" : "false") + "}";
+  return "{\"content\":[{\"type\":\"text\",\"text\":" + JsonQuote(text) +
+         "}],\"isError\":" + (is_error ? "true" : "false") + "}";
 }
 
 }  // namespace
@@ -147,12 +153,28 @@ void McpServer::Handle(const std::string& message) {
     parser.setDepth(64);
     parsed = parser.parse(message);
   } catch (const std::exception& e) {
-    ReplyError("", kParseError, "parse error: the message is not valid JSON");
+    // Poco parses only an object or an array at the top; a lone string, number, true, false or
+    // null is valid JSON, so it is an invalid request, not a parse error.
+    bool lone_value = false;
+    try {
+      Poco::JSON::Parser parser;
+      parser.setDepth(64);
+      const auto wrapped = parser.parse("[" + message + "]");
+      lone_value = wrapped.type() == typeid(Poco::JSON::Array::Ptr) &&
+                   wrapped.extract<Poco::JSON::Array::Ptr>()->size() == 1;
+    } catch (const std::exception&) {
+    }
+    if (lone_value) {
+      ReplyError("", kInvalidRequest, "invalid request: a message must be a JSON object");
+    } else {
+      ReplyError("", kParseError, "parse error: the message is not valid JSON");
+    }
     return;
   }
   if (parsed.type() == typeid(Poco::JSON::Array::Ptr)) {
-    ReplyError("", kInvalidRequest, "invalid request: batches are not supported; send one "
-                                    "message at a time");
+    ReplyError("", kInvalidRequest,
+               "invalid request: batches are not supported; send one "
+               "message at a time");
     return;
   }
   if (parsed.type() != typeid(Poco::JSON::Object::Ptr)) {
@@ -229,11 +251,11 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, const std::str
         if (asked == v) version = v;
       }
     }
-    Reply(id, "{\"protocolVersion\":" + JsonQuote(version) +
-                  ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":" +
-                  JsonQuote(kServerName) + ",\"title\":\"repo-reader\",\"version\":" +
-                  JsonQuote(kServerVersion) + "},\"instructions\":" + JsonQuote(kInstructions) +
-                  "}");
+    Reply(id,
+          "{\"protocolVersion\":" + JsonQuote(version) +
+              ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":" +
+              JsonQuote(kServerName) + ",\"title\":\"repo-reader\",\"version\":" +
+              JsonQuote(kServerVersion) + "},\"instructions\":" + JsonQuote(kInstructions) + "}");
     return;
   }
   if (method == "ping") {
@@ -281,9 +303,9 @@ void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::strin
   if (!tool) {
     std::string names;
     for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t->spec().name;
-    ReplyError(id, kInvalidParams,
-               pipeline_.FinishError("unknown tool `" + DisplayName(name) + "`; the tools are: " +
-                                     names));
+    ReplyError(
+        id, kInvalidParams,
+        pipeline_.FinishError("unknown tool `" + DisplayName(name) + "`; the tools are: " + names));
     return;
   }
   Poco::JSON::Object::Ptr arguments;
@@ -304,8 +326,9 @@ void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::strin
       return;
     }
     if (in_flight_.size() >= options_.max_in_flight) {
-      ReplyError(id, kServerBusy, "server busy: " + WithCommas(options_.max_in_flight) +
-                                      " calls are already running; try again shortly");
+      ReplyError(id, kServerBusy,
+                 "server busy: " + WithCommas(options_.max_in_flight) +
+                     " calls are already running; try again shortly");
       return;
     }
     in_flight_[id] = cancelled;
@@ -323,8 +346,8 @@ void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::strin
                          : ToolResult(pipeline_.FinishError(draft.error()), true);
         }
       } catch (const std::exception& e) {
-        result = ToolResult(pipeline_.FinishError(std::string("internal error: ") + e.what()),
-                            true);
+        result =
+            ToolResult(pipeline_.FinishError(std::string("internal error: ") + e.what()), true);
       } catch (...) {
         result = ToolResult(pipeline_.FinishError("internal error"), true);
       }

@@ -31,8 +31,8 @@ bool PathPolicy::IsCredentialName(std::string_view n) {
       EqualsNoCase(n, ".pypirc") || EqualsNoCase(n, ".git-credentials")) {
     return true;
   }
-  for (std::string_view ext : {".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore",
-                               ".kdbx", ".ppk", ".tfstate", ".tfstate.backup"}) {
+  for (std::string_view ext : {".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx",
+                               ".ppk", ".tfstate", ".tfstate.backup"}) {
     if (EndsWithNoCase(n, ext)) return true;
   }
   for (std::string_view key : {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}) {

@@ -7,8 +7,9 @@ namespace rr {
 Result<RefText> RefText::Parse(std::string_view text) {
   const std::string shown = "ref `" + DisplayName(text) + "` is refused: ";
   if (text.empty()) {
-    return Error{"ref is empty; give a branch, tag or commit id, or leave ref out for the "
-                 "default branch"};
+    return Error{
+        "ref is empty; give a branch, tag or commit id, or leave ref out for the "
+        "default branch"};
   }
   if (text.size() > kMaxBytes) {
     return Error{"ref is " + WithCommas(text.size()) + " bytes long; a ref may be at most " +
@@ -31,8 +32,9 @@ Result<RefText> RefText::Parse(std::string_view text) {
                  "the path argument"};
   }
   if (text.find('{') != std::string_view::npos || text.find('}') != std::string_view::npos) {
-    return Error{shown + "revision syntax with { } (such as @{upstream} or ^{tree}) is not "
-                         "accepted; give a branch, tag or commit id, optionally with ~N or ^N"};
+    return Error{shown +
+                 "revision syntax with { } (such as @{upstream} or ^{tree}) is not "
+                 "accepted; give a branch, tag or commit id, optionally with ~N or ^N"};
   }
   if (text.find("..") != std::string_view::npos) {
     return Error{shown + "a range (a..b) is not one commit; give a single branch, tag or commit"};

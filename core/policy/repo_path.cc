@@ -28,7 +28,8 @@ Result<RepoPath> RepoPath::Parse(std::string_view text) {
   }
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (u == 0) return Error{"path `" + DisplayName(text) + "` holds a NUL byte; write a plain path"};
+    if (u == 0)
+      return Error{"path `" + DisplayName(text) + "` holds a NUL byte; write a plain path"};
     if (u < 0x20 || u == 0x7F) {
       return Error{"path `" + DisplayName(text) +
                    "` holds a control character; write a plain path such as src/app.py"};

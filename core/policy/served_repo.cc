@@ -42,8 +42,9 @@ Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {
         at.label = "HEAD (detached)";
         break;
       case HeadState::Kind::kUnborn:
-        return Error{"repository `" + repo_->name() + "` has no commit yet on its default branch `" +
-                     DisplayName(h.branch) + "`; there is nothing to read"};
+        return Error{"repository `" + repo_->name() +
+                     "` has no commit yet on its default branch `" + DisplayName(h.branch) +
+                     "`; there is nothing to read"};
       case HeadState::Kind::kBroken:
         return Error{"repository `" + repo_->name() + "` has no readable default branch (" +
                      h.problem + "); give a ref — list_refs lists them"};
@@ -220,9 +221,8 @@ std::optional<size_t> RepoReader::Size(const Node& file) {
 Result<FileData> RepoReader::Read(const Node& file) {
   auto size = Size(file);
   if (!size) {
-    return Error{"the contents of " + Quote(file.path) +
-                 " are not in the local copy of `" + repo_->name() +
-                 "` (a partial clone); this server never fetches them"};
+    return Error{"the contents of " + Quote(file.path) + " are not in the local copy of `" +
+                 repo_->name() + "` (a partial clone); this server never fetches them"};
   }
   if (*size > kMaxFileBytes) {
     return Error{Quote(file.path) + " is " + HumanBytes(*size) +

@@ -7,7 +7,8 @@ namespace rr {
 
 const ToolSpec& AboutTool::spec() const {
   static const ToolSpec s{
-      "about", "About this server",
+      "about",
+      "About this server",
       "What this server is, its version and status, and how many repositories it serves. Call it "
       "to check the connection. Read-only: it never changes a repository.",
       {}};

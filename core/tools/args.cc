@@ -1,7 +1,6 @@
-#include "core/tools/tool.h"
-
 #include <Poco/Dynamic/Var.h>
 
+#include "core/tools/tool.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -9,9 +8,12 @@ namespace {
 
 const char* TypeName(ArgType t) {
   switch (t) {
-    case ArgType::kString: return "a string";
-    case ArgType::kInteger: return "an integer";
-    case ArgType::kBoolean: return "true or false";
+    case ArgType::kString:
+      return "a string";
+    case ArgType::kInteger:
+      return "an integer";
+    case ArgType::kBoolean:
+      return "true or false";
   }
   return "";
 }
@@ -66,9 +68,9 @@ Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& ar
             return Error{expected + " within range"};
           }
           if ((a->min && v < *a->min) || (a->max && v > *a->max)) {
-            std::string range = a->max ? "from " + std::to_string(*a->min) + " to " +
-                                             std::to_string(*a->max)
-                                       : std::to_string(*a->min) + " or more";
+            std::string range =
+                a->max ? "from " + std::to_string(*a->min) + " to " + std::to_string(*a->max)
+                       : std::to_string(*a->min) + " or more";
             return Error{"argument `" + a->name + "` is " + std::to_string(v) + "; it must be " +
                          range};
           }

@@ -8,9 +8,12 @@ namespace {
 
 std::string Mark(EntryKind k) {
   switch (k) {
-    case EntryKind::kLink: return " (link)";
-    case EntryKind::kSubmodule: return " (submodule)";
-    default: return "";
+    case EntryKind::kLink:
+      return " (link)";
+    case EntryKind::kSubmodule:
+      return " (submodule)";
+    default:
+      return "";
   }
 }
 
@@ -24,12 +27,14 @@ std::string FolderOf(const std::string& line) {
 
 const ToolSpec& ListFilesTool::spec() const {
   static const ToolSpec s{
-      "list_files", "List a folder",
+      "list_files",
+      "List a folder",
       "A folder at any ref. Without recursive: its subfolders (ending in /) and then its files, "
       "each with its full path from the root. With recursive: every file under it, at any depth. "
       "Links are marked (link), submodules (submodule). A folder holding nothing this server "
       "serves is answered as a folder that isn't there. Sizes are not shown.",
-      {RepoArg(), RefArg(),
+      {RepoArg(),
+       RefArg(),
        PathArg("The folder, written from the repository's root: src/api. Default: the root.",
                false),
        {"recursive", ArgType::kBoolean,

@@ -15,14 +15,19 @@ constexpr size_t kMaxRefs = 200000;
 
 const ToolSpec& ListRefsTool::spec() const {
   static const ToolSpec s{
-      "list_refs", "List branches and tags",
+      "list_refs",
+      "List branches and tags",
       "Branches and tags of one repository, newest first: each one's name, the commit it points "
       "at (for an annotated tag, the commit the tag is on), that commit's date and subject. "
       "* marks the default branch. Any name shown can be given as `ref` to the other tools.",
       {RepoArg(),
-       {"kind", ArgType::kString,
+       {"kind",
+        ArgType::kString,
         "all (default), branches (with remote-tracking branches such as origin/main), or tags.",
-        false, std::nullopt, std::nullopt, {"all", "branches", "tags"}},
+        false,
+        std::nullopt,
+        std::nullopt,
+        {"all", "branches", "tags"}},
        {"pattern", ArgType::kString,
         "Only names matching this glob: release/*, v1.*. * matches any characters, ? one.",
         false}}};

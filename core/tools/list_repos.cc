@@ -6,8 +6,12 @@ namespace rr {
 namespace {
 
 // Files that carry guidance for agents, as their tools name them. Shown only when served.
-const char* const kGuidanceFiles[] = {"AGENTS.md",       "CLAUDE.md",   "GEMINI.md",
-                                      ".cursorrules",    ".claude",     ".cursor/rules",
+const char* const kGuidanceFiles[] = {"AGENTS.md",
+                                      "CLAUDE.md",
+                                      "GEMINI.md",
+                                      ".cursorrules",
+                                      ".claude",
+                                      ".cursor/rules",
                                       ".github/copilot-instructions.md"};
 
 void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::string>& out) {
@@ -46,7 +50,8 @@ void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::st
       tags += r.kind == RefEntry::Kind::kTag;
     }
     std::string line = Plural(branches, "branch", "branches");
-    if (remotes) line += ", " + Plural(remotes, "remote-tracking branch", "remote-tracking branches");
+    if (remotes)
+      line += ", " + Plural(remotes, "remote-tracking branch", "remote-tracking branches");
     line += ", " + Plural(tags, "tag", "tags") + " — list_refs lists them";
     out.push_back(line);
   }
@@ -57,7 +62,8 @@ void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::st
     std::string found;
     for (const char* name : kGuidanceFiles) {
       auto p = RepoPath::Parse(name);
-      if (p && reader->Find(*at, *p, stop)) found += (found.empty() ? "" : ", ") + std::string(name);
+      if (p && reader->Find(*at, *p, stop))
+        found += (found.empty() ? "" : ", ") + std::string(name);
     }
     if (!found.empty()) out.push_back("Carries guidance for agents: " + found + ".");
   }
@@ -67,7 +73,8 @@ void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::st
 
 const ToolSpec& ListReposTool::spec() const {
   static const ToolSpec s{
-      "list_repos", "List repositories",
+      "list_repos",
+      "List repositories",
       "The repositories this server reads. For each: its name (the `repo` argument of every other "
       "tool), its description, its default branch with the commit it is at (date and subject), "
       "how many branches and tags it has, whether only part of it is served, and whether it "
@@ -86,10 +93,12 @@ Result<Draft> ListReposTool::Call(const CallContext& ctx, const Args&) const {
     Describe(*r, ctx.stop, d.lines);
   }
   if (repos.empty()) d.lines.push_back("No repository is listed (see the configuration's repos).");
-  d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>& lines, size_t first) {
+  d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>& lines,
+                                               size_t first) {
     const size_t left = lines.size() - first;
-    return "[" + Plural(left, "more line", "more lines") + " not shown: the answer reached its limit of " +
-           WithCommas(limit) + " characters — list_refs and list_files read one repository at a time]";
+    return "[" + Plural(left, "more line", "more lines") +
+           " not shown: the answer reached its limit of " + WithCommas(limit) +
+           " characters — list_refs and list_files read one repository at a time]";
   };
   return d;
 }

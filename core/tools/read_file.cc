@@ -14,14 +14,17 @@ std::string Digits(size_t n) { return std::to_string(n); }
 
 const ToolSpec& ReadFileTool::spec() const {
   static const ToolSpec s{
-      "read_file", "Read a file",
-      "A file at any ref, as numbered lines. The first line names the file, the ref, the commit and "
+      "read_file",
+      "Read a file",
+      "A file at any ref, as numbered lines. The first line names the file, the ref, the commit "
+      "and "
       "the window (lines 1–850 of 3001); a file longer than the answer is cut where the answer is "
       "full, with the start_line that continues it. A line over 2,000 characters is cut, saying "
       "how many were left out. A binary file is given by its size, a symbolic link by its target "
       "(never followed), a submodule by the commit it pins; a file over 10 MB is not read; a "
       "folder is refused with a pointer to list_files.",
-      {RepoArg(), RefArg(),
+      {RepoArg(),
+       RefArg(),
        PathArg("The file, written from the repository's root: src/app.py.", true),
        {"start_line", ArgType::kInteger, "The first line to show. Default 1.", false, 1,
         std::nullopt},
@@ -127,11 +130,13 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     }
   }
   d.header_for = [where, start, total](size_t shown) {
-    if (shown == 0) return where + " · no line fits the answer (" + Plural(total, "line", "lines") + ")";
+    if (shown == 0)
+      return where + " · no line fits the answer (" + Plural(total, "line", "lines") + ")";
     return where + " · lines " + Digits(start) + "–" + Digits(start + shown - 1) + " of " +
            Digits(total);
   };
-  d.cut_note = [start, total, limit = ctx.answer_characters](const std::vector<std::string>&, size_t first) {
+  d.cut_note = [start, total, limit = ctx.answer_characters](const std::vector<std::string>&,
+                                                             size_t first) {
     const size_t next = start + first;
     return "[lines " + Digits(next) + "–" + Digits(total) +
            " not shown: the answer reached its limit of " + WithCommas(limit) +

@@ -27,8 +27,8 @@ struct ArgSpec {
   ArgType type;
   std::string description;
   bool required = false;
-  std::optional<int64_t> min, max;         // integers
-  std::vector<std::string> one_of;         // strings: the accepted values, when fixed
+  std::optional<int64_t> min, max;  // integers
+  std::vector<std::string> one_of;  // strings: the accepted values, when fixed
 };
 
 struct ToolSpec {

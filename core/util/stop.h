@@ -13,7 +13,9 @@ class StopToken {
  public:
   using Clock = std::chrono::steady_clock;
 
-  StopToken() : cancelled_(std::make_shared<std::atomic<bool>>(false)), deadline_(Clock::time_point::max()) {}
+  StopToken()
+      : cancelled_(std::make_shared<std::atomic<bool>>(false)),
+        deadline_(Clock::time_point::max()) {}
   StopToken(std::shared_ptr<std::atomic<bool>> cancelled, Clock::duration budget)
       : cancelled_(std::move(cancelled)), deadline_(Clock::now() + budget), budget_(budget) {}
 

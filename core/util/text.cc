@@ -37,10 +37,18 @@ namespace {
 
 void AppendEscape(std::string& out, unsigned char c) {
   switch (c) {
-    case '\n': out += "\\n"; return;
-    case '\t': out += "\\t"; return;
-    case '\r': out += "\\r"; return;
-    case 0x1B: out += "\\e"; return;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case 0x1B:
+      out += "\\e";
+      return;
     default: {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02X", c);
@@ -139,7 +147,7 @@ std::string WithCommas(uint64_t n) {
   std::string out;
   const size_t lead = digits.size() % 3;
   for (size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (i - lead) % 3 == 0) out.push_back(',');
+    if (i != 0 && (i + 3 - lead) % 3 == 0) out.push_back(',');  // i - lead may be negative
     out.push_back(digits[i]);
   }
   return out;

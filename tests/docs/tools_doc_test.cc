@@ -1,12 +1,12 @@
 // docs/tools.md and tools/list must agree: every tool has a section, every section is a tool,
 // and each section's argument table lists exactly the tool's arguments, with their types and
 // whether they are required.
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "core/tools/tool.h"
 
@@ -44,9 +44,12 @@ std::map<std::string, std::map<std::string, DocArg>> ReadDoc() {
 
 const char* TypeName(ArgType t) {
   switch (t) {
-    case ArgType::kString: return "string";
-    case ArgType::kInteger: return "integer";
-    case ArgType::kBoolean: return "boolean";
+    case ArgType::kString:
+      return "string";
+    case ArgType::kInteger:
+      return "integer";
+    case ArgType::kBoolean:
+      return "boolean";
   }
   return "";
 }

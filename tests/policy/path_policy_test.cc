@@ -83,11 +83,31 @@ TEST(PathPolicy, ExcludeWinsOverIncludeAndCoversEverythingBelow) {
 TEST(PathPolicy, CredentialFilesAreExcludedEverywhereUnlessServed) {
   auto p = PathPolicy::Default();
   EXPECT_FALSE(p.partial());
-  for (const char* c : {".env", "app/.env", ".env.local", ".env.production", "prod.env", ".envrc",
-                        "certs/server.pem", "tls.key", "a.p12", "a.pfx", "a.jks", "a.keystore",
-                        "vault.kdbx", "putty.ppk", "infra/terraform.tfstate", "id_rsa",
-                        "home/.ssh/id_ed25519", "id_rsa_github", "id_ecdsa.bak", "id_dsa",
-                        ".netrc", ".pgpass", ".pypirc", ".git-credentials", ".ENV"}) {
+  for (const char* c : {".env",
+                        "app/.env",
+                        ".env.local",
+                        ".env.production",
+                        "prod.env",
+                        ".envrc",
+                        "certs/server.pem",
+                        "tls.key",
+                        "a.p12",
+                        "a.pfx",
+                        "a.jks",
+                        "a.keystore",
+                        "vault.kdbx",
+                        "putty.ppk",
+                        "infra/terraform.tfstate",
+                        "id_rsa",
+                        "home/.ssh/id_ed25519",
+                        "id_rsa_github",
+                        "id_ecdsa.bak",
+                        "id_dsa",
+                        ".netrc",
+                        ".pgpass",
+                        ".pypirc",
+                        ".git-credentials",
+                        ".ENV"}) {
     EXPECT_FALSE(p.ServesFile(P(c))) << c;
     EXPECT_TRUE(p.Outside(P(c))) << c;
   }

@@ -33,13 +33,11 @@ TEST(RepoPath, NulAndControlCharactersAreRefused) {
   EXPECT_NE(RepoPath::Parse("a\nb").error().find("control character"), std::string::npos);
 }
 
-TEST(RepoPath, OverlongPathIsRefused) {
-  EXPECT_FALSE(RepoPath::Parse(std::string(5000, 'a')));
-}
+TEST(RepoPath, OverlongPathIsRefused) { EXPECT_FALSE(RepoPath::Parse(std::string(5000, 'a'))); }
 
 TEST(RepoPath, ServableEntryNames) {
   EXPECT_TRUE(IsServableEntryName("app.py"));
-  EXPECT_TRUE(IsServableEntryName("...") );
+  EXPECT_TRUE(IsServableEntryName("..."));
   for (const char* bad : {"", ".", "..", ".git", ".Git", "a/b"}) {
     EXPECT_FALSE(IsServableEntryName(bad)) << bad;
   }

@@ -1,6 +1,7 @@
 #include "tests/testkit/git_fixture.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
-
-#include <gtest/gtest.h>
 
 namespace rr::testing {
 
@@ -71,7 +70,10 @@ CommandResult Run(const std::vector<std::string>& argv, const std::string& cwd,
       }
       const ssize_t got = read(fds[i].fd, buf, sizeof buf);
       if (got <= 0) {
-        if (fds[i].fd == out[0]) out_open = false; else err_open = false;
+        if (fds[i].fd == out[0])
+          out_open = false;
+        else
+          err_open = false;
         continue;
       }
       (fds[i].fd == out[0] ? r.out : r.err).append(buf, static_cast<size_t>(got));

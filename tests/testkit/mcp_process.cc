@@ -2,6 +2,7 @@
 
 #include <Poco/JSON/Parser.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -9,8 +10,6 @@
 
 #include <stdexcept>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 namespace rr::testing {
 
@@ -121,10 +120,11 @@ Poco::JSON::Object::Ptr McpProcess::Request(const std::string& method,
 }
 
 Poco::JSON::Object::Ptr McpProcess::Initialize(const std::string& version) {
-  auto r = Request("initialize",
-                   "{\"protocolVersion\":\"" + version +
-                       "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}",
-                   0);
+  auto r =
+      Request("initialize",
+              "{\"protocolVersion\":\"" + version +
+                  "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}",
+              0);
   Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   return r;
 }

@@ -2,10 +2,9 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
+#include <gtest/gtest.h>
 
 #include <chrono>
-
-#include <gtest/gtest.h>
 
 #include "core/mcp/json_text.h"
 #include "core/tools/tool.h"
