@@ -9,6 +9,16 @@ quick=0
 
 ./scripts/setup.sh
 
+# The end-to-end test with the official MCP TypeScript SDK needs Node.js 20+ and the SDK,
+# installed from the lock file; without them that one test is skipped and says why.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
+   [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; then
+  if [ ! -d tests/e2e/sdk/node_modules ] ||
+     [ tests/e2e/sdk/package-lock.json -nt tests/e2e/sdk/node_modules ]; then
+    npm ci --prefix tests/e2e/sdk --no-audit --no-fund --loglevel=error
+  fi
+fi
+
 echo "== format check"
 files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find core tests sdk plugins -name '*.cc' -o -name '*.h')
 clang-format --dry-run -Werror $files

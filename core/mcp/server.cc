@@ -36,7 +36,7 @@ bool IdOf(const Poco::JSON::Object::Ptr& msg, std::string* id) {
     *id = JsonQuote(v.extract<std::string>());
     return true;
   }
-  if (v.isInteger()) {
+  if (v.isInteger() && v.type() != typeid(bool)) {  // Poco counts true and false as integers
     *id = v.convert<std::string>();
     return true;
   }

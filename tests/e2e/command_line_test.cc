@@ -1,0 +1,345 @@
+// End-to-end: the repo-reader command's options and configuration files, run as a user runs
+// them. Each test is named for the promise it proves.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/version.h"
+#include "tests/testkit/git_fixture.h"
+#include "tests/testkit/mcp_process.h"
+
+namespace rr::testing {
+namespace {
+
+using std::chrono::seconds;
+
+CommandResult RunBinary(const std::vector<std::string>& args, const std::string& cwd) {
+  std::vector<std::string> argv = {RR_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return Run(argv, cwd);
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Two repositories with a commit each, a plain folder, and room for configuration files.
+struct Site {
+  TempDir tmp;
+  TestRepo shop{tmp / "shop"};
+  TestRepo docs{tmp / "docs"};
+  std::string shop_commit, docs_commit;
+  int configs = 0;
+  Site() {
+    shop.Write("README.md", "# Shop\n");
+    shop.Write("src/app.py", "print('hello')\n");
+    shop_commit = shop.Commit("Add the shop");
+    docs.Write("index.md", "# Docs\n");
+    docs_commit = docs.Commit("Add the docs");
+    std::filesystem::create_directories(tmp / "plain/inside");
+    std::ofstream(tmp / "plain/inside/file.txt") << "not in a repository\n";
+  }
+  // Writes a configuration file (a new one each time) and returns its path.
+  std::string Config(const std::string& yaml) {
+    const std::string path = tmp / ("repo-reader-" + std::to_string(++configs) + ".yaml");
+    std::ofstream(path, std::ios::binary) << yaml;
+    return path;
+  }
+};
+
+// The tests of a suite share one Site (building repositories is the slow part); each writes its
+// own configuration files and changes nothing else.
+class WithSite : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() { shared_ = std::make_unique<Site>(); }
+  static void TearDownTestSuite() { shared_.reset(); }
+
+ protected:
+  Site& site = *shared_;
+
+ private:
+  static inline std::unique_ptr<Site> shared_;
+};
+
+class CommandLineCheck : public WithSite {};
+class CommandLineServe : public WithSite {};
+class CommandLineOptions : public WithSite {};
+
+// Runs --check on `yaml` and expects a refusal naming FILE:LINE:COLUMN and every one of `parts`.
+void ExpectRefused(Site& site, const std::string& yaml, int line, int column,
+                   std::initializer_list<const char*> parts) {
+  const std::string file = site.Config(yaml);
+  const std::string where = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+  for (const bool check : {true, false}) {
+    SCOPED_TRACE(check ? "with --check" : "serving");
+    std::vector<std::string> args = {"--config", file};
+    if (check) args.push_back("--check");
+    const CommandResult r = RunBinary(args, site.tmp.path());
+    EXPECT_GT(r.status, 0) << "a bad configuration must exit non-zero\n" << r.out << r.err;
+    EXPECT_TRUE(Has(r.err, where)) << "expected `" << where << "` in:\n" << r.err;
+    for (const char* part : parts) EXPECT_TRUE(Has(r.err, part)) << part << "\nin:\n" << r.err;
+    EXPECT_FALSE(Has(r.out, "OK")) << r.out;
+    if (!check) {
+      EXPECT_EQ(r.out, "") << "nothing may reach stdout when nothing is served";
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// --check
+
+TEST_F(CommandLineCheck, AGoodConfigurationPrintsWhatWouldBeServed) {
+  const std::string file = site.Config(
+      "repos:\n"
+      "  - name: shop\n"
+      "    path: shop\n"
+      "    description: The shop\n"
+      "  - name: team/docs\n"
+      "    path: " +
+      site.docs.path() +
+      "\n"
+      "    listed: false\n"
+      "    exclude: [\"*.secret\"]\n"
+      "limits:\n"
+      "  answer_characters: 20000\n");
+  const CommandResult r = RunBinary({"--check", "--config", file}, site.tmp.path() + "/plain");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(Has(r.out, file)) << r.out;
+  EXPECT_TRUE(Has(r.out, "20,000")) << r.out;
+  EXPECT_TRUE(Has(r.out, "2 repositories")) << r.out;
+  EXPECT_TRUE(Has(r.out, "shop — " + site.shop.path())) << r.out;
+  EXPECT_TRUE(Has(r.out, "team/docs — " + site.docs.path())) << r.out;
+  EXPECT_TRUE(Has(r.out, "(not listed)")) << r.out;
+  EXPECT_TRUE(Has(r.out, "(only part served)")) << r.out;
+  EXPECT_TRUE(Has(r.out, "main @ " + site.shop_commit.substr(0, 12))) << r.out;
+  EXPECT_TRUE(Has(r.out, "main @ " + site.docs_commit.substr(0, 12))) << r.out;
+  EXPECT_TRUE(Has(r.out, "OK")) << r.out;
+}
+
+TEST_F(CommandLineCheck, WithoutAConfigurationChecksTheRepositoryOfTheCurrentFolder) {
+  const CommandResult r = RunBinary({"--check"}, site.shop.path() + "/src");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(Has(r.out, "1 repository")) << r.out;
+  EXPECT_TRUE(Has(r.out, "shop — " + site.shop.path())) << r.out;
+  EXPECT_TRUE(Has(r.out, "OK")) << r.out;
+}
+
+TEST_F(CommandLineCheck, UnknownKeyIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    path: shop\n"
+                "    colour: blue\n",
+                4, 5, {"unknown key `colour`", "expected one of: name, path"});
+}
+
+TEST_F(CommandLineCheck, UnknownTopLevelKeyIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    path: shop\n"
+                "limit:\n"
+                "  answer_characters: 40000\n",
+                4, 1, {"unknown key `limit`", "expected: repos, limits"});
+}
+
+TEST_F(CommandLineCheck, WrongTypeIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    path: shop\n"
+                "    listed: maybe\n",
+                4, 13, {"listed", "must be true or false"});
+}
+
+TEST_F(CommandLineCheck, TextGivenAsAListIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: [shop, store]\n"
+                "    path: shop\n",
+                2, 11, {"name", "must be text"});
+}
+
+TEST_F(CommandLineCheck, DuplicateNameIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    path: shop\n"
+                "  - name: shop\n"
+                "    path: docs\n",
+                4, 11, {"`shop` is used twice", "names must differ"});
+}
+
+TEST_F(CommandLineCheck, MissingPathIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    description: no path here\n",
+                2, 5, {"`path` is missing", "e.g. path: "});
+}
+
+TEST_F(CommandLineCheck, PathThatDoesNotExistIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    path: no-such-folder\n",
+                3, 11, {"`no-such-folder` is not a git repository", "give a repository's folder"});
+}
+
+TEST_F(CommandLineCheck, PathThatIsNotARepositoryIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "    path: plain/inside\n",
+                3, 11, {"`plain/inside` is not a git repository", "give a repository's folder"});
+}
+
+TEST_F(CommandLineCheck, InvalidNameIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: \"-shop here\"\n"
+                "    path: shop\n",
+                2, 11, {"is not a valid name", "use letters, digits"});
+}
+
+TEST_F(CommandLineCheck, AnswerCharactersOutOfRangeIsRefusedWithItsPlace) {
+  for (const char* value : {"10", "4999", "1000001", "lots", "-5"}) {
+    SCOPED_TRACE(value);
+    ExpectRefused(site,
+                  std::string("repos:\n"
+                              "  - name: shop\n"
+                              "    path: shop\n"
+                              "limits:\n"
+                              "  answer_characters: ") +
+                      value + "\n",
+                  5, 22, {"answer_characters must be a whole number from 5,000 to 1,000,000"});
+  }
+}
+
+TEST_F(CommandLineCheck, YamlSyntaxErrorIsRefusedWithItsPlace) {
+  ExpectRefused(site,
+                "repos:\n"
+                "  - name: shop\n"
+                "\tpath: shop\n",
+                3, 1, {"not valid YAML", "tab"});
+  ExpectRefused(site, "repos: ]\n", 1, 8, {"not valid YAML"});
+}
+
+TEST_F(CommandLineCheck, EveryProblemIsReportedAtOnce) {
+  const std::string file = site.Config(
+      "repos:\n"
+      "  - name: shop\n"
+      "    path: shop\n"
+      "    colour: blue\n"
+      "  - name: shop\n"
+      "    path: plain\n");
+  const CommandResult r = RunBinary({"--check", "--config", file}, site.tmp.path());
+  EXPECT_GT(r.status, 0);
+  EXPECT_TRUE(Has(r.err, file + ":4:5: ")) << r.err;
+  EXPECT_TRUE(Has(r.err, file + ":5:11: ")) << r.err;
+  EXPECT_TRUE(Has(r.err, file + ":6:11: ")) << r.err;
+}
+
+TEST_F(CommandLineCheck, AMissingConfigurationFileIsRefused) {
+  const CommandResult r =
+      RunBinary({"--check", "--config", site.tmp / "absent.yaml"}, site.tmp.path());
+  EXPECT_GT(r.status, 0);
+  EXPECT_TRUE(Has(r.err, site.tmp / "absent.yaml")) << r.err;
+  EXPECT_TRUE(Has(r.err, "cannot be read")) << r.err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// serving with --config
+
+TEST_F(CommandLineServe, ServesTheRepositoriesOfTheConfigurationFile) {
+  const std::string file = site.Config(
+      "repos:\n"
+      "  - name: shop\n"
+      "    path: shop\n"
+      "  - name: team/docs\n"
+      "    path: docs\n");
+  // Started in a folder that is no repository: the configuration decides.
+  McpProcess p({RR_BINARY, "--config", file}, site.tmp / "plain");
+  p.Initialize();
+  bool error = true;
+  const std::string repos = p.Call("list_repos", "{}", &error);
+  EXPECT_FALSE(error) << repos;
+  EXPECT_TRUE(Has(repos, "## shop")) << repos;
+  EXPECT_TRUE(Has(repos, "## team/docs")) << repos;
+  const std::string index =
+      p.Call("read_file", R"({"repo":"team/docs","path":"index.md"})", &error);
+  EXPECT_FALSE(error) << index;
+  EXPECT_TRUE(Has(index, "# Docs")) << index;
+  p.CloseInput();
+  EXPECT_EQ(p.Wait(seconds(10)), 0);
+  EXPECT_TRUE(Has(p.Stderr(), "serving 2 repositories from " + file));
+}
+
+// ---------------------------------------------------------------------------------------------
+// other options
+
+TEST_F(CommandLineOptions, VersionPrintsTheVersion) {
+  for (const char* option : {"--version", "-v"}) {
+    SCOPED_TRACE(option);
+    const CommandResult r = RunBinary({option}, site.tmp.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, std::string(kServerName) + " " + kServerVersion + "\n");
+  }
+}
+
+TEST_F(CommandLineOptions, HelpDescribesEveryOption) {
+  for (const char* option : {"--help", "-h"}) {
+    SCOPED_TRACE(option);
+    const CommandResult r = RunBinary({option}, site.tmp.path());
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const char* part : {"--config", "--check", "--version", "--help", "repo-reader"}) {
+      EXPECT_TRUE(Has(r.out, part)) << part << "\nin:\n" << r.out;
+    }
+  }
+}
+
+TEST_F(CommandLineOptions, AnUnknownOptionExitsNonZeroWithAClearMessage) {
+  const CommandResult r = RunBinary({"--frobnicate"}, site.shop.path());
+  EXPECT_GT(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(Has(r.err, "frobnicate")) << r.err;
+  EXPECT_TRUE(Has(r.err, "--help")) << r.err;
+}
+
+TEST_F(CommandLineOptions, AnUnexpectedArgumentExitsNonZeroWithAClearMessage) {
+  const CommandResult r = RunBinary({"serve"}, site.shop.path());
+  EXPECT_GT(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(Has(r.err, "`serve`")) << r.err;
+  EXPECT_TRUE(Has(r.err, "--config")) << r.err;
+}
+
+TEST_F(CommandLineOptions, ConfigWithoutItsFileExitsNonZeroWithAClearMessage) {
+  const CommandResult r = RunBinary({"--config"}, site.shop.path());
+  EXPECT_GT(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(Has(r.err, "config")) << r.err;
+  EXPECT_TRUE(Has(r.err, "--help")) << r.err;
+}
+
+TEST_F(CommandLineOptions, OutsideAnyRepositoryWithoutConfigSaysHowToConfigure) {
+  for (const bool check : {false, true}) {
+    SCOPED_TRACE(check ? "with --check" : "serving");
+    std::vector<std::string> args;
+    if (check) args.push_back("--check");
+    const CommandResult r = RunBinary(args, site.tmp / "plain/inside");
+    EXPECT_GT(r.status, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(Has(r.err, "not inside a git repository")) << r.err;
+    EXPECT_TRUE(Has(r.err, "--config")) << r.err;
+    EXPECT_TRUE(Has(r.err, "repos:")) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace rr::testing
