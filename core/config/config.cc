@@ -159,7 +159,8 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    p.Add(e.mark, "not valid YAML: " + e.msg);
+    p.Add(e.mark, "not valid YAML: " + e.msg +
+                      "; indent with spaces (not tabs), and close every bracket and quote");
     return Error{p.Text()};
   } catch (const std::exception& e) {
     return Error{file + ": cannot be read as YAML: " + e.what()};

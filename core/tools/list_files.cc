@@ -63,10 +63,16 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
     for (const auto& f : listing->folders) d.lines.push_back(f.path.Display() + "/");
     for (const auto& f : listing->files) d.lines.push_back(f.path.Display() + Mark(f.kind));
     if (d.lines.empty()) d.lines.push_back("(nothing served here)");
-    d.cut_note = [](const std::vector<std::string>& lines, size_t first) {
+    d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>& lines,
+                                                 size_t first) {
       const size_t left = lines.size() - first;
       std::string hint = lines[first];
-      if (!hint.empty() && hint.back() == '/') hint.pop_back();
+      // Subfolders come first: once a file is left out, no narrower folder holds the rest.
+      if (hint.empty() || hint.back() != '/') {
+        return "[" + Plural(left, "more entry", "more entries") +
+               " not shown: the answer reached its limit of " + WithCommas(limit) + " characters]";
+      }
+      hint.pop_back();
       return "[" + Plural(left, "more entry", "more entries") +
              " not shown — list a narrower folder, e.g. path: \"" + hint + "\"]";
     };
@@ -82,7 +88,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
         ++total;
         if (stored_chars <= keep) {
           std::string line = f.path.Display() + Mark(f.kind);
-          stored_chars += line.size() + 1;
+          stored_chars += CodePoints(line) + 1;  // as the cap counts: past it, the cut is sure
           d.lines.push_back(std::move(line));
         }
         return true;
@@ -95,11 +101,22 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
     d.closing.push_back("[" + Plural(too_deep, "entry", "entries") +
                         " passed over: their paths are longer than 4,096 bytes]");
   }
-  d.cut_note = [total](const std::vector<std::string>& lines, size_t first) {
-    const std::string folder = FolderOf(lines[first]);
+  d.cut_note = [total, asked = path->is_root() ? std::string() : path->Display(),
+                limit = ctx.answer_characters](const std::vector<std::string>& lines,
+                                               size_t first) {
+    // A folder strictly below the one listed that holds a file left out; never the folder
+    // listed itself, which would only repeat this answer.
+    std::string folder;
+    for (size_t i = first; i < lines.size() && folder.empty(); ++i) {
+      std::string f = FolderOf(lines[i]);
+      if (f.size() > asked.size()) folder = std::move(f);
+    }
+    if (folder.empty()) {
+      return "[" + Plural(total - first, "more file", "more files") +
+             " not shown: the answer reached its limit of " + WithCommas(limit) + " characters]";
+    }
     return "[" + Plural(total - first, "more file", "more files") +
-           " not shown — list a narrower folder" +
-           (folder.empty() ? std::string("") : ", e.g. path: \"" + folder + "\"") + "]";
+           " not shown — list a narrower folder, e.g. path: \"" + folder + "\"]";
   };
   return d;
 }

@@ -1,5 +1,7 @@
 #include "core/tools/read_file.h"
 
+#include <algorithm>
+
 #include "core/tools/common.h"
 #include "core/util/text.h"
 
@@ -109,7 +111,8 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     end = start - 1 + static_cast<size_t>(max_lines);
   }
   const size_t width = Digits(total).size();
-  size_t budget = 0;  // stop formatting once well past what can be shown
+  size_t budget = 0;         // stop formatting once well past what can be shown
+  bool past_budget = false;  // then the answer is cut, and the cut's note continues it
   for (size_t i = start - 1; i < end; ++i) {
     std::string text = DisplayText(lines[i]);
     const size_t cps = CodePoints(text);
@@ -125,11 +128,13 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     budget += out.size() + 1;
     d.lines.push_back(std::move(out));
     if (budget > ctx.answer_characters * 4 + 4096) {
-      end = i + 1;
+      past_budget = true;
       break;
     }
   }
-  d.header_for = [where, start, total](size_t shown) {
+  const size_t numbered = d.lines.size();
+  d.header_for = [where, start, total, numbered](size_t shown) {
+    shown = std::min(shown, numbered);  // the window's closing note is not a line of the file
     if (shown == 0)
       return where + " · no line fits the answer (" + Plural(total, "line", "lines") + ")";
     return where + " · lines " + Digits(start) + "–" + Digits(start + shown - 1) + " of " +
@@ -142,10 +147,12 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
            " not shown: the answer reached its limit of " + WithCommas(limit) +
            " characters — continue with start_line: " + Digits(next) + "]";
   };
-  if (end < total && d.lines.size() == end - (start - 1)) {
-    // The window stopped before the end of the file (max_lines), not the cap.
-    d.closing.push_back("[" + Plural(total - end, "more line", "more lines") +
-                        " after this — continue with start_line: " + Digits(end + 1) + "]");
+  if (end < total && !past_budget) {
+    // The window stopped before the end of the file (max_lines), not the cap. Its note is the
+    // body's last line, so that a cut answer ends with the cut's note (the start_line that
+    // continues it) instead of this one.
+    d.lines.push_back("[" + Plural(total - end, "more line", "more lines") +
+                      " after this — continue with start_line: " + Digits(end + 1) + "]");
   }
   return d;
 }
