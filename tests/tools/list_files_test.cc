@@ -199,14 +199,48 @@ TEST_F(ListFiles, ACutRecursiveListingEndsNamingANarrowerFolder) {
   }
   // The first file left out is in big/partN: the note names that folder.
   const std::string folder = "big/part" + std::to_string(1 + shown / 100);
-  EXPECT_EQ(lines.back(), "[" + std::to_string(400 - shown) +
-                              " more files not shown — list a narrower folder, e.g. path: \"" +
-                              folder + "\"]");
+  EXPECT_EQ(lines.back(),
+            "[" + std::to_string(400 - shown) +
+                " more files not shown — continue with skip: " + std::to_string(shown) +
+                ", or list a narrower folder, e.g. path: \"" + folder + "\"]");
   auto narrower =
       small.Call("list_files", R"({"repo":"shop","recursive":true,"path":")" + folder + "\"}");
   ASSERT_FALSE(narrower.is_error) << narrower.text;
   EXPECT_TRUE(
       Has(narrower.text, "\n" + Numbered(folder + "/file-", 1 + shown % 100, ".txt") + "\n"));
+}
+
+// Paging with the skip each cut note gives returns every entry exactly once, in order.
+TEST_F(ListFiles, PagingWithTheGivenSkipListsEveryEntryOnce) {
+  ToolHarness small({Served("shop", s_->repo.path())}, 5000);
+  for (const bool recursive : {false, true}) {
+    std::vector<std::string> seen;
+    size_t skip = 0;
+    for (int page = 0; page < 50; ++page) {
+      auto a = small.Call("list_files", R"({"repo":"shop","path":"flat","recursive":)" +
+                                            std::string(recursive ? "true" : "false") +
+                                            ",\"skip\":" + std::to_string(skip) + "}");
+      ASSERT_FALSE(a.is_error) << a.text;
+      auto lines = Lines(a.text);
+      const std::string last = lines.back();
+      const size_t at = last.find("continue with skip: ");
+      const size_t body_end = at == std::string::npos ? lines.size() : lines.size() - 1;
+      for (size_t i = 1; i < body_end; ++i) seen.push_back(lines[i]);
+      if (at == std::string::npos) break;
+      const size_t next = std::stoul(last.substr(at + 20));
+      ASSERT_EQ(next, seen.size()) << last;
+      skip = next;
+    }
+    auto whole = ToolHarness({Served("shop", s_->repo.path())}, 1000000)
+                     .Call("list_files", R"({"repo":"shop","path":"flat","recursive":)" +
+                                             std::string(recursive ? "true" : "false") + "}");
+    auto all = Lines(whole.text);
+    all.erase(all.begin());
+    EXPECT_EQ(seen, all) << (recursive ? "recursive" : "direct");
+  }
+  auto past = small.Call("list_files", R"({"repo":"shop","path":"flat","skip":100000})");
+  EXPECT_TRUE(past.is_error);
+  EXPECT_TRUE(Has(past.text, "past the end")) << past.text;
 }
 
 // Where no narrower folder holds what was left out, a cut note does not send the agent to the
