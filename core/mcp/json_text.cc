@@ -13,6 +13,18 @@ std::string JsonQuote(std::string_view raw) {
   size_t i = 0;
   while (i < raw.size()) {
     const auto c = static_cast<unsigned char>(raw[i]);
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+      // A run of characters that need no escape, the common case, is copied at once.
+      size_t j = i + 1;
+      while (j < raw.size()) {
+        const auto d = static_cast<unsigned char>(raw[j]);
+        if (d < 0x20 || d >= 0x7F || d == '"' || d == '\\') break;
+        ++j;
+      }
+      out.append(raw.data() + i, j - i);
+      i = j;
+      continue;
+    }
     if (c < 0x80) {
       switch (c) {
         case '"':

@@ -111,7 +111,7 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     end = start - 1 + static_cast<size_t>(max_lines);
   }
   const size_t width = Digits(total).size();
-  size_t budget = 0;         // stop formatting once well past what can be shown
+  size_t budget = 0;         // characters formatted so far
   bool past_budget = false;  // then the answer is cut, and the cut's note continues it
   for (size_t i = start - 1; i < end; ++i) {
     std::string text = DisplayText(lines[i]);
@@ -125,9 +125,11 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     out += num;
     out += "  ";
     out += text;
-    budget += out.size() + 1;
+    budget += CodePoints(out) + 1;
     d.lines.push_back(std::move(out));
-    if (budget > ctx.answer_characters * 4 + 4096) {
+    // Once the lines alone are longer than the answer, the cap is sure to cut: formatting more
+    // would only be thrown away.
+    if (budget > ctx.answer_characters) {
       past_budget = true;
       break;
     }

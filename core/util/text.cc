@@ -99,8 +99,14 @@ std::string DisplayText(std::string_view raw) {
   for (size_t i = 0; i < raw.size();) {
     const auto c = static_cast<unsigned char>(raw[i]);
     if (c >= 0x20 && c < 0x7F) {
-      out.push_back(static_cast<char>(c));
-      ++i;
+      // A run of printable ASCII, the common case, is copied at once.
+      size_t j = i + 1;
+      while (j < raw.size() && static_cast<unsigned char>(raw[j]) >= 0x20 &&
+             static_cast<unsigned char>(raw[j]) < 0x7F) {
+        ++j;
+      }
+      out.append(raw.data() + i, j - i);
+      i = j;
       continue;
     }
     if (c == '\t') {
