@@ -1,5 +1,6 @@
 #include "core/policy/glob.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/util/text.h"
@@ -151,6 +152,47 @@ bool Glob::Matches(const std::vector<std::string_view>& parts) const {
     return parts_[0] == "**" || MatchPart(parts_[0], parts.back(), ignore_case_);
   }
   return MatchFrom(parts, 0, 0);
+}
+
+bool Glob::MatchesPathOrFolder(const std::vector<std::string_view>& parts) const {
+  if (parts.empty()) return false;
+  if (!anchored_) {
+    if (parts_[0] == "**") return true;
+    for (auto part : parts) {
+      if (MatchPart(parts_[0], part, ignore_case_)) return true;
+    }
+    return false;
+  }
+  // The pattern positions reached after each part (** stays, or is passed over); a prefix
+  // matches when the pattern's end is reached.
+  const size_t n = parts_.size();
+  std::vector<char> cur(n + 1, 0), next(n + 1, 0);
+  auto pass_stars = [&](std::vector<char>& s) {
+    for (size_t gi = 0; gi < n; ++gi) {
+      if (s[gi] && parts_[gi] == "**") s[gi + 1] = 1;
+    }
+  };
+  cur[0] = 1;
+  pass_stars(cur);
+  for (auto part : parts) {
+    std::fill(next.begin(), next.end(), 0);
+    bool alive = false;
+    for (size_t gi = 0; gi < n; ++gi) {
+      if (!cur[gi]) continue;
+      if (parts_[gi] == "**") {
+        next[gi] = 1;
+        alive = true;
+      } else if (MatchPart(parts_[gi], part, ignore_case_)) {
+        next[gi + 1] = 1;
+        alive = true;
+      }
+    }
+    if (!alive) return false;
+    pass_stars(next);
+    if (next[n]) return true;
+    cur.swap(next);
+  }
+  return false;
 }
 
 bool Glob::MatchFrom(const std::vector<std::string_view>& parts, size_t pi, size_t gi) const {

@@ -30,6 +30,11 @@ class Glob {
   // An unanchored pattern matches when the last part matches.
   bool Matches(const std::vector<std::string_view>& parts) const;
 
+  // Whether the pattern matches the path or one of the folders above it (Matches on some
+  // prefix of `parts`), in one pass over the parts: linear in the path's depth, so a tree
+  // thousands of folders deep costs no more per path than its length.
+  bool MatchesPathOrFolder(const std::vector<std::string_view>& parts) const;
+
   // Whether some path strictly below `folder` could match (false means none can).
   bool CouldMatchBelow(const std::vector<std::string_view>& folder) const;
 

@@ -67,27 +67,16 @@ bool PathPolicy::Excluded(const std::vector<std::string_view>& parts) const {
       if (IsCredentialName(part)) return true;
     }
   }
-  if (exclude_.empty()) return false;
-  std::vector<std::string_view> prefix;
-  prefix.reserve(parts.size());
-  for (auto part : parts) {
-    prefix.push_back(part);
-    for (const auto& g : exclude_) {
-      if (g.Matches(prefix)) return true;
-    }
+  for (const auto& g : exclude_) {
+    if (g.MatchesPathOrFolder(parts)) return true;
   }
   return false;
 }
 
 bool PathPolicy::Included(const std::vector<std::string_view>& parts) const {
   if (include_.empty()) return true;
-  std::vector<std::string_view> prefix;
-  prefix.reserve(parts.size());
-  for (auto part : parts) {
-    prefix.push_back(part);
-    for (const auto& g : include_) {
-      if (g.Matches(prefix)) return true;
-    }
+  for (const auto& g : include_) {
+    if (g.MatchesPathOrFolder(parts)) return true;
   }
   return false;
 }

@@ -81,9 +81,16 @@ Result<Node> RepoReader::Find(const ReadPoint& at, const RepoPath& path, const S
   Node node{RepoPath::Root(), EntryKind::kFolder, *git_tree_id(root->get())};
   if (path.is_root()) return node;
 
-  const std::string missing = "no file or folder " + Quote(path) + " in `" + repo_->name() +
-                              "` at " + DisplayName(at.label) + " (" + at.commit.id.Short() +
-                              "); list_files shows what is there";
+  const std::string outside =
+      "path " + Quote(path) + " is outside what this server serves in `" + repo_->name() + "`";
+  // Anything but a folder holding served files answers as one that is not there. A path that
+  // would not be served as a file (include names only files below it, or none) gets the same
+  // answer whether it is absent, a file, or a folder holding nothing served: judged by the path.
+  const std::string missing = !policy.ServesFile(path)
+                                  ? outside
+                                  : "no file or folder " + Quote(path) + " in `" + repo_->name() +
+                                        "` at " + DisplayName(at.label) + " (" +
+                                        at.commit.id.Short() + "); list_files shows what is there";
   TreePtr tree = root.take();
   const auto parts = path.parts();
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -107,10 +114,7 @@ Result<Node> RepoReader::Find(const ReadPoint& at, const RepoPath& path, const S
     }
     return node;
   }
-  if (!policy.ServesFile(node.path)) {
-    return Error{"path " + Quote(path) + " is outside what this server serves in `" +
-                 repo_->name() + "`"};
-  }
+  if (!policy.ServesFile(node.path)) return Error{outside};
   return node;
 }
 
