@@ -27,7 +27,11 @@ void InitGitLibrary() {
     git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
     // Objects are addressed by their digest already; re-hashing every read only costs time.
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, static_cast<ssize_t>(64) * 1024 * 1024);
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, static_cast<ssize_t>(32) * 1024 * 1024);
+    // libgit2 caches no tree over 4 KB by default, so a large root or crowded folder would be
+    // inflated and parsed again on every call; trees are what every listing reads.
+    git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+                     static_cast<size_t>(1024) * 1024);
     git_libgit2_opts(GIT_OPT_SET_MWINDOW_FILE_LIMIT, static_cast<size_t>(256));
   });
 }
@@ -208,6 +212,37 @@ Result<std::vector<RefEntry>> GitRepo::Refs(size_t limit, bool* truncated) {
     out.push_back(std::move(e));
   }
   return out;
+}
+
+Result<GitRepo::RefCounts> GitRepo::CountRefs() {
+  git_reference_iterator* raw_it = nullptr;
+  if (git_reference_iterator_new(&raw_it, repo_.get()) != 0) {
+    return Error{"the refs cannot be listed: " + LastGitError()};
+  }
+  std::unique_ptr<git_reference_iterator, Deleter> it(raw_it);
+  RefCounts counts;
+  git_reference* raw = nullptr;
+  while (true) {
+    const int rc = git_reference_next(&raw, it.get());
+    if (rc == GIT_ITEROVER) break;
+    if (rc != 0) continue;
+    std::unique_ptr<git_reference, Deleter> ref(raw);
+    if (git_reference_type(ref.get()) != GIT_REFERENCE_DIRECT) continue;
+    const char* name = git_reference_name(ref.get());
+    if (std::strncmp(name, "refs/heads/", 11) == 0) {
+      ++counts.branches;
+    } else if (std::strncmp(name, "refs/remotes/", 13) == 0) {
+      ++counts.remotes;
+    } else if (std::strncmp(name, "refs/tags/", 10) == 0) {
+      size_t size = 0;
+      git_object_t type = GIT_OBJECT_INVALID;
+      if (git_odb_read_header(&size, &type, odb_.get(), git_reference_target(ref.get())) == 0 &&
+          (type == GIT_OBJECT_COMMIT || type == GIT_OBJECT_TAG)) {
+        ++counts.tags;
+      }
+    }
+  }
+  return counts;
 }
 
 Result<TreePtr> GitRepo::RootTree(const CommitId& id) {

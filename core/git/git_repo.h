@@ -107,6 +107,13 @@ class GitRepo {
   // Stops after `limit` refs and sets *truncated.
   Result<std::vector<RefEntry>> Refs(size_t limit, bool* truncated);
 
+  // How many branches, remote-tracking branches and tags Refs would list, without reading
+  // their commits (a tag is counted when it names a commit or a tag).
+  struct RefCounts {
+    size_t branches = 0, remotes = 0, tags = 0;
+  };
+  Result<RefCounts> CountRefs();
+
   Result<TreePtr> RootTree(const CommitId& id);
   Result<TreePtr> Subtree(const git_oid& oid);
   // Entries in tree order. A name repeated in one tree is kept once (its first entry).

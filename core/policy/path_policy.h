@@ -36,6 +36,18 @@ class PathPolicy {
   // say it is outside what this server serves, whether or not it exists.
   bool Outside(const RepoPath& path) const;
 
+  // The same two questions for `child`, an entry named `name` of a folder that a walk has
+  // already found not Outside: cheaper, since only the new name can change the answer when no
+  // pattern is configured.
+  bool ServesChild(const RepoPath& child, std::string_view name) const {
+    if (!partial()) return serve_credential_files_ || !IsCredentialName(name);
+    return ServesFile(child);
+  }
+  bool ChildOutside(const RepoPath& child, std::string_view name) const {
+    if (!partial()) return !serve_credential_files_ && IsCredentialName(name);
+    return Outside(child);
+  }
+
   // The credential file names, as documented (docs/safety.md).
   static bool IsCredentialName(std::string_view name);
 

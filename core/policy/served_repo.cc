@@ -141,10 +141,12 @@ bool RepoReader::HoldsServed(const RepoPath& folder, const git_oid& tree, const 
       RepoPath child = path.Child(name);
       const git_filemode_t mode = git_tree_entry_filemode(te);
       if (mode == GIT_FILEMODE_TREE) {
-        if (!policy.Outside(child)) folders.emplace_back(std::move(child), *git_tree_entry_id(te));
+        if (!policy.ChildOutside(child, name)) {
+          folders.emplace_back(std::move(child), *git_tree_entry_id(te));
+        }
       } else if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE ||
                  mode == GIT_FILEMODE_LINK || mode == GIT_FILEMODE_COMMIT) {
-        if (policy.ServesFile(child)) return true;
+        if (policy.ServesChild(child, name)) return true;
       }
     }
     for (auto it = folders.rbegin(); it != folders.rend(); ++it) pending.push_back(std::move(*it));
@@ -165,7 +167,7 @@ Result<RepoReader::Listing> RepoReader::List(const Node& folder, const StopToken
     Node child{folder.path.Child(e.name), e.kind, e.oid, e.executable};
     if (e.kind == EntryKind::kFolder) {
       if (HoldsServed(child.path, child.oid, stop)) out.folders.push_back(std::move(child));
-    } else if (policy.ServesFile(child.path)) {
+    } else if (policy.ServesChild(child.path, e.name)) {
       out.files.push_back(std::move(child));
     }
   }
@@ -206,10 +208,10 @@ Status RepoReader::Walk(const Node& folder, const StopToken& stop,
     }
     RepoPath child = f.path.Child(e.name);
     if (e.kind == EntryKind::kFolder) {
-      if (!policy.Outside(child)) push(child, e.oid);  // invalidates f
+      if (!policy.ChildOutside(child, e.name)) push(child, e.oid);  // invalidates f
       continue;
     }
-    if (!policy.ServesFile(child)) continue;
+    if (!policy.ServesChild(child, e.name)) continue;
     if (!visit(Node{std::move(child), e.kind, e.oid, e.executable})) return Status::Ok();
   }
   return Status::Ok();

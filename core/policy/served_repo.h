@@ -113,6 +113,9 @@ class RepoReader {
     return (*lease_).Refs(limit, truncated);
   }
 
+  // How many of each Refs would list, without reading their commits.
+  Result<GitRepo::RefCounts> CountRefs() { return (*lease_).CountRefs(); }
+
   const ServedRepo& repo() const { return *repo_; }
 
  private:

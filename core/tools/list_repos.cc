@@ -40,20 +40,16 @@ void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::st
       out.push_back("Default branch: " + a.error());
     }
   }
-  bool truncated = false;
-  auto refs = reader->Refs(1000000, &truncated);
-  if (refs) {
-    size_t branches = 0, remotes = 0, tags = 0;
-    for (const auto& r : *refs) {
-      branches += r.kind == RefEntry::Kind::kBranch;
-      remotes += r.kind == RefEntry::Kind::kRemoteBranch;
-      tags += r.kind == RefEntry::Kind::kTag;
+  auto counts = reader->CountRefs();
+  if (counts) {
+    std::string line = Plural(counts->branches, "branch", "branches");
+    if (counts->remotes) {
+      line += ", " + Plural(counts->remotes, "remote-tracking branch", "remote-tracking branches");
     }
-    std::string line = Plural(branches, "branch", "branches");
-    if (remotes)
-      line += ", " + Plural(remotes, "remote-tracking branch", "remote-tracking branches");
-    line += ", " + Plural(tags, "tag", "tags") + " — list_refs lists them";
+    line += ", " + Plural(counts->tags, "tag", "tags") + " — list_refs lists them";
     out.push_back(line);
+  } else {
+    out.push_back("Branches and tags: " + counts.error());
   }
   if (repo.policy().partial()) {
     out.push_back("Only part of it is served (include / exclude in the configuration).");
