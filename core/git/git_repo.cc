@@ -1,5 +1,6 @@
 #include "core/git/git_repo.h"
 
+#include <atomic>
 #include <cstring>
 #include <unordered_set>
 
@@ -338,11 +339,25 @@ Result<BlobPtr> GitRepo::Blob(const git_oid& oid) {
   return BlobPtr(b);
 }
 
+namespace {
+
+// Idle handles kept open across every repository. Each keeps its packs mapped and its caches;
+// with hundreds of repositories configured, keeping them all would hold memory for nothing.
+constexpr size_t kMaxIdleTotal = 32;
+std::atomic<size_t> idle_total{0};
+
+}  // namespace
+
 RepoHandles::Lease::~Lease() {
   if (!repo_ || !owner_) return;
   std::lock_guard<std::mutex> lock(owner_->mu_);
-  if (owner_->idle_.size() < kMaxIdle) owner_->idle_.push_back(std::move(repo_));
+  if (owner_->idle_.size() < kMaxIdle && idle_total.load() < kMaxIdleTotal) {
+    owner_->idle_.push_back(std::move(repo_));
+    ++idle_total;
+  }
 }
+
+RepoHandles::~RepoHandles() { idle_total -= idle_.size(); }
 
 Result<RepoHandles::Lease> RepoHandles::Borrow() {
   {
@@ -350,6 +365,7 @@ Result<RepoHandles::Lease> RepoHandles::Borrow() {
     if (!idle_.empty()) {
       auto r = std::move(idle_.back());
       idle_.pop_back();
+      --idle_total;
       return Lease(this, std::move(r));
     }
   }

@@ -138,6 +138,7 @@ class GitRepo {
 class RepoHandles {
  public:
   explicit RepoHandles(std::string path) : path_(std::move(path)) {}
+  ~RepoHandles();
 
   class Lease {
    public:
