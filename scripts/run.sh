@@ -5,6 +5,6 @@ set -euo pipefail
 here=$(pwd)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
-RR_TESTS=${RR_TESTS:-OFF} "$root/scripts/build.sh" -DRR_TESTS=OFF >&2
+"$root/scripts/build.sh" -DRR_TESTS=OFF >&2
 cd "$here"
 exec "$root/build/repo-reader" "$@"
