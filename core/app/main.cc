@@ -148,8 +148,9 @@ class RepoReaderApp : public Application {
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
-    StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
-    std::thread([&transport, set] {
+    // Static: the signal thread may still use it after Serve returns, until the process exits.
+    static StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
+    std::thread([set] {
       int sig = 0;
       sigwait(&set, &sig);
       transport.ExitCleanly();

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "core/util/text.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -39,7 +41,8 @@ void InitGitLibrary() {
 
 std::string LastGitError() {
   const git_error* e = git_error_last();
-  return e && e->message ? e->message : "unknown libgit2 error";
+  // libgit2's messages quote names from the repository (refs, paths): shown escaped.
+  return e && e->message ? DisplayName(e->message) : "unknown libgit2 error";
 }
 
 std::string CommitId::Hex() const {
@@ -122,25 +125,39 @@ HeadState GitRepo::Head() {
 }
 
 Result<CommitId> GitRepo::Resolve(const RefText& ref) {
-  // A ref naming an object that is not there is an unknown name. Answered here because
-  // libgit2 1.5's revparse leaks the reference it looked up in that case (a hostile ref would
-  // leak on every call). RefText allows only ~N and ^N after the name.
-  {
-    const std::string base = ref.str().substr(0, ref.str().find_first_of("~^"));
+  // What a ref may name: HEAD, a branch, a remote-tracking branch or a tag (short or full
+  // name), or a commit id of at least 7 hex digits -- then ~N / ^N (RefText allows no other
+  // suffix). Anything else answers as an unknown name: refs/stash would read uncommitted and
+  // untracked files, and a short id would tell which objects exist.
+  const std::string base = ref.str().substr(0, ref.str().find_first_of("~^"));
+  if (base != "HEAD" && base != "@") {
     git_reference* found = nullptr;
     if (git_reference_dwim(&found, repo_.get(), base.c_str()) == 0) {
-      const git_oid* target = git_reference_target(found);
-      const bool missing = target == nullptr || !git_odb_exists(odb_.get(), target);
+      auto allowed = [](const std::string& name) {
+        return name.rfind("refs/heads/", 0) == 0 || name.rfind("refs/remotes/", 0) == 0 ||
+               name.rfind("refs/tags/", 0) == 0;
+      };
+      const std::string name = git_reference_name(found);
+      git_reference* resolved = nullptr;
+      const bool ok = git_reference_resolve(&resolved, found) == 0;
+      // A ref naming an object that is not there is an unknown name too (answered here also
+      // because libgit2 1.5's revparse leaks the reference it looked up in that case); so is a
+      // branch that is a symbolic ref to something no ref may name.
+      const bool reachable = ok && allowed(git_reference_name(resolved)) &&
+                             git_odb_exists(odb_.get(), git_reference_target(resolved));
+      git_reference_free(resolved);
       git_reference_free(found);
-      if (missing) return Error{"unknown"};
+      if (!allowed(name) || !reachable) return Error{"unknown"};
+    } else {
+      const bool hex = base.size() >= 7 && base.size() <= GIT_OID_HEXSZ &&
+                       base.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+      if (!hex) return Error{"unknown"};
     }
   }
   git_object* obj = nullptr;
-  const int rc = git_revparse_single(&obj, repo_.get(), ref.str().c_str());
-  if (rc == GIT_EAMBIGUOUS) {
-    return Error{"ref `" + ref.str() + "` is ambiguous; give more characters of the commit id"};
-  }
-  if (rc != 0) return Error{"unknown"};
+  // Ambiguous answers as unknown: which other objects share a prefix is not for an agent to
+  // learn (an excluded file's id could be confirmed that way).
+  if (git_revparse_single(&obj, repo_.get(), ref.str().c_str()) != 0) return Error{"unknown"};
   std::unique_ptr<git_object, Deleter> o(obj);
   git_object* commit = nullptr;
   if (git_object_peel(&commit, o.get(), GIT_OBJECT_COMMIT) != 0) return Error{"unknown"};
@@ -230,18 +247,25 @@ Result<GitRepo::RefCounts> GitRepo::CountRefs() {
     std::unique_ptr<git_reference, Deleter> ref(raw);
     if (git_reference_type(ref.get()) != GIT_REFERENCE_DIRECT) continue;
     const char* name = git_reference_name(ref.get());
-    if (std::strncmp(name, "refs/heads/", 11) == 0) {
-      ++counts.branches;
-    } else if (std::strncmp(name, "refs/remotes/", 13) == 0) {
-      ++counts.remotes;
-    } else if (std::strncmp(name, "refs/tags/", 10) == 0) {
-      size_t size = 0;
-      git_object_t type = GIT_OBJECT_INVALID;
-      if (git_odb_read_header(&size, &type, odb_.get(), git_reference_target(ref.get())) == 0 &&
-          (type == GIT_OBJECT_COMMIT || type == GIT_OBJECT_TAG)) {
-        ++counts.tags;
-      }
+    const bool branch = std::strncmp(name, "refs/heads/", 11) == 0;
+    const bool remote = std::strncmp(name, "refs/remotes/", 13) == 0;
+    const bool tag = std::strncmp(name, "refs/tags/", 10) == 0;
+    if (!branch && !remote && !tag) continue;
+    // Counted as Refs lists them: only refs that reach a commit. The type is read from the
+    // object's header; only a tag object has to be read to see what it tags.
+    size_t size = 0;
+    git_object_t type = GIT_OBJECT_INVALID;
+    if (git_odb_read_header(&size, &type, odb_.get(), git_reference_target(ref.get())) != 0) {
+      continue;
     }
+    if (type == GIT_OBJECT_TAG) {
+      git_object* peeled = nullptr;
+      if (git_reference_peel(&peeled, ref.get(), GIT_OBJECT_COMMIT) != 0) continue;
+      git_object_free(peeled);
+    } else if (type != GIT_OBJECT_COMMIT) {
+      continue;
+    }
+    (branch ? counts.branches : remote ? counts.remotes : counts.tags)++;
   }
   return counts;
 }
@@ -351,10 +375,12 @@ std::atomic<size_t> idle_total{0};
 RepoHandles::Lease::~Lease() {
   if (!repo_ || !owner_) return;
   std::lock_guard<std::mutex> lock(owner_->mu_);
-  if (owner_->idle_.size() < kMaxIdle && idle_total.load() < kMaxIdleTotal) {
-    owner_->idle_.push_back(std::move(repo_));
-    ++idle_total;
+  if (owner_->idle_.size() >= kMaxIdle) return;
+  if (idle_total.fetch_add(1) >= kMaxIdleTotal) {  // reserve a place atomically, or give it back
+    --idle_total;
+    return;
   }
+  owner_->idle_.push_back(std::move(repo_));
 }
 
 RepoHandles::~RepoHandles() { idle_total -= idle_.size(); }

@@ -60,7 +60,9 @@ Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {
   if (!id) {
     if (id.error() != "unknown") return Error{id.error()};
     return Error{"ref `" + DisplayName(*ref) + "` is not a branch, tag or commit of `" +
-                 repo_->name() + "`; list_refs lists its branches and tags"};
+                 repo_->name() +
+                 "`; list_refs lists its branches and tags (a commit id needs at least 7 hex "
+                 "digits, more where they are not enough)"};
   }
   auto s = git.Summary(*id);
   if (!s) return Error{s.error()};

@@ -60,7 +60,10 @@ Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& ar
           break;
         }
         case ArgType::kInteger: {
-          if (!value.isInteger()) return Error{expected + " (" + a->description + ")"};
+          // Poco counts true and false as integers; an agent's boolean is not a number.
+          if (!value.isInteger() || value.type() == typeid(bool)) {
+            return Error{expected + " (" + a->description + ")"};
+          }
           int64_t v;
           try {
             v = value.convert<int64_t>();

@@ -1,6 +1,7 @@
 #include "core/tools/read_file.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/tools/common.h"
 #include "core/util/text.h"
@@ -85,17 +86,22 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     return d;
   }
 
-  // Split into lines: "a\nb\n" is two lines; a final line without '\n' counts.
-  std::vector<std::string_view> lines;
-  for (size_t pos = 0; pos < bytes.size();) {
+  // Lines: "a\nb\n" is two lines; a final line without '\n' counts. Counted in one pass and
+  // read one at a time from the window's first: nothing is held per line of the file.
+  size_t total = 0;
+  for (const char* p = bytes.data(); p < bytes.data() + bytes.size(); ++total) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(bytes.data() + bytes.size() - p));
+    p = nl ? static_cast<const char*>(nl) + 1 : bytes.data() + bytes.size();
+  }
+  size_t pos = 0;  // where the next line to read starts
+  auto next_line = [&]() {
     size_t nl = bytes.find('\n', pos);
     if (nl == std::string_view::npos) nl = bytes.size();
     std::string_view line = bytes.substr(pos, nl - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
     pos = nl + 1;
-  }
-  const size_t total = lines.size();
+    return line;
+  };
   if (total == 0) {
     d.header = where + " · empty file (0 lines)";
     return d;
@@ -113,8 +119,9 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
   const size_t width = Digits(total).size();
   size_t budget = 0;         // characters formatted so far
   bool past_budget = false;  // then the answer is cut, and the cut's note continues it
+  for (size_t i = 0; i + 1 < start; ++i) next_line();
   for (size_t i = start - 1; i < end; ++i) {
-    std::string text = DisplayText(lines[i]);
+    std::string text = DisplayText(next_line());
     const size_t cps = CodePoints(text);
     if (cps > kMaxLineChars) {
       text.resize(PrefixBytes(text, kMaxLineChars));

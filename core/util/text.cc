@@ -57,6 +57,32 @@ void AppendEscape(std::string& out, unsigned char c) {
   }
 }
 
+// A valid sequence that is a control character outside ASCII: C1 controls (U+0080-U+009F, CSI
+// and NEL among them), and the marks and overrides that reorder text as it is shown
+// (U+200E-U+200F, U+202A-U+202E, U+2066-U+2069). Returns the code point, or 0.
+uint32_t HiddenCodePoint(std::string_view s, size_t i, size_t len) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (len == 2 && b0 == 0xC2) {
+    const auto b1 = static_cast<unsigned char>(s[i + 1]);
+    if (b1 <= 0x9F) return b1;  // U+0080-U+009F
+  }
+  if (len == 3 && b0 == 0xE2) {
+    const uint32_t cp = 0x2000 | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6) |
+                        (static_cast<unsigned char>(s[i + 2]) & 0x3F);
+    if (cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+        (cp >= 0x2066 && cp <= 0x2069)) {
+      return cp;
+    }
+  }
+  return 0;
+}
+
+void AppendCodePointEscape(std::string& out, uint32_t cp) {
+  char buf[12];
+  std::snprintf(buf, sizeof buf, "\\u%04X", cp);
+  out += buf;
+}
+
 }  // namespace
 
 bool NeedsEscaping(std::string_view raw) {
@@ -64,7 +90,7 @@ bool NeedsEscaping(std::string_view raw) {
     const auto c = static_cast<unsigned char>(raw[i]);
     if (c < 0x20 || c == 0x7F) return true;
     const size_t len = Utf8SequenceLength(raw, i);
-    if (len == 0) return true;
+    if (len == 0 || HiddenCodePoint(raw, i, len)) return true;
     i += len;
   }
   return false;
@@ -87,7 +113,11 @@ std::string DisplayName(std::string_view raw) {
       ++i;
       continue;
     }
-    out.append(raw.substr(i, len));
+    if (const uint32_t cp = HiddenCodePoint(raw, i, len)) {
+      AppendCodePointEscape(out, cp);
+    } else {
+      out.append(raw.substr(i, len));
+    }
     i += len;
   }
   return out;
@@ -125,7 +155,11 @@ std::string DisplayText(std::string_view raw) {
       ++i;
       continue;
     }
-    out.append(raw.substr(i, len));
+    if (const uint32_t cp = HiddenCodePoint(raw, i, len)) {
+      AppendCodePointEscape(out, cp);
+    } else {
+      out.append(raw.substr(i, len));
+    }
     i += len;
   }
   return out;

@@ -470,7 +470,7 @@ TEST_F(ReadFileAtRefs, UnknownOrRefusedRefs) {
   EXPECT_TRUE(a.is_error);
   EXPECT_EQ(a.text,
             "ref `nope` is not a branch, tag or commit of `shop`; list_refs lists its branches "
-            "and tags");
+            "and tags (a commit id needs at least 7 hex digits, more where they are not enough)");
 
   auto deleted =
       server_.Call("read_file", R"({"repo":"shop","path":"version.txt","ref":"feature"})");
