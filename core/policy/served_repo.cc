@@ -1,5 +1,7 @@
 #include "core/policy/served_repo.h"
 
+#include <algorithm>
+
 #include "core/util/text.h"
 
 namespace rr {
@@ -125,7 +127,13 @@ bool RepoReader::HoldsServed(const RepoPath& folder, const git_oid& tree, const 
   if (policy.Outside(folder)) return false;
   GitRepo& git = *lease_;
   std::vector<std::pair<RepoPath, git_oid>> pending{{folder, tree}};
-  size_t budget = kVisibilityBudget;
+  size_t budget = std::min(kVisibilityBudget, visibility_left_);
+  struct Charge {  // what this check looked at is taken from the call's budget
+    size_t& left;
+    const size_t& budget;
+    size_t start;
+    ~Charge() { left -= std::min(left, start - budget); }
+  } charge{visibility_left_, budget, budget};
   while (!pending.empty()) {
     auto [path, oid] = std::move(pending.back());
     pending.pop_back();
@@ -135,7 +143,11 @@ bool RepoReader::HoldsServed(const RepoPath& folder, const git_oid& tree, const 
     // Files first: a served file ends the search without opening any subfolder.
     std::vector<std::pair<RepoPath, git_oid>> folders;
     for (size_t i = 0; i < n; ++i) {
-      if (budget-- == 0 || stop.stopped()) return false;
+      if (budget == 0 || stop.stopped()) {
+        if (budget == 0) visibility_exhausted_ = true;
+        return false;
+      }
+      --budget;
       const git_tree_entry* te = git_tree_entry_byindex(sub->get(), i);
       const std::string_view name = git_tree_entry_name(te);
       if (!IsServableEntryName(name)) continue;
@@ -168,7 +180,14 @@ Result<RepoReader::Listing> RepoReader::List(const Node& folder, const StopToken
     if (folder.path.str().size() + 1 + e.name.size() > RepoPath::kMaxBytes) continue;
     Node child{folder.path.Child(e.name), e.kind, e.oid, e.executable};
     if (e.kind == EntryKind::kFolder) {
-      if (HoldsServed(child.path, child.oid, stop)) out.folders.push_back(std::move(child));
+      const bool exhausted_before = visibility_exhausted_;
+      visibility_exhausted_ = false;
+      if (HoldsServed(child.path, child.oid, stop)) {
+        out.folders.push_back(std::move(child));
+      } else if (visibility_exhausted_) {
+        ++out.unchecked;
+      }
+      visibility_exhausted_ = visibility_exhausted_ || exhausted_before;
     } else if (policy.ServesChild(child.path, e.name)) {
       out.files.push_back(std::move(child));
     }

@@ -93,6 +93,9 @@ class RepoReader {
   struct Listing {
     std::vector<Node> folders;  // visible subfolders, in tree order
     std::vector<Node> files;    // files, links, submodules
+    // Folders left out because checking whether they hold anything served took more work
+    // than a call may spend (never shown unchecked: hiding is the safe side).
+    size_t unchecked = 0;
   };
   // The direct content of a folder Node: what is served, folders that hold nothing served left out.
   Result<Listing> List(const Node& folder, const StopToken& stop);
@@ -127,6 +130,8 @@ class RepoReader {
 
   const ServedRepo* repo_;
   RepoHandles::Lease lease_;
+  size_t visibility_left_ = 1000000;  // entries all visibility checks of the call may read
+  bool visibility_exhausted_ = false;
 };
 
 }  // namespace rr

@@ -79,6 +79,11 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
       if (index++ >= skip) d.lines.push_back(f.path.Display() + Mark(f.kind));
     }
     if (d.lines.empty()) d.lines.push_back("(nothing served here)");
+    if (listing->unchecked) {
+      d.closing.push_back("[" + Plural(listing->unchecked, "subfolder was", "subfolders were") +
+                          " not shown: checking whether they hold anything served took more "
+                          "work than one call may spend — list them by path]");
+    }
     d.cut_note = [skip](const std::vector<std::string>& lines, size_t first) {
       const size_t left = lines.size() - first;
       std::string note = "[" + Plural(left, "more entry", "more entries") +

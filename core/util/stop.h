@@ -26,9 +26,12 @@ class StopToken {
   // Why the work stopped, as a sentence for the answer.
   std::string Why() const {
     if (cancelled()) return "the call was cancelled";
-    const auto secs = std::chrono::duration_cast<std::chrono::seconds>(budget_).count();
-    return "the call was stopped after its " + std::to_string(secs) +
-           " seconds; narrow it (a path, a pattern) and call again";
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(budget_).count();
+    const std::string spent =
+        ms % 1000 == 0 ? std::to_string(ms / 1000) + (ms == 1000 ? " second" : " seconds")
+                       : std::to_string(ms) + " ms";
+    return "the call was stopped after " + spent +
+           ", its time limit; narrow it (a path, a pattern) and call again";
   }
 
  private:

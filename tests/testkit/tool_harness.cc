@@ -19,7 +19,8 @@ RepoConfig Served(const std::string& name, const std::string& path) {
 }
 
 ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters,
-                         std::vector<std::shared_ptr<const OutputFilter>> filters) {
+                         std::vector<std::shared_ptr<const OutputFilter>> filters,
+                         McpServer::Options options) {
   Config config;
   config.source = "test";
   config.repos = std::move(repos);
@@ -33,7 +34,7 @@ ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters
         sent_.push_back(m);
         cv_.notify_all();
       },
-      BuiltinTools(), McpServer::Options{});
+      BuiltinTools(), options);
 }
 
 ToolHarness::~ToolHarness() { server_.reset(); }

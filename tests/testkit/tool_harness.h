@@ -28,7 +28,8 @@ class ToolHarness {
   };
 
   explicit ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters = 40000,
-                       std::vector<std::shared_ptr<const OutputFilter>> filters = {});
+                       std::vector<std::shared_ptr<const OutputFilter>> filters = {},
+                       McpServer::Options options = McpServer::Options{});
   ~ToolHarness();
 
   // tools/call with `args_json` (a JSON object) as arguments.
