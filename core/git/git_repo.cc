@@ -51,6 +51,26 @@ std::string CommitId::Hex() const {
   return buf;
 }
 
+namespace {
+
+// What a ref's full name makes it, and its short name: only branches, remote-tracking branches
+// and tags are listed, counted or resolved from an agent's text.
+std::optional<RefEntry::Kind> KindOfRef(std::string_view full, std::string_view* short_name) {
+  static constexpr std::pair<std::string_view, RefEntry::Kind> kPrefixes[] = {
+      {"refs/heads/", RefEntry::Kind::kBranch},
+      {"refs/remotes/", RefEntry::Kind::kRemoteBranch},
+      {"refs/tags/", RefEntry::Kind::kTag}};
+  for (const auto& [prefix, kind] : kPrefixes) {
+    if (full.substr(0, prefix.size()) == prefix) {
+      if (short_name) *short_name = full.substr(prefix.size());
+      return kind;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<GitRepo>> GitRepo::Open(const std::string& path) {
   InitGitLibrary();
   git_repository* r = nullptr;
@@ -124,7 +144,7 @@ HeadState GitRepo::Head() {
   return h;
 }
 
-Result<CommitId> GitRepo::Resolve(const RefText& ref) {
+std::optional<CommitId> GitRepo::Resolve(const RefText& ref) {
   // What a ref may name: HEAD, a branch, a remote-tracking branch or a tag (short or full
   // name), or a commit id of at least 7 hex digits -- then ~N / ^N (RefText allows no other
   // suffix). Anything else answers as an unknown name: refs/stash would read uncommitted and
@@ -133,11 +153,8 @@ Result<CommitId> GitRepo::Resolve(const RefText& ref) {
   if (base != "HEAD" && base != "@") {
     git_reference* found = nullptr;
     if (git_reference_dwim(&found, repo_.get(), base.c_str()) == 0) {
-      auto allowed = [](const std::string& name) {
-        return name.rfind("refs/heads/", 0) == 0 || name.rfind("refs/remotes/", 0) == 0 ||
-               name.rfind("refs/tags/", 0) == 0;
-      };
-      const std::string name = git_reference_name(found);
+      auto allowed = [](const char* name) { return KindOfRef(name, nullptr).has_value(); };
+      const bool named_allowed = allowed(git_reference_name(found));  // before `found` is freed
       git_reference* resolved = nullptr;
       const bool ok = git_reference_resolve(&resolved, found) == 0;
       // A ref naming an object that is not there is an unknown name too (answered here also
@@ -147,20 +164,20 @@ Result<CommitId> GitRepo::Resolve(const RefText& ref) {
                              git_odb_exists(odb_.get(), git_reference_target(resolved));
       git_reference_free(resolved);
       git_reference_free(found);
-      if (!allowed(name) || !reachable) return Error{"unknown"};
+      if (!named_allowed || !reachable) return std::nullopt;
     } else {
       const bool hex = base.size() >= 7 && base.size() <= GIT_OID_HEXSZ &&
                        base.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-      if (!hex) return Error{"unknown"};
+      if (!hex) return std::nullopt;
     }
   }
   git_object* obj = nullptr;
   // Ambiguous answers as unknown: which other objects share a prefix is not for an agent to
   // learn (an excluded file's id could be confirmed that way).
-  if (git_revparse_single(&obj, repo_.get(), ref.str().c_str()) != 0) return Error{"unknown"};
+  if (git_revparse_single(&obj, repo_.get(), ref.str().c_str()) != 0) return std::nullopt;
   std::unique_ptr<git_object, Deleter> o(obj);
   git_object* commit = nullptr;
-  if (git_object_peel(&commit, o.get(), GIT_OBJECT_COMMIT) != 0) return Error{"unknown"};
+  if (git_object_peel(&commit, o.get(), GIT_OBJECT_COMMIT) != 0) return std::nullopt;
   CommitId id(*git_object_id(commit));
   git_object_free(commit);
   return id;
@@ -201,20 +218,12 @@ Result<std::vector<RefEntry>> GitRepo::Refs(size_t limit, bool* truncated) {
     if (rc != 0) continue;  // an unreadable ref is passed over, never fatal
     std::unique_ptr<git_reference, Deleter> ref(raw);
     if (git_reference_type(ref.get()) != GIT_REFERENCE_DIRECT) continue;
-    const std::string full = git_reference_name(ref.get());
     RefEntry e;
-    if (full.rfind("refs/heads/", 0) == 0) {
-      e.kind = RefEntry::Kind::kBranch;
-      e.name = full.substr(11);
-    } else if (full.rfind("refs/remotes/", 0) == 0) {
-      e.kind = RefEntry::Kind::kRemoteBranch;
-      e.name = full.substr(13);
-    } else if (full.rfind("refs/tags/", 0) == 0) {
-      e.kind = RefEntry::Kind::kTag;
-      e.name = full.substr(10);
-    } else {
-      continue;
-    }
+    std::string_view short_name;
+    const auto kind = KindOfRef(git_reference_name(ref.get()), &short_name);
+    if (!kind) continue;
+    e.kind = *kind;
+    e.name = std::string(short_name);
     if (out.size() >= limit) {
       *truncated = true;
       break;
@@ -246,11 +255,8 @@ Result<GitRepo::RefCounts> GitRepo::CountRefs() {
     if (rc != 0) continue;
     std::unique_ptr<git_reference, Deleter> ref(raw);
     if (git_reference_type(ref.get()) != GIT_REFERENCE_DIRECT) continue;
-    const char* name = git_reference_name(ref.get());
-    const bool branch = std::strncmp(name, "refs/heads/", 11) == 0;
-    const bool remote = std::strncmp(name, "refs/remotes/", 13) == 0;
-    const bool tag = std::strncmp(name, "refs/tags/", 10) == 0;
-    if (!branch && !remote && !tag) continue;
+    const auto kind = KindOfRef(git_reference_name(ref.get()), nullptr);
+    if (!kind) continue;
     // Counted as Refs lists them: only refs that reach a commit. The type is read from the
     // object's header; only a tag object has to be read to see what it tags.
     size_t size = 0;
@@ -265,7 +271,17 @@ Result<GitRepo::RefCounts> GitRepo::CountRefs() {
     } else if (type != GIT_OBJECT_COMMIT) {
       continue;
     }
-    (branch ? counts.branches : remote ? counts.remotes : counts.tags)++;
+    switch (*kind) {
+      case RefEntry::Kind::kBranch:
+        ++counts.branches;
+        break;
+      case RefEntry::Kind::kRemoteBranch:
+        ++counts.remotes;
+        break;
+      case RefEntry::Kind::kTag:
+        ++counts.tags;
+        break;
+    }
   }
   return counts;
 }

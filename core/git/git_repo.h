@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,9 +100,9 @@ class GitRepo {
   static Result<std::string> Discover(const std::string& path);
 
   HeadState Head();
-  // Resolves checked ref text to a commit. Anything that is not a commit (or a tag of one)
-  // answers as an unknown name does.
-  Result<CommitId> Resolve(const RefText& ref);
+  // Resolves checked ref text to a commit; nullopt for anything else, whatever the reason (not
+  // there, ambiguous, not a commit, a name outside branches and tags): all answer as one.
+  std::optional<CommitId> Resolve(const RefText& ref);
   Result<CommitSummary> Summary(const CommitId& id);
   // Branches, remote-tracking branches and tags (tags of a commit only; symbolic refs skipped).
   // Stops after `limit` refs and sets *truncated.

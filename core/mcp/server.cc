@@ -14,7 +14,6 @@ constexpr int kParseError = -32700;
 constexpr int kInvalidRequest = -32600;
 constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
-constexpr int kInternalError = -32603;
 constexpr int kServerBusy = -32000;
 
 const char* const kInstructions =

@@ -35,9 +35,6 @@ Result<RepoPath> RepoPath::Parse(std::string_view text) {
                    "` holds a control character; write a plain path such as src/app.py"};
     }
   }
-  if (text.find('\\') != std::string_view::npos) {
-    // Not refused: a backslash is an ordinary character in a git path.
-  }
   std::string_view t = text;
   if (!t.empty() && t.front() == '/') t.remove_prefix(1);
   if (!t.empty() && t.back() == '/') t.remove_suffix(1);

@@ -1,7 +1,5 @@
 #include "core/policy/served_repo.h"
 
-#include <algorithm>
-
 #include "core/util/text.h"
 
 namespace rr {
@@ -60,7 +58,6 @@ Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {
   if (!text) return Error{text.error()};
   auto id = git.Resolve(*text);
   if (!id) {
-    if (id.error() != "unknown") return Error{id.error()};
     return Error{"ref `" + DisplayName(*ref) + "` is not a branch, tag or commit of `" +
                  repo_->name() +
                  "`; list_refs lists its branches and tags (a commit id needs at least 7 hex "
@@ -127,13 +124,7 @@ bool RepoReader::HoldsServed(const RepoPath& folder, const git_oid& tree, const 
   if (policy.Outside(folder)) return false;
   GitRepo& git = *lease_;
   std::vector<std::pair<RepoPath, git_oid>> pending{{folder, tree}};
-  size_t budget = std::min(kVisibilityBudget, visibility_left_);
-  struct Charge {  // what this check looked at is taken from the call's budget
-    size_t& left;
-    const size_t& budget;
-    size_t start;
-    ~Charge() { left -= std::min(left, start - budget); }
-  } charge{visibility_left_, budget, budget};
+  size_t budget = kVisibilityBudget;  // this folder's; visibility_left_ is the call's
   while (!pending.empty()) {
     auto [path, oid] = std::move(pending.back());
     pending.pop_back();
@@ -143,11 +134,12 @@ bool RepoReader::HoldsServed(const RepoPath& folder, const git_oid& tree, const 
     // Files first: a served file ends the search without opening any subfolder.
     std::vector<std::pair<RepoPath, git_oid>> folders;
     for (size_t i = 0; i < n; ++i) {
-      if (budget == 0 || stop.stopped()) {
-        if (budget == 0) visibility_exhausted_ = true;
+      if (budget == 0 || visibility_left_ == 0 || stop.stopped()) {
+        visibility_exhausted_ = !stop.stopped();
         return false;
       }
       --budget;
+      --visibility_left_;
       const git_tree_entry* te = git_tree_entry_byindex(sub->get(), i);
       const std::string_view name = git_tree_entry_name(te);
       if (!IsServableEntryName(name)) continue;
