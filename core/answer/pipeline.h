@@ -1,8 +1,15 @@
 // The answer pipeline: every answer and every error a tool gives passes through here, and the
 // MCP layer sends nothing to an agent from a tool that did not come out of it. Stages, in order:
 //   the tool's draft -> header (where it read) -> cap at limits.answer_characters with a note
-//   saying what was left out and how to continue -> output filters (last: the secret filter).
+//   saying what was left out and how to continue -> the secret filter -> output filters.
 // Host links and guidance join between the header and the cap.
+//
+// The secret filter sees every piece of the answer: the body as one text (so a private key's
+// block is seen whole, and a window of a file is seen with the block it opens inside), the
+// header, the cut note and the closing lines. It runs before the cap is measured, so the cap
+// counts what is shown; a value it hides becomes `[hidden: <what>]`, and the answer then ends
+// saying how many were hidden (room for that line is kept inside the cap). If a detector fails,
+// the answer is withheld, never shown unfiltered.
 #pragma once
 
 #include <functional>
@@ -10,6 +17,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/secrets/secret_filter.h"
 
 namespace rr {
 
@@ -25,6 +34,17 @@ struct Draft {
   std::function<std::string(const std::vector<std::string>& lines, size_t first)> cut_note;
   // Lines after the body that are kept whole (short closing remarks).
   std::vector<std::string> closing;
+
+  // What the body's lines hold, for the secret filter. `body_kind`: a file's lines, a diff, a
+  // commit message… `body_path`: the file they come from, when there is one. `number_width`:
+  // a line's first number_width bytes are the tool's own line number when they hold only digits,
+  // spaces, ':' and '-' (otherwise the whole line is scanned as text). `lead_in`: the source text
+  // just before the body's first line (a window into a file), so that a block the window opens
+  // inside (a private key) is seen from its start; it is scanned, never shown.
+  TextKind body_kind = TextKind::kOther;
+  std::string body_path;
+  size_t number_width = 0;
+  std::string lead_in;
 };
 
 // A stage that sees the finished text last and may rewrite it (the secret filter plugs in
@@ -37,21 +57,29 @@ class OutputFilter {
 
 class AnswerPipeline {
  public:
+  // `secrets` may be null only where no repository data can reach an answer (unit tests of the
+  // pipeline's cap); the server always gives one (with no detector when the operator turned
+  // the built-in ones off).
   AnswerPipeline(size_t answer_characters,
-                 std::vector<std::shared_ptr<const OutputFilter>> filters = {});
+                 std::vector<std::shared_ptr<const OutputFilter>> filters = {},
+                 std::shared_ptr<const SecretFilter> secrets = nullptr);
 
   // The full answer for a draft.
-  std::string Finish(const Draft& draft) const;
+  std::string Finish(Draft draft) const;
   // An error message, capped and filtered like any answer.
   std::string FinishError(std::string_view message) const;
 
   size_t answer_characters() const { return limit_; }
+  const std::shared_ptr<const SecretFilter>& secrets() const { return secrets_; }
 
  private:
+  class Hider;
   std::string Filter(std::string text) const;
+  std::string Withheld(const std::string& failure) const;
 
   size_t limit_;
   std::vector<std::shared_ptr<const OutputFilter>> filters_;
+  std::shared_ptr<const SecretFilter> secrets_;
 };
 
 }  // namespace rr

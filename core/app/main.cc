@@ -11,10 +11,12 @@
 #include <thread>
 
 #include "core/answer/pipeline.h"
+#include "core/answer/server_log.h"
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
+#include "core/plugins/loader.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -100,45 +102,72 @@ class RepoReaderApp : public Application {
                 << config.error() << "\n";
       return kExitConfig;
     }
-    auto catalog = BuildCatalog(*config);
-    if (!catalog) {
-      std::cerr << "repo-reader: " << catalog.error() << "\n";
+    // Plugins next: from here on every line the server writes passes the secret filter.
+    auto plugins = LoadPlugins(config->plugins);
+    if (!plugins) {
+      std::cerr << "repo-reader: " << (check_ ? "" : "not started: ")
+                << "the plugins have problems:\n"
+                << plugins.error() << "\n";
       return kExitConfig;
     }
-    if (check_) return Check(*config, **catalog);
-    return Serve(*config, catalog.take());
+    SetLogFilter(plugins->secrets);
+    auto catalog = BuildCatalog(*config);
+    if (!catalog) {
+      LogLine("repo-reader: " + catalog.error());
+      return kExitConfig;
+    }
+    if (check_) return Check(*config, *plugins, **catalog);
+    return Serve(*config, *plugins, catalog.take());
   }
 
  private:
-  int Check(const Config& config, const Catalog& catalog) {
-    std::cout << "Configuration: " << config.source << "\n"
-              << "Answers are capped at " << WithCommas(config.answer_characters)
-              << " characters.\n"
-              << Plural(catalog.all().size(), "repository", "repositories") << ":\n";
+  // A line of --check's report, with secrets hidden like any line the server writes.
+  static void Say(const Plugins& plugins, const std::string& line) {
+    const ScanResult r = plugins.secrets->Scan(line, TextKind::kOther);
+    if (!r.ok()) {
+      std::cout << "(a line was left out: the secret filter could not check it: " << r.failure
+                << ")\n";
+      return;
+    }
+    std::cout << (r.spans.empty() ? line : SecretFilter::Redact(line, r.spans)) << "\n";
+  }
+
+  int Check(const Config& config, const Plugins& plugins, const Catalog& catalog) {
+    Say(plugins, "Configuration: " + config.source);
+    Say(plugins, "Answers are capped at " + WithCommas(config.answer_characters) + " characters.");
+    Say(plugins, "Plugin folder: " + plugins.folder);
+    Say(plugins, Plural(plugins.loaded.size(), "plugin", "plugins") + ":");
+    for (const auto& p : plugins.loaded) {
+      Say(plugins, "  " + p.name + " " + p.version + " — " + p.path);
+      if (!p.description.empty()) Say(plugins, "    " + p.description);
+    }
+    Say(plugins, DescribeSecretFilter(plugins) + ".");
+    Say(plugins, Plural(catalog.all().size(), "repository", "repositories") + ":");
     int rc = kExitOk;
     for (const auto& repo : catalog.all()) {
-      std::cout << "  " << repo->name() << " — " << repo->settings().path;
-      if (!repo->listed()) std::cout << " (not listed)";
-      if (repo->policy().partial()) std::cout << " (only part served)";
+      std::string line = "  " + repo->name() + " — " + repo->settings().path;
+      if (!repo->listed()) line += " (not listed)";
+      if (repo->policy().partial()) line += " (only part served)";
+      Say(plugins, line);
       auto reader = repo->Open();
       if (!reader) {
-        std::cout << "\n    cannot be opened: " << reader.error() << "\n";
+        Say(plugins, "    cannot be opened: " + reader.error());
         rc = kExitConfig;
         continue;
       }
       auto at = reader->At(std::nullopt);
       if (at) {
-        std::cout << "\n    default branch " << DisplayName(at->label) << " @ "
-                  << at->commit.id.Short() << "\n";
+        Say(plugins,
+            "    default branch " + DisplayName(at->label) + " @ " + at->commit.id.Short());
       } else {
-        std::cout << "\n    " << at.error() << "\n";
+        Say(plugins, "    " + at.error());
       }
     }
     std::cout << (rc == kExitOk ? "OK\n" : "Problems found.\n");
     return rc;
   }
 
-  int Serve(const Config& config, std::shared_ptr<const Catalog> catalog) {
+  int Serve(const Config& config, const Plugins& plugins, std::shared_ptr<const Catalog> catalog) {
     // SIGTERM and SIGINT end the process cleanly from one thread of ours; a closed output pipe
     // is noticed by write() instead of killing the process.
     sigset_t set;
@@ -156,11 +185,21 @@ class RepoReaderApp : public Application {
       transport.ExitCleanly();
     }).detach();
 
-    std::cerr << "repo-reader " << kServerVersion << ": serving "
-              << Plural(catalog->all().size(), "repository", "repositories") << " from "
-              << config.source << " over stdio\n";
-    McpServer server(std::move(catalog), AnswerPipeline(config.answer_characters), transport.sink(),
-                     BuiltinTools(), McpServer::Options{});
+    LogLine("repo-reader " + std::string(kServerVersion) + ": serving " +
+            Plural(catalog->all().size(), "repository", "repositories") + " from " + config.source +
+            " over stdio");
+    LogLine("repo-reader: " + DescribeSecretFilter(plugins));
+    auto facts = std::make_shared<ServerFacts>();
+    facts->secret_filter = DescribeSecretFilter(plugins);
+    for (const auto& p : plugins.loaded) {
+      facts->plugins.push_back(p.name + " " + p.version +
+                               (p.description.empty() ? "" : " — " + p.description));
+    }
+    McpServer::Options options;
+    options.facts = facts;
+    McpServer server(std::move(catalog),
+                     AnswerPipeline(config.answer_characters, {}, plugins.secrets),
+                     transport.sink(), BuiltinTools(), options);
     transport.Run(server);
     return kExitOk;
   }

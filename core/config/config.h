@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/plugins/loader.h"
 #include "core/policy/catalog.h"
 #include "core/util/result.h"
 
@@ -27,6 +28,7 @@ struct Config {
   std::string source;  // the file read, or a sentence saying where the default came from
   std::vector<RepoConfig> repos;
   size_t answer_characters = 40000;
+  PluginsConfig plugins;  // plugins:, secrets:, plugin_folder:
 };
 
 inline constexpr size_t kMinAnswerCharacters = 5000;

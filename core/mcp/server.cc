@@ -335,13 +335,13 @@ void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::strin
       std::string result;
       try {
         CallContext ctx{catalog_, StopToken(cancelled, options_.call_budget),
-                        pipeline_.answer_characters()};
+                        pipeline_.answer_characters(), options_.facts};
         auto args = Args::Check(tool->spec(), arguments);
         if (!args) {
           result = ToolResult(pipeline_.FinishError(args.error()), true);
         } else {
           auto draft = tool->Call(ctx, *args);
-          result = draft ? ToolResult(pipeline_.Finish(*draft), false)
+          result = draft ? ToolResult(pipeline_.Finish(draft.take()), false)
                          : ToolResult(pipeline_.FinishError(draft.error()), true);
         }
       } catch (const std::exception& e) {

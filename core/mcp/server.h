@@ -39,6 +39,7 @@ class McpServer {
     size_t workers = 8;
     size_t max_in_flight = 256;
     std::chrono::milliseconds call_budget{30000};  // a reading call is stopped after this
+    std::shared_ptr<const ServerFacts> facts;      // for `about`
   };
 
   McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,

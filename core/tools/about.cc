@@ -28,6 +28,10 @@ Result<Draft> AboutTool::Call(const CallContext& ctx, const Args&) const {
       "Begin with list_repos; then list_files and read_file (any ref), list_refs for branches "
       "and tags.",
   };
+  if (ctx.facts) {
+    d.lines.push_back(ctx.facts->secret_filter);
+    for (const auto& p : ctx.facts->plugins) d.lines.push_back("plugin: " + p);
+  }
   return d;
 }
 

@@ -10,6 +10,14 @@ namespace rr {
 namespace {
 
 constexpr size_t kMaxLineChars = 2000;
+constexpr size_t kWordSlack = 200;  // how far back a long line's cut may move to end a word
+
+// Bytes of a token-like run: letters, digits and the punctuation tokens are written with.
+bool IsWordByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '+' || c == '/' || c == '=' || c == '.' || c == '~' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
 
 std::string Digits(size_t n) { return std::to_string(n); }
 
@@ -117,15 +125,33 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     end = start - 1 + static_cast<size_t>(max_lines);
   }
   const size_t width = Digits(total).size();
+  d.number_width = width + 2;
   size_t budget = 0;         // characters formatted so far
   bool past_budget = false;  // then the answer is cut, and the cut's note continues it
   for (size_t i = 0; i + 1 < start; ++i) next_line();
+  // For the secret filter: what the file holds, and the text just before the window, so that
+  // a private key's block the window opens inside is hidden whole.
+  d.body_kind = TextKind::kFile;
+  d.body_path = node->path.Display();
+  if (pos > 0) {
+    constexpr size_t kLeadIn = 64 * 1024;
+    d.lead_in.assign(
+        bytes.substr(pos > kLeadIn ? pos - kLeadIn : 0, pos > kLeadIn ? kLeadIn : pos));
+  }
   for (size_t i = start - 1; i < end; ++i) {
     std::string text = DisplayText(next_line());
     const size_t cps = CodePoints(text);
     if (cps > kMaxLineChars) {
-      text.resize(PrefixBytes(text, kMaxLineChars));
-      text += " …[" + WithCommas(cps - kMaxLineChars) + " more characters on this line]";
+      // Cut between words where one ends near the limit, so that a value (a token in minified
+      // code) is shown whole or not at all, never its first half.
+      size_t cut = PrefixBytes(text, kMaxLineChars);
+      const size_t floor = cut > kWordSlack ? cut - kWordSlack : 0;
+      size_t at = cut;
+      while (at > floor && IsWordByte(text[at - 1]) && IsWordByte(text[at])) --at;
+      if (at > floor) cut = at;
+      const size_t left = cps - CodePoints(std::string_view(text).substr(0, cut));
+      text.resize(cut);
+      text += " …[" + WithCommas(left) + " more characters on this line]";
     }
     std::string num = Digits(i + 1);
     std::string out(width - num.size(), ' ');

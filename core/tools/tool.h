@@ -53,10 +53,17 @@ class Args {
   std::map<std::string, std::variant<std::string, int64_t, bool>> values_;
 };
 
+// What the server knows of itself, for `about`: fixed at start.
+struct ServerFacts {
+  std::string secret_filter;         // DescribeSecretFilter's sentence
+  std::vector<std::string> plugins;  // "name version — description", in load order
+};
+
 struct CallContext {
   std::shared_ptr<const Catalog> catalog;
   StopToken stop;
   size_t answer_characters = 40000;
+  std::shared_ptr<const ServerFacts> facts;  // may be null (tests without plugins)
 };
 
 class Tool {

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "core/mcp/json_text.h"
+#include "core/plugins/loader.h"
 #include "core/tools/tool.h"
 
 namespace rr::testing {
@@ -16,6 +17,17 @@ RepoConfig Served(const std::string& name, const std::string& path) {
   rc.name = name;
   rc.path = path;
   return rc;
+}
+
+const Plugins& BuiltinPlugins() {
+  static const Plugins plugins = [] {
+    PluginsConfig pc;
+    pc.folder = RR_PLUGIN_DIR;
+    auto loaded = LoadPlugins(pc);
+    if (!loaded) throw std::runtime_error(loaded.error());
+    return loaded.take();
+  }();
+  return plugins;
 }
 
 ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters,
@@ -28,7 +40,8 @@ ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters
   auto catalog = BuildCatalog(config);
   if (!catalog) throw std::runtime_error(catalog.error());
   server_ = std::make_unique<McpServer>(
-      catalog.take(), AnswerPipeline(answer_characters, std::move(filters)),
+      catalog.take(),
+      AnswerPipeline(answer_characters, std::move(filters), BuiltinPlugins().secrets),
       [this](const std::string& m) {
         std::lock_guard<std::mutex> lock(mu_);
         sent_.push_back(m);

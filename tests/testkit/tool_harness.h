@@ -1,5 +1,6 @@
 // Test kit: the server in-process. Calls go through McpServer exactly as a transport's would
-// (argument checking, worker pool, answer pipeline), so what a test sees is what an agent sees.
+// (argument checking, worker pool, answer pipeline with the built-in secret detectors), so what
+// a test sees is what an agent sees.
 #pragma once
 
 #include <Poco/JSON/Object.h>
@@ -14,8 +15,13 @@
 #include "core/answer/pipeline.h"
 #include "core/config/config.h"
 #include "core/mcp/server.h"
+#include "core/plugins/loader.h"
 
 namespace rr::testing {
+
+// The server's own plugins as a default installation loads them (the built-in secret
+// detectors, from the build's plugin folder), loaded once per test process.
+const Plugins& BuiltinPlugins();
 
 // A repository entry for a test configuration: name and path, policy defaults.
 RepoConfig Served(const std::string& name, const std::string& path);

@@ -1,0 +1,321 @@
+#include "core/plugins/loader.h"
+
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/dll/shared_library.hpp>
+#include <cstring>
+#include <optional>
+#include <set>
+
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+using repo_reader::HostPlugin;
+using repo_reader::PluginEntry;
+using repo_reader::PluginEntryFunction;
+using repo_reader::SecretDetector;
+
+using Library = std::shared_ptr<boost::dll::shared_library>;
+
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool IsValidPluginName(const char* name) {
+  if (!name) return false;
+  const size_t n = strnlen(name, 65);
+  if (n == 0 || n > 64) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const char c = name[i];
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (i == 0 && !alnum) return false;
+    if (!alnum && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+std::string Text(const char* s, size_t max) {
+  if (!s) return std::string();
+  return DisplayName(std::string_view(s, strnlen(s, max)));
+}
+
+// Whether a file or folder may be trusted: owned by root or by us, writable by its owner only.
+std::string Untrusted(const struct stat& st, const std::string& what, const std::string& path) {
+  if (st.st_uid != 0 && st.st_uid != geteuid()) {
+    return what + " " + path + " belongs to user id " + std::to_string(st.st_uid) +
+           ", neither root nor the user the server runs as; chown it";
+  }
+  if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return what + " " + path + " can be written by " +
+           ((st.st_mode & S_IWOTH) ? std::string("anyone") : std::string("its group")) + " (mode " +
+           mode + "), so anyone who can write it could run code in the server; " +
+           "make it writable by its owner only (chmod go-w)";
+  }
+  return std::string();
+}
+
+class Loader {
+ public:
+  explicit Loader(const PluginsConfig& config) : config_(config) {
+    out_.builtin_detectors = config.builtin_detectors;
+    out_.folder = config.folder.empty() ? DefaultPluginFolder() : config.folder;
+  }
+
+  Result<Plugins> Run() {
+    if (config_.builtin_detectors) {
+      PluginSpec builtin;
+      builtin.name = kBuiltinSecretsPlugin;
+      Load(builtin, /*builtin=*/true);
+    }
+    for (const auto& spec : config_.plugins) Load(spec, false);
+    std::string error;
+    out_.secrets = SecretFilter::Make(std::move(detectors_), &error);
+    if (!out_.secrets) problems_.push_back(error);
+    if (!problems_.empty()) {
+      std::string text;
+      for (const auto& p : problems_) text += (text.empty() ? "" : "\n") + p;
+      return Error{text};
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void Problem(const PluginSpec& spec, const std::string& what) {
+    std::string where = spec.where.empty() ? std::string() : spec.where + ": ";
+    problems_.push_back(where + "plugin `" +
+                        DisplayName(spec.name.empty() ? spec.path : spec.name) + "`: " + what);
+  }
+
+  void Load(const PluginSpec& spec, bool builtin) {
+    std::string path = spec.path;
+    if (path.empty()) path = out_.folder + "/" + spec.name + ".so";
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) {
+      if (builtin) {
+        Problem(spec,
+                "the built-in secret detectors are not installed: " + path +
+                    " is missing. Without them values that look like secrets would be shown; "
+                    "reinstall repo-reader, or name the plugin folder (plugin_folder:), or turn "
+                    "them off explicitly (secrets: {builtin_detectors: false})");
+      } else {
+        Problem(spec, path + " does not exist" +
+                          (spec.path.empty() ? " (plugins named without a path are looked for in "
+                                               "the plugin folder " +
+                                                   out_.folder + ")"
+                                             : std::string()));
+      }
+      return;
+    }
+    char real[PATH_MAX];
+    if (!realpath(path.c_str(), real)) {
+      Problem(spec, path + " cannot be resolved: " + std::strerror(errno));
+      return;
+    }
+    if (const Status s = CheckPluginFile(real); !s) {
+      Problem(spec, s.error());
+      return;
+    }
+
+    Library lib;
+    try {
+      lib = std::make_shared<boost::dll::shared_library>(
+          std::string(real), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+    } catch (const std::exception& e) {
+      Problem(spec, std::string(real) + " cannot be loaded: " + DisplayName(e.what()));
+      return;
+    }
+    if (!lib->has(repo_reader::kEntrySymbol)) {
+      Problem(spec, std::string(real) + " is not a repo-reader plugin: it exports no `" +
+                        repo_reader::kEntrySymbol +
+                        "` entry (REPO_READER_PLUGIN in <repo_reader/plugin.h>)");
+      return;
+    }
+    const PluginEntry* entry = nullptr;
+    try {
+      auto& fn = lib->get_alias<PluginEntryFunction>(repo_reader::kEntrySymbol);
+      entry = fn();
+    } catch (const std::exception& e) {
+      Problem(spec, "its entry failed: " + DisplayName(e.what()));
+      return;
+    } catch (...) {
+      Problem(spec, "its entry failed");
+      return;
+    }
+    if (!entry) {
+      Problem(spec, "its entry answered nothing");
+      return;
+    }
+    if (entry->abi_version != repo_reader::kAbiVersion) {
+      Problem(spec, std::string(real) + " was built against the plugin SDK's ABI version " +
+                        std::to_string(entry->abi_version) + "; this server speaks version " +
+                        std::to_string(repo_reader::kAbiVersion) +
+                        ". Rebuild the plugin against this server's SDK (find_package("
+                        "repo_reader_sdk)), or use a server of its version");
+      return;
+    }
+    if (entry->entry_size != sizeof(PluginEntry)) {
+      Problem(spec, "its entry is malformed (size " + std::to_string(entry->entry_size) +
+                        ", expected " + std::to_string(sizeof(PluginEntry)) +
+                        "); rebuild it against this server's SDK");
+      return;
+    }
+    if (!IsValidPluginName(entry->name)) {
+      Problem(spec, "its entry gives no valid name (1 to 64 of a-z, 0-9, '.', '_', '-')");
+      return;
+    }
+    const std::string name = entry->name;
+    if (builtin && name != kBuiltinSecretsPlugin) {
+      Problem(spec, std::string(real) + " calls itself `" + name + "`, not `" +
+                        kBuiltinSecretsPlugin + "`; reinstall repo-reader");
+      return;
+    }
+    if (!builtin && name.rfind("repo-reader", 0) == 0 &&
+        FolderOf(real) != FolderOf(RealOr(out_.folder + "/x"))) {
+      Problem(spec, "the name `" + name +
+                        "` is kept for the server's own plugins, which load from the plugin "
+                        "folder " +
+                        out_.folder + "; give your plugin another name");
+      return;
+    }
+    if (!names_.insert(name).second) {
+      Problem(spec, "a plugin named `" + name +
+                        "` is already loaded; each plugin is loaded once (remove one entry)");
+      return;
+    }
+    const uint32_t known = repo_reader::kSecretDetectorPlugin | repo_reader::kHostPlugin;
+    if (entry->kinds == 0 || (entry->kinds & ~known) ||
+        ((entry->kinds & repo_reader::kSecretDetectorPlugin) && !entry->make_secret_detectors) ||
+        ((entry->kinds & repo_reader::kHostPlugin) && !entry->make_hosts)) {
+      Problem(spec,
+              "its entry is malformed: it names no kind this server knows, or a kind "
+              "without its factory");
+      return;
+    }
+
+    LoadedPluginInfo info;
+    info.name = name;
+    info.version = Text(entry->version, 64);
+    info.description = Text(entry->description, 300);
+    info.path = real;
+    info.kinds = entry->kinds;
+    if (entry->kinds & repo_reader::kSecretDetectorPlugin) {
+      auto made = Call(spec, "make_secret_detectors",
+                       [&] { return entry->make_secret_detectors(spec.settings); });
+      if (!made) return;
+      for (auto& d : made->made) {
+        if (!d) continue;
+        SecretDetector* raw = d.release();
+        detectors_.push_back({std::shared_ptr<const SecretDetector>(
+                                  raw, [lib](const SecretDetector* p) { delete p; }),
+                              name});
+        ++info.detectors;
+      }
+      if (info.detectors == 0) {
+        Problem(spec, "it is a secret-detector plugin but gave no detector");
+        return;
+      }
+    }
+    if (entry->kinds & repo_reader::kHostPlugin) {
+      auto made = Call(spec, "make_hosts", [&] { return entry->make_hosts(spec.settings); });
+      if (!made) return;
+      for (auto& h : made->made) {
+        if (!h) continue;
+        HostPlugin* raw = h.release();
+        out_.hosts.push_back(
+            std::shared_ptr<const HostPlugin>(raw, [lib](const HostPlugin* p) { delete p; }));
+        ++info.hosts;
+      }
+    }
+    out_.loaded.push_back(std::move(info));
+  }
+
+  // Runs a factory, containing what it throws; a factory's own error is a problem too.
+  template <class F>
+  auto Call(const PluginSpec& spec, const char* what, F&& f) -> std::optional<decltype(f())> {
+    try {
+      auto made = f();
+      if (!made.error.empty()) {
+        Problem(spec, std::string(what) + " failed: " + DisplayName(made.error));
+        return std::nullopt;
+      }
+      return made;
+    } catch (const std::exception& e) {
+      Problem(spec, std::string(what) + " threw: " + DisplayName(e.what()));
+    } catch (...) {
+      Problem(spec, std::string(what) + " threw");
+    }
+    return std::nullopt;
+  }
+
+  static std::string RealOr(const std::string& path) {
+    char real[PATH_MAX];
+    if (realpath(FolderOf(path).c_str(), real)) return std::string(real) + "/x";
+    return path;
+  }
+
+  const PluginsConfig& config_;
+  Plugins out_;
+  std::vector<SecretFilter::Detector> detectors_;
+  std::set<std::string> names_;
+  std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+std::string DefaultPluginFolder() {
+  char exe[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "plugins";
+  exe[n] = '\0';
+  const std::string bin = FolderOf(exe);
+  const std::string installed = FolderOf(bin) + "/lib/repo-reader/plugins";
+  struct stat st;
+  if (stat(installed.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return installed;
+  return bin + "/plugins";
+}
+
+Status CheckPluginFile(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return Error{path + " cannot be read: " + std::strerror(errno)};
+  if (!S_ISREG(st.st_mode)) return Error{path + " is not a regular file"};
+  if (std::string why = Untrusted(st, "the file", path); !why.empty()) return Error{why};
+  const std::string folder = FolderOf(path);
+  struct stat fst;
+  if (stat(folder.c_str(), &fst) != 0) {
+    return Error{"the folder " + folder + " cannot be read: " + std::strerror(errno)};
+  }
+  if (std::string why = Untrusted(fst, "its folder", folder); !why.empty()) return Error{why};
+  return Status::Ok();
+}
+
+Result<Plugins> LoadPlugins(const PluginsConfig& config) { return Loader(config).Run(); }
+
+std::string DescribeSecretFilter(const Plugins& p) {
+  std::string from;
+  for (const auto& info : p.loaded) {
+    if (info.detectors == 0) continue;
+    from += (from.empty() ? "" : ", ") + info.name + " " + info.version + " (" +
+            Plural(info.detectors, "detector", "detectors") + ")";
+  }
+  if (!p.builtin_detectors) {
+    if (from.empty()) {
+      return "secret filter OFF: the built-in detectors are turned off (secrets: "
+             "{builtin_detectors: false}) and no detector plugin is configured, so values that "
+             "look like secrets are shown as they are";
+    }
+    return "secret filter: the built-in detectors are turned off (secrets: {builtin_detectors: "
+           "false}); in force: " +
+           from;
+  }
+  return "secret filter: " + from;
+}
+
+}  // namespace rr

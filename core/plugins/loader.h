@@ -1,0 +1,79 @@
+// The plugin loader: the shared objects the configuration names, loaded with Boost.DLL and
+// checked before any of their code is trusted with an answer.
+//
+// A plugin is named by name (a file `<name>.so` in the plugin folder) or by path. It is
+// refused, with a sentence an operator understands, when: the file is missing or not a regular
+// file; it, or its folder, can be written by anyone but its owner (group or others), or its
+// owner is neither root nor the server's user; it cannot be loaded; it exports no
+// `repo_reader_plugin` entry; it was built against another SDK ABI version; its entry is
+// malformed (a bad name, no kind, a kind without its factory); its name is taken by a plugin
+// loaded before it; a factory fails or throws. Every problem is reported, not only the first.
+//
+// The built-in secret detectors (plugin `repo-reader-secrets`, in the plugin folder) are loaded
+// first unless the configuration turns them off; a server that cannot load them refuses to
+// start rather than serve unfiltered.
+//
+// Lifetime: every object a plugin made holds a reference to its library, which stays loaded
+// while any of them lives. Loading is not thread-safe; do it once, at start.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/secrets/secret_filter.h"
+#include "core/util/result.h"
+#include "repo_reader/host.h"
+#include "repo_reader/plugin.h"
+
+namespace rr {
+
+inline constexpr const char* kBuiltinSecretsPlugin = "repo-reader-secrets";
+
+// One entry of `plugins:` in the configuration.
+struct PluginSpec {
+  std::string name;  // by name: <plugin folder>/<name>.so
+  std::string path;  // or by path (absolute)
+  repo_reader::PluginSettings settings;
+  std::string where;  // "file:line:column", for messages
+};
+
+struct PluginsConfig {
+  std::vector<PluginSpec> plugins;
+  bool builtin_detectors = true;  // secrets.builtin_detectors
+  std::string folder;             // plugin_folder; empty: DefaultPluginFolder()
+};
+
+// What was loaded, for --check, `about` and the start line.
+struct LoadedPluginInfo {
+  std::string name, version, description, path;
+  uint32_t kinds = 0;
+  size_t detectors = 0;  // secret detectors it gave
+  size_t hosts = 0;      // host kinds it gave
+};
+
+struct Plugins {
+  std::vector<LoadedPluginInfo> loaded;
+  // Never null: with the built-in detectors off and no detector plugin, it has no detector.
+  std::shared_ptr<const SecretFilter> secrets;
+  std::vector<std::shared_ptr<const repo_reader::HostPlugin>> hosts;
+  bool builtin_detectors = true;
+  std::string folder;  // the plugin folder used
+};
+
+// The plugin folder of this installation: `<prefix>/lib/repo-reader/plugins` when the binary
+// is `<prefix>/bin/repo-reader`; `plugins/` beside the binary in a build tree.
+std::string DefaultPluginFolder();
+
+// Whether the file at `path` may be loaded (see the rules above); the error says why not.
+Status CheckPluginFile(const std::string& path);
+
+// Loads the built-in detectors (unless turned off) and every configured plugin. The error
+// lists every problem, one a line.
+Result<Plugins> LoadPlugins(const PluginsConfig& config);
+
+// A sentence for `about`, --check and the start line: which detectors are in force.
+std::string DescribeSecretFilter(const Plugins& plugins);
+
+}  // namespace rr

@@ -1,0 +1,297 @@
+#include "core/secrets/secret_filter.h"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <map>
+
+#include "core/util/text.h"
+
+namespace rr {
+
+// A deterministic automaton over byte classes that finds every keyword in one pass. Bytes
+// that occur in no keyword share class 0; an upper-case ASCII letter shares its lower-case
+// letter's class, so matching ignores case. Transitions are stored pre-multiplied by the
+// class count, with the top bit set where the target state ends a keyword, so the inner loop is
+// one load and one test per byte.
+struct SecretFilter::Automaton {
+  struct Output {
+    uint32_t length;                                 // the keyword's length in bytes
+    std::vector<std::pair<uint32_t, uint32_t>> who;  // (detector, keyword index)
+  };
+  std::array<uint8_t, 256> cls{};
+  uint32_t classes = 1;
+  static constexpr uint32_t kEnds = 1u << 31;
+  std::vector<uint32_t> next;               // state * classes + class -> target * classes (| kEnds)
+  std::vector<std::vector<uint32_t>> outs;  // per state: outputs ending here (with fail links)
+  std::vector<Output> outputs;
+
+  static char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+  explicit Automaton(const std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>>& kw) {
+    for (const auto& [word, who] : kw) {
+      for (char c : word) {
+        const auto b = static_cast<unsigned char>(c);
+        if (cls[b] == 0) cls[b] = static_cast<uint8_t>(classes++);
+      }
+    }
+    for (int c = 'A'; c <= 'Z'; ++c) cls[c] = cls[c + 32];
+    // The trie.
+    std::vector<std::vector<int64_t>> go(1, std::vector<int64_t>(classes, -1));
+    std::vector<std::vector<uint32_t>> state_outs(1);
+    for (const auto& [word, who] : kw) {
+      size_t s = 0;
+      for (char c : word) {
+        const uint8_t k = cls[static_cast<unsigned char>(c)];
+        if (go[s][k] < 0) {
+          go[s][k] = static_cast<int64_t>(go.size());
+          go.emplace_back(classes, -1);
+          state_outs.emplace_back();
+        }
+        s = static_cast<size_t>(go[s][k]);
+      }
+      state_outs[s].push_back(static_cast<uint32_t>(outputs.size()));
+      outputs.push_back({static_cast<uint32_t>(word.size()), who});
+    }
+    // Failure links, breadth first, folded into a full transition table.
+    const size_t n = go.size();
+    std::vector<size_t> fail(n, 0), order;
+    order.reserve(n);
+    next.assign(n * classes, 0);
+    for (uint32_t k = 0; k < classes; ++k) {
+      if (go[0][k] >= 0) {
+        const auto t = static_cast<size_t>(go[0][k]);
+        fail[t] = 0;
+        order.push_back(t);
+        next[k] = static_cast<uint32_t>(t * classes);
+      }
+    }
+    for (size_t i = 0; i < order.size(); ++i) {
+      const size_t s = order[i];
+      for (uint32_t o : state_outs[fail[s]]) state_outs[s].push_back(o);
+      for (uint32_t k = 0; k < classes; ++k) {
+        if (go[s][k] >= 0) {
+          const auto t = static_cast<size_t>(go[s][k]);
+          fail[t] = next[fail[s] * classes + k] / classes;
+          order.push_back(t);
+          next[s * classes + k] = static_cast<uint32_t>(t * classes);
+        } else {
+          next[s * classes + k] = next[fail[s] * classes + k];
+        }
+      }
+    }
+    outs = std::move(state_outs);
+    for (auto& t : next) {
+      if (!outs[t / classes].empty()) t |= kEnds;
+    }
+  }
+};
+
+namespace {
+
+using repo_reader::KeywordHit;
+
+class CheckedSink : public repo_reader::SpanSink {
+ public:
+  CheckedSink(size_t size, std::vector<HiddenSpan>* spans) : size_(size), spans_(spans) {}
+  void Add(size_t begin, size_t end, std::string_view what) override {
+    if (begin >= end || end > size_) {
+      if (bad_.empty()) {
+        bad_ = "reported a span outside the text (" + std::to_string(begin) + ".." +
+               std::to_string(end) + " of " + std::to_string(size_) + " bytes)";
+      }
+      return;
+    }
+    std::string label = DisplayName(what.substr(0, 40));
+    if (label.empty()) label = "secret";
+    spans_->push_back({begin, end, std::move(label)});
+  }
+  const std::string& bad() const { return bad_; }
+
+ private:
+  size_t size_;
+  std::vector<HiddenSpan>* spans_;
+  std::string bad_;
+};
+
+}  // namespace
+
+SecretFilter::~SecretFilter() = default;
+
+std::shared_ptr<const SecretFilter> SecretFilter::Make(std::vector<Detector> detectors,
+                                                       std::string* error) {
+  std::shared_ptr<SecretFilter> f(new SecretFilter());
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> words;
+  for (auto& d : detectors) {
+    Compiled c;
+    try {
+      const char* id = d.detector->id();
+      c.id = id ? DisplayName(id) : "";
+      c.keywords = d.detector->keywords();
+    } catch (const std::exception& e) {
+      *error = "a secret detector of plugin `" + d.plugin +
+               "` failed to say its keywords: " + DisplayName(e.what());
+      return nullptr;
+    } catch (...) {
+      *error = "a secret detector of plugin `" + d.plugin + "` failed to say its keywords";
+      return nullptr;
+    }
+    if (c.id.empty()) c.id = "(unnamed)";
+    const auto index = static_cast<uint32_t>(f->detectors_.size());
+    for (uint32_t k = 0; k < c.keywords.size(); ++k) {
+      std::string w = c.keywords[k];
+      bool ascii = w.size() >= 2;
+      for (char& ch : w) {
+        if (static_cast<unsigned char>(ch) >= 0x80 || ch == 0) ascii = false;
+        ch = Automaton::Lower(ch);
+      }
+      if (!ascii) {
+        *error = "secret detector `" + c.id + "` of plugin `" + d.plugin + "`: keyword `" +
+                 DisplayName(c.keywords[k]) +
+                 "` is not usable: keywords are ASCII, at least 2 characters";
+        return nullptr;
+      }
+      words[w].push_back({index, k});
+    }
+    if (c.keywords.empty()) f->always_.push_back(index);
+    c.d = std::move(d);
+    f->detectors_.push_back(std::move(c));
+  }
+  f->automaton_ = std::make_unique<Automaton>(words);
+  return f;
+}
+
+std::vector<std::string> SecretFilter::plugins() const {
+  std::vector<std::string> names;
+  for (const auto& c : detectors_) {
+    if (std::find(names.begin(), names.end(), c.d.plugin) == names.end()) {
+      names.push_back(c.d.plugin);
+    }
+  }
+  return names;
+}
+
+ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_view path) const {
+  ScanResult r;
+  if (detectors_.empty() || text.empty()) return r;
+  if (text.size() > UINT32_MAX) {
+    r.failure = "the text is larger than the secret filter reads (4 GB)";
+    return r;
+  }
+  // Per-thread buffers: the hits of each detector, reused call after call.
+  thread_local std::vector<std::vector<KeywordHit>> hits;
+  thread_local std::vector<uint32_t> touched;
+  if (hits.size() < detectors_.size()) hits.resize(detectors_.size());
+  touched.clear();
+
+  const Automaton& a = *automaton_;
+  const uint32_t* next = a.next.data();
+  const uint8_t* cls = a.cls.data();
+  const uint32_t classes = a.classes;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  uint32_t s = 0;
+  for (size_t i = 0; i < n; ++i) {
+    s = next[(s & ~Automaton::kEnds) + cls[p[i]]];
+    if (s & Automaton::kEnds) {
+      for (uint32_t o : a.outs[(s & ~Automaton::kEnds) / classes]) {
+        const auto& out = a.outputs[o];
+        const auto at = static_cast<uint32_t>(i + 1 - out.length);
+        for (const auto& [d, k] : out.who) {
+          if (hits[d].empty()) touched.push_back(d);
+          hits[d].push_back({at, k});
+        }
+      }
+    }
+  }
+  for (uint32_t d : always_) touched.push_back(d);
+  std::sort(touched.begin(), touched.end());  // detectors run in load order
+
+  std::vector<HiddenSpan> spans;
+  for (uint32_t d : touched) {
+    auto& h = hits[d];
+    std::sort(h.begin(), h.end(), [](const KeywordHit& x, const KeywordHit& y) {
+      return x.offset < y.offset || (x.offset == y.offset && x.keyword < y.keyword);
+    });
+    const Compiled& c = detectors_[d];
+    CheckedSink sink(n, &spans);
+    const repo_reader::ScanInput in{text, kind, path, h.empty() ? nullptr : h.data(), h.size()};
+    std::string failed;
+    try {
+      c.d.detector->Scan(in, sink);
+      if (!sink.bad().empty()) failed = sink.bad();
+    } catch (const std::exception& e) {
+      failed = std::string("threw: ") + DisplayName(e.what());
+    } catch (...) {
+      failed = "threw";
+    }
+    h.clear();
+    if (!failed.empty() && r.failure.empty()) {
+      r.failure = "secret detector `" + c.id + "` of plugin `" + c.d.plugin + "` " + failed;
+    }
+  }
+  for (auto& h : hits) h.clear();
+  if (!r.ok()) return r;
+
+  std::sort(spans.begin(), spans.end(), [](const HiddenSpan& x, const HiddenSpan& y) {
+    return x.begin < y.begin || (x.begin == y.begin && x.end > y.end);
+  });
+  for (auto& sp : spans) {
+    if (!r.spans.empty() && sp.begin < r.spans.back().end) {
+      r.spans.back().end = std::max(r.spans.back().end, sp.end);
+    } else {
+      r.spans.push_back(std::move(sp));
+    }
+  }
+  return r;
+}
+
+std::string SecretFilter::Redact(std::string_view text, const std::vector<HiddenSpan>& spans) {
+  std::string out;
+  out.reserve(text.size());
+  size_t at = 0;
+  for (const auto& s : spans) {
+    out.append(text.substr(at, s.begin - at));
+    out += "[hidden: " + s.what + "]";
+    at = s.end;
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
+bool SecretFilter::Clear(const std::vector<HiddenSpan>& spans, size_t begin, size_t end) {
+  // The first span ending after `begin`; it overlaps when it starts before `end`.
+  auto it = std::upper_bound(spans.begin(), spans.end(), begin,
+                             [](size_t b, const HiddenSpan& s) { return b < s.end; });
+  if (it == spans.end()) return true;
+  const size_t last = end > begin ? end : begin + 1;  // an empty match at a hidden byte
+  return it->begin >= last;
+}
+
+bool SecretFilter::LineHoldsHidden(const std::vector<HiddenSpan>& spans, size_t line_begin,
+                                   size_t line_end) {
+  if (line_end <= line_begin) {
+    // An empty line holds a hidden value only inside a block that spans it.
+    auto it = std::upper_bound(spans.begin(), spans.end(), line_begin,
+                               [](size_t b, const HiddenSpan& s) { return b < s.end; });
+    return it != spans.end() && it->begin < line_begin;
+  }
+  return !Clear(spans, line_begin, line_end);
+}
+
+bool SecretFilter::HoldsHidden(std::string_view text, TextKind kind) const {
+  const ScanResult r = Scan(text, kind);
+  return !r.ok() || !r.spans.empty();
+}
+
+std::string HiddenNote(size_t count) {
+  if (count == 1) {
+    return "[1 value that looks like a secret is hidden as `[hidden: …]` — this server never "
+           "shows it.]";
+  }
+  return "[" + WithCommas(count) +
+         " values that look like secrets are hidden as `[hidden: …]` — this server never shows "
+         "them.]";
+}
+
+}  // namespace rr

@@ -1,0 +1,91 @@
+// SecretFilter: finds the values that look like secrets in a text, with the detectors in force
+// (the built-in ones and the operator's plugins), and hides them. The answer pipeline runs it
+// on every piece of every answer and error; search, grep and log use its spans to refuse
+// matches that would confirm a guessed secret (Clear, LineHoldsHidden, HoldsHidden).
+//
+// One pass finds every keyword of every detector (case-insensitive, a byte-class Aho–Corasick
+// automaton); a detector is then called only when one of its keywords occurs, with where each
+// occurrence begins. Detectors without keywords are called on every text.
+//
+// Thread-safe: const after construction; Scan runs on many threads at once.
+// Containment: a detector that throws, or reports a span outside the text, fails the scan
+// (ScanResult::failure says which and how); callers then withhold the text, never show it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "repo_reader/secret_detector.h"
+
+namespace rr {
+
+using repo_reader::TextKind;
+
+// A hidden stretch of a text: [begin, end) in bytes, and what it looked like.
+struct HiddenSpan {
+  size_t begin = 0, end = 0;
+  std::string what;
+};
+
+struct ScanResult {
+  std::vector<HiddenSpan> spans;  // sorted, non-overlapping (overlaps merged)
+  std::string failure;            // non-empty: a detector failed; the text must be withheld
+  bool ok() const { return failure.empty(); }
+};
+
+class SecretFilter {
+ public:
+  // A detector in force, and what keeps the library that made it loaded.
+  struct Detector {
+    std::shared_ptr<const repo_reader::SecretDetector> detector;
+    std::string plugin;  // the plugin's name, for reports
+  };
+
+  // Asks each detector for its keywords (a detector that throws there fails construction:
+  // see Make).
+  static std::shared_ptr<const SecretFilter> Make(std::vector<Detector> detectors,
+                                                  std::string* error);
+
+  // The spans to hide in `text`. `path` is the file the text comes from, when known.
+  ScanResult Scan(std::string_view text, TextKind kind, std::string_view path = {}) const;
+
+  // `text` with every span shown as `[hidden: <what>]`.
+  static std::string Redact(std::string_view text, const std::vector<HiddenSpan>& spans);
+
+  // --- The match-veto API: a guessed secret cannot be confirmed.
+  // True when [begin, end) overlaps no hidden span: a plain-text match there may be shown.
+  static bool Clear(const std::vector<HiddenSpan>& spans, size_t begin, size_t end);
+  // True when the line [line_begin, line_end) holds (part of) a hidden span: a regular
+  // expression never counts a match on such a line.
+  static bool LineHoldsHidden(const std::vector<HiddenSpan>& spans, size_t line_begin,
+                              size_t line_end);
+  // True when `text` holds any value to hide, or the scan failed (then it must not be shown
+  // either): log's message filter skips such a commit.
+  bool HoldsHidden(std::string_view text, TextKind kind) const;
+
+  size_t detector_count() const { return detectors_.size(); }
+  // The distinct plugin names the detectors come from, in load order.
+  std::vector<std::string> plugins() const;
+
+  ~SecretFilter();
+
+ private:
+  SecretFilter() = default;
+  struct Automaton;
+  struct Compiled {
+    Detector d;
+    std::string id;
+    std::vector<std::string> keywords;
+  };
+  std::vector<Compiled> detectors_;
+  std::vector<size_t> always_;  // detectors without keywords
+  std::unique_ptr<Automaton> automaton_;
+};
+
+// The message ending an answer that hid `count` values (count > 0).
+std::string HiddenNote(size_t count);
+
+}  // namespace rr
