@@ -1836,8 +1836,17 @@ NEUTRAL = [
 ]
 
 
-def positive_token_record(g, value, what, names, styles=None, prose=None, name_hint="TOKEN"):
-    """A record holding one provider value, in one of many formats and positions."""
+def positive_token_record(g, value, what, names, styles=None, prose=None, shaped=True):
+    """A record holding one provider value, in one of many formats and positions. A value
+    without a shape of its own (`shaped` false: 32 hex digits, a UUID, 88 base64 characters)
+    is found only by what it is given to, so it is always in a setting named for a secret, an
+    Authorization header, or a message that names it — never under a neutral name or alone."""
+    if not shaped:
+        styles = [
+            s
+            for s in (styles or FORMATS + ["header", "json_escaped", "commit"])
+            if s not in ("prose", "code_call", "url")
+        ]
     style = g.pick(
         styles
         or (
@@ -1855,13 +1864,13 @@ def positive_token_record(g, value, what, names, styles=None, prose=None, name_h
             ]
         )
     )
-    words = g.pick(names) if not g.chance(0.12) else g.pick(NEUTRAL)
+    words = g.pick(names) if not shaped or not g.chance(0.12) else g.pick(NEUTRAL)
     if style == "header":
         return header_record(g, value, what)
     if style == "url":
         return url_token_record(g, value, what)
     if style == "commit":
-        return commit_record(g, [(value, what)], words)
+        return commit_record(g, [(value, what)], words, named=not shaped)
     if style == "json_escaped":
         return json_escaped_record(g, value, what, words)
     if style == "prose":
@@ -1962,6 +1971,14 @@ def url_token_record(g, value, what):
     return finish(g, Doc(path, lines), [(value, what)])
 
 
+# Messages that name what the value is given to (the rest show it alone or in prose).
+NAMED_COMMIT_TEMPLATES = [
+    "Add deploy credentials for CI\n\nTemporary until the vault integration lands:\n{name}={value}\n",
+    "Fix staging config\n\nSet {name}={value} in the pipeline settings.\n",
+    "WIP: debugging auth\n\ncurl -H 'Authorization: Bearer {value}' https://api.example.com/v1/me\n",
+    "Configure upload step ({name}: {value})\n",
+    "Update secrets\r\n\r\n{name}={value}\r\n",
+]
 COMMIT_TEMPLATES = [
     "Add deploy credentials for CI\n\nTemporary until the vault integration lands:\n{name}={value}\n",
     "Fix staging config\n\nSet {name}={value} in the pipeline settings.\n",
@@ -1974,9 +1991,9 @@ COMMIT_TEMPLATES = [
 ]
 
 
-def commit_record(g, secrets, words):
+def commit_record(g, secrets, words, named=False):
     value = secrets[0][0]
-    t = g.pick(COMMIT_TEMPLATES)
+    t = g.pick(NAMED_COMMIT_TEMPLATES if named else COMMIT_TEMPLATES)
     text = t.format(name=name_as(words, "UPPER"), value=value, num=g.int(10, 999))
     for v, w in secrets[1:]:
         text += "%s=%s\n" % ({"AWS secret key": "AWS_SECRET_ACCESS_KEY"}.get(w, "ALSO"), v)
@@ -2287,10 +2304,7 @@ def p_twilio(g):
         "Twilio auth token": [["twilio", "auth", "token"]],
         "Twilio API secret": [["twilio", "api", "secret"]],
     }[what]
-    styles = None
-    if what != "Twilio API key":  # no format of its own: found by the setting's name
-        styles = [f for f in FORMATS if f != "markdown"] + ["json_escaped", "commit"]
-    return positive_token_record(g, v, what, names, styles=styles)
+    return positive_token_record(g, v, what, names, shaped=(what == "Twilio API key"))
 
 
 def p_datadog(g):
@@ -2300,15 +2314,12 @@ def p_datadog(g):
         if "API" in what
         else [["dd", "app", "key"], ["datadog", "app", "key"], ["dd", "application", "key"]]
     )
-    return positive_token_record(
-        g, v, what, names, styles=[f for f in FORMATS] + ["json_escaped", "commit"]
-    )
+    return positive_token_record(g, v, what, names, shaped=False)
 
 
 def p_heroku(g):
     v, what = v_heroku(g)
-    styles = None if v.startswith("HRKU") else [f for f in FORMATS] + ["json_escaped", "commit"]
-    return positive_token_record(g, v, what, NAMES["heroku"], styles=styles)
+    return positive_token_record(g, v, what, NAMES["heroku"], shaped=v.startswith("HRKU"))
 
 
 def p_mailgun(g):
@@ -2318,7 +2329,7 @@ def p_mailgun(g):
         v,
         what,
         NAMES["mailgun"],
-        styles=None if v.startswith("key-") else FORMATS + ["json_escaped", "commit"],
+        shaped=v.startswith("key-"),
     )
 
 
@@ -2351,7 +2362,7 @@ def p_azure(g):
                 ["account", "key"],
                 ["azure", "storage", "access", "key"],
             ],
-            styles=FORMATS + ["commit", "json_escaped"],
+            shaped=False,
         )
     if what == "Azure Service Bus key":
         conn = (
@@ -2367,7 +2378,7 @@ def p_azure(g):
             v,
             what,
             [["azure", "devops", "pat"], ["ado", "pat"], ["system", "access", "token"]],
-            styles=FORMATS + ["commit"],
+            shaped=False,
         )
     if g.chance(0.15):  # a SAS URL's signature
         sig = g.b64(32)
@@ -2457,7 +2468,7 @@ def gcp_sa_json_lines(g, key_escaped, indent="  "):
 def p_gcp(g):
     key = private_key_lines(g, "PRIVATE KEY")
     escaped = "\\n".join(key) + "\\n"
-    value = escaped
+    value = "\\n".join(key)  # the block; the escaped line end after it is not part of it
     what = "private key"
     form = g.pick(["file", "file", "file", "env", "yaml", "terraform", "compact", "diff"])
     if form in ("file", "diff"):
@@ -2748,7 +2759,7 @@ def p_key_material(g):
             g, Doc(path, lines), [(value, "private key")], mode=g.pick(["file", "file", "crlf"])
         )
     # Concatenated string literals of DER base64, no BEGIN/END lines.
-    der_lines = [k for k in key[1:-1] if k]
+    der_lines = [k for k in key[1:-1] if k and ":" not in k]
     lines = (
         ['var testKey = "" +']
         + ['\t"%s" +' % k for k in der_lines[:-1]]
@@ -3084,7 +3095,8 @@ def p_prose(g):
     lang, tpl = g.pick(PROSE)
     v = g.pick(
         [
-            g.pick(WORDS) + str(g.int(10, 9999)) + g.pick(["!", "", "#", "?"]),
+            # Never ending in punctuation, which prose could claim for itself.
+            g.pick(WORDS) + g.pick(["!", "", "#", "?", "@"]) + str(g.int(10, 9999)),
             g.mixed(ALNUM, g.int(10, 18)),
             g.pick(WORDS).lower() + g.pick(["_", "-", "."]) + g.mixed(ALNUM, 6),
         ]
