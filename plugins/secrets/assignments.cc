@@ -1,0 +1,885 @@
+// settings: the value given to a setting named for a secret.
+//
+// At each keyword occurrence (pass, pw, secret, token, key, auth, cred, bearer…) the detector
+// takes the whole name around it (db_password, apiKey, X-Api-Key, spring.datasource.password,
+// --token) and decides from its words whether it names a secret: its last word does
+// (password, secret, token, credentials, auth…, or key after api/access/secret/private…),
+// once words that only qualify it are set aside (_value, _b64, _prod). Names that merely hold
+// the word (author, token_type, password_min_length, secret_name, max_tokens) do not.
+//
+// Then it reads how the value is given: `name: v`, `name = v`, `name := v`, `name => v`,
+// `"name": "v"`, `<name>v</name>`, `name="v"` in a tag, `<add key="name" value="v"/>`,
+// `("name", "v")`, `setName("v")`, `--name v`, Dockerfile's `ENV NAME v`, SQL's
+// `PASSWORD 'v'`, a header's `Authorization: Bearer v`. Only the value is reported, without
+// quotes or an authorization scheme.
+//
+// A value is kept when it is a reference or a placeholder (os.environ[…], ${VAR}, {{ … }},
+// <your-token>, changeme, xxx, none…), a URL or a path, words people read, the name again, or a
+// private key's PEM text (the private-keys detector shows its marker lines). The file's name
+// says how to read an unquoted value: literal in YAML, .env, INI, TOML, properties, shell and
+// Dockerfiles; an expression (a reference) in code, JSON and HCL; where the format is unknown
+// (commit messages, prose), literal unless it is shaped like code (user_password,
+// self.token, getToken()).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "detectors.h"
+
+namespace rr_secrets {
+
+namespace {
+
+enum class Kind { kNone, kPassword, kSecret, kToken, kKey, kApiKey, kAuth, kCredential };
+
+const char* WhatOf(Kind kind) {
+  switch (kind) {
+    case Kind::kPassword:
+      return "password";
+    case Kind::kSecret:
+      return "secret";
+    case Kind::kToken:
+      return "token";
+    case Kind::kKey:
+      return "key";
+    case Kind::kApiKey:
+      return "API key";
+    case Kind::kAuth:
+    case Kind::kCredential:
+      return "credentials";
+    case Kind::kNone:
+      break;
+  }
+  return "secret";
+}
+
+// A name split into lower-case words: "X-Api-Key" -> x api key; "APIKey" -> api key;
+// "db_password2" -> db password2.
+struct Words {
+  static constexpr int kMax = 12;
+  char buffer[96];
+  std::string_view word[kMax];
+  int count = 0;
+};
+
+void Split(std::string_view name, Words* out) {
+  out->count = 0;
+  if (name.size() > sizeof out->buffer) name = name.substr(name.size() - sizeof out->buffer);
+  size_t begin = std::string_view::npos;
+  auto close = [&](size_t end) {
+    if (begin == std::string_view::npos) return;
+    if (out->count == Words::kMax) {
+      std::copy(out->word + 1, out->word + Words::kMax, out->word);
+      --out->count;
+    }
+    out->word[out->count++] = std::string_view(out->buffer + begin, end - begin);
+    begin = std::string_view::npos;
+  };
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    out->buffer[i] = Lower(c);
+    if (!IsAlnum(c)) {
+      close(i);
+      continue;
+    }
+    if (begin != std::string_view::npos && i > 0) {
+      const uint8_t prev = ClassOf(name[i - 1]);
+      const uint8_t cur = ClassOf(c);
+      const bool lower_to_upper = (prev & (kLower | kDigit)) && (cur & kUpper);
+      const bool acronym_end = (prev & kUpper) && (cur & kUpper) && i + 1 < name.size() &&
+                               (ClassOf(name[i + 1]) & kLower);
+      if (lower_to_upper || acronym_end) close(i);
+    }
+    if (begin == std::string_view::npos) begin = i;
+  }
+  close(name.size());
+}
+
+bool In(std::string_view w, std::initializer_list<std::string_view> set) {
+  for (auto s : set) {
+    if (w == s) return true;
+  }
+  return false;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Words that only qualify the word before them (password_confirmation, api_key_prod).
+bool IsQualifier(std::string_view w) {
+  if (w.size() >= 2 && w[0] == 'v' && std::all_of(w.begin() + 1, w.end(), IsDigit)) return true;
+  return In(w, {"value",     "val",     "str",     "string",       "b64",     "base64",
+                "hex",       "encoded", "enc",     "encrypted",    "raw",     "plain",
+                "plaintext", "data",    "confirm", "confirmation", "again",   "repeat",
+                "new",       "old",     "prod",    "production",   "dev",     "development",
+                "staging",   "stage",   "live",    "local",        "default", "primary",
+                "secondary", "backup",  "current", "override",     "base",    "literal",
+                "sandbox",   "test",    "qa",      "uat",          "preprod", "cleartext",
+                "main",      "one",     "two",     "hash",         "hashed",  "digest"});
+}
+
+bool IsKeyQualifier(std::string_view w) {
+  return In(w, {"api",        "access",       "secret",      "private",    "signing",
+                "sign",       "signature",    "encryption",  "encrypt",    "decryption",
+                "decrypt",    "crypt",        "crypto",      "cipher",     "master",
+                "client",     "app",          "application", "auth",       "authentication",
+                "account",    "storage",      "shared",      "admin",      "deploy",
+                "webhook",    "hmac",         "jwt",         "session",    "license",
+                "licence",    "subscription", "service",     "consumer",   "aes",
+                "server",     "root",         "partner",     "merchant",   "developer",
+                "write",      "ingest",       "ingestion",   "rest",       "secure",
+                "security",   "datadog",      "dd",          "sendgrid",   "stripe",
+                "mailgun",    "mailchimp",    "twilio",      "algolia",    "pusher",
+                "openai",     "anthropic",    "gemini",      "google",     "maps",
+                "firebase",   "github",       "gitlab",      "slack",      "heroku",
+                "aws",        "azure",        "gcp",         "cloudflare", "mapbox",
+                "segment",    "sentry",       "newrelic",    "bugsnag",    "rollbar",
+                "pagerduty",  "okta",         "auth0",       "contentful", "shopify",
+                "square",     "paypal",       "braintree",   "plaid",      "nexmo",
+                "vonage",     "postmark",     "sparkpost",   "mandrill",   "airtable",
+                "notion",     "linear",       "hubspot",     "intercom",   "zendesk",
+                "openrouter", "groq",         "mistral",     "cohere",     "huggingface",
+                "hf",         "replicate",    "pinecone",    "supabase",   "elastic",
+                "meili",      "typesense",    "x",           "ssh",        "gpg",
+                "pgp",        "wallet",       "bot",         "user",       "personal",
+                "management", "hook",         "cookie",      "csrf",       "otp",
+                "totp",       "mfa",          "recovery",    "dropbox",    "box",
+                "heroku",     "netlify",      "vercel",      "docker",     "npm",
+                "pypi",       "nuget"});
+}
+
+// Words before "token" that make it not a credential (page tokens, LLM token counts).
+bool IsTokenNonSecret(std::string_view w) {
+  return In(w,
+            {"page",       "next",         "prev",    "previous",  "continuation", "cancellation",
+             "cancel",     "pagination",   "cursor",  "sync",      "max",          "min",
+             "num",        "total",        "count",   "input",     "output",       "prompt",
+             "completion", "eos",          "bos",     "pad",       "unk",          "sep",
+             "cls",        "mask",         "special", "stop",      "end",          "start",
+             "lexer",      "parser",       "syntax",  "word",      "sentence",     "split",
+             "length",     "limit",        "budget",  "reasoning", "cached",       "context",
+             "embedding",  "rate",         "resume",  "change",    "design",       "color",
+             "colour",     "style",        "theme",   "css",       "last",         "first",
+             "current",    "cancellation", "is",      "has",       "expected",     "unexpected",
+             "invalid",    "eof"});
+}
+
+// A "name" cut out of random text (base64, a hash): many words of one or two letters.
+bool IsRandomRun(const Words& words) {
+  int short_words = 0;
+  for (int i = 0; i < words.count; ++i) short_words += words.word[i].size() <= 2;
+  return short_words >= 4;
+}
+
+bool IsNegatingFirstWord(std::string_view w) {
+  return In(w, {"is",       "has",      "use",     "uses",   "using",   "enable",   "enabled",
+                "disable",  "disabled", "show",    "hide",   "require", "requires", "required",
+                "validate", "verify",   "check",   "forgot", "forget",  "remember", "toggle",
+                "allow",    "no",       "without", "min",    "max",     "num",      "should",
+                "can",      "must",     "need",    "needs",  "want",    "generate", "on",
+                "handle",   "get",      "fetch",   "load",   "read",    "parse",    "hash",
+                "encode",   "decode",   "compare", "match",  "test",    "mock",     "fake"});
+}
+
+bool IsPasswordWord(std::string_view w) {
+  if (In(w, {"password", "passwords", "passwd", "pwd", "pw", "pass", "passphrase", "pswd", "passw",
+             "pword", "passwort", "kennwort", "passcode", "pin"})) {
+    return w != "pin";
+  }
+  return EndsWith(w, "password") || EndsWith(w, "passwd") || EndsWith(w, "passphrase") ||
+         (w.size() > 3 && EndsWith(w, "pwd") && w != "oldpwd") || EndsWith(w, "passwort");
+}
+
+Kind KindOfWords(const Words& words) {
+  int n = words.count;
+  while (n > 0 && std::all_of(words.word[n - 1].begin(), words.word[n - 1].end(), IsDigit)) --n;
+  while (n > 1 && IsQualifier(words.word[n - 1])) --n;
+  if (n == 0) return Kind::kNone;
+  std::string_view head = words.word[n - 1];
+  while (!head.empty() && IsDigit(head.back())) head.remove_suffix(1);
+  const std::string_view prev = n > 1 ? words.word[n - 2] : std::string_view();
+  if (n > 1 && IsNegatingFirstWord(words.word[0])) return Kind::kNone;
+
+  if (IsPasswordWord(head)) return Kind::kPassword;
+  if (head == "secret" || head == "secrets" || (head.size() > 6 && EndsWith(head, "secret"))) {
+    return Kind::kSecret;
+  }
+  if (head == "token" || head == "tokens" || head == "bearer") {
+    return IsTokenNonSecret(prev) ? Kind::kNone : Kind::kToken;
+  }
+  if (head.size() > 5 && EndsWith(head, "token")) {
+    return IsTokenNonSecret(head.substr(0, head.size() - 5)) ? Kind::kNone : Kind::kToken;
+  }
+  if (head == "key" || head == "keys") {
+    if (prev == "api") return Kind::kApiKey;
+    return IsKeyQualifier(prev) ? Kind::kKey : Kind::kNone;
+  }
+  if (head.size() > 3 && EndsWith(head, "key")) {
+    const std::string_view q = head.substr(0, head.size() - 3);
+    if (q == "api" || EndsWith(q, "api")) return Kind::kApiKey;
+    return IsKeyQualifier(q) ? Kind::kKey : Kind::kNone;
+  }
+  if (head.size() > 4 && EndsWith(head, "keys")) {
+    const std::string_view q = head.substr(0, head.size() - 4);
+    if (q == "api") return Kind::kApiKey;
+    return IsKeyQualifier(q) ? Kind::kKey : Kind::kNone;
+  }
+  if (head == "auth" || head == "authorization" ||
+      (head.size() > 4 && EndsWith(head, "auth") && head != "oauth")) {
+    return Kind::kAuth;
+  }
+  if (In(head, {"credential", "credentials", "creds", "cred"})) return Kind::kCredential;
+  if (head == "pat" ||
+      (head.size() > 3 && EndsWith(head, "pat") && n == 1 &&
+       In(head.substr(0, head.size() - 3), {"github", "gitlab", "ado", "azure"}))) {
+    return Kind::kToken;
+  }
+  return Kind::kNone;
+}
+
+inline bool IsNameChar(char c) {
+  return ClassOf(c) & (kLower | kUpper | kDigit | kUnderscore | kDash) || c == '.';
+}
+
+// The quote before position `at` (", ', `, or an escaped \" \'): its length, 0 when none.
+size_t QuoteBefore(std::string_view t, size_t at, char* quote) {
+  if (at == 0) return 0;
+  const char c = t[at - 1];
+  if (c != '"' && c != '\'' && c != '`') return 0;
+  *quote = c;
+  return at >= 2 && t[at - 2] == '\\' ? 2 : 1;
+}
+
+size_t QuoteAt(std::string_view t, size_t at, char* quote) {
+  if (at >= t.size()) return 0;
+  if (t[at] == '\\' && at + 1 < t.size() && (t[at + 1] == '"' || t[at + 1] == '\'')) {
+    *quote = t[at + 1];
+    return 2;
+  }
+  if (t[at] == '"' || t[at] == '\'' || t[at] == '`') {
+    *quote = t[at];
+    return 1;
+  }
+  return 0;
+}
+
+// The end of a quoted value opened by `quote` (of `qlen` bytes) at `from`: the position of its
+// closing quote, or the end of the line when it does not close there.
+size_t ClosingQuote(std::string_view t, size_t from, size_t line_end, char quote, size_t qlen) {
+  for (size_t i = from; i < line_end; ++i) {
+    if (qlen == 2) {
+      if (t[i] == '\\' && i + 1 < line_end) {
+        if (t[i + 1] == quote) return i;
+        ++i;
+      }
+      continue;
+    }
+    if (t[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (t[i] == quote) return i;
+  }
+  return line_end;
+}
+
+size_t SkipBlanks(std::string_view t, size_t i, size_t end) {
+  while (i < end && IsBlank(t[i])) ++i;
+  return i;
+}
+
+// An authorization scheme before a credential ("Bearer ", "Basic ", "token ").
+size_t SchemeLength(std::string_view v) {
+  static constexpr std::string_view kSchemes[] = {"bearer ",
+                                                  "basic ",
+                                                  "token ",
+                                                  "bot ",
+                                                  "digest ",
+                                                  "oauth ",
+                                                  "apikey ",
+                                                  "api-key ",
+                                                  "key ",
+                                                  "ssws ",
+                                                  "negotiate ",
+                                                  "hmac ",
+                                                  "sharedaccesssignature ",
+                                                  "jwt "};
+  for (auto s : kSchemes) {
+    if (StartsWithNoCase(v, s)) {
+      size_t n = s.size();
+      while (n < v.size() && IsBlank(v[n])) ++n;
+      return n;
+    }
+  }
+  return 0;
+}
+
+bool IsUpperSnake(std::string_view v) {
+  bool underscore = false;
+  for (char c : v) {
+    if (c == '_') {
+      underscore = true;
+    } else if (!(ClassOf(c) & (kUpper | kDigit))) {
+      return false;
+    }
+  }
+  return underscore;
+}
+
+// A segment of a dotted name shaped like an identifier a person wrote: snake_case,
+// camelCase with words of a few letters, or an upper-case constant.
+bool IsIdentifierWord(std::string_view w) {
+  if (w.empty() || !(IsAlpha(w[0]) || w[0] == '_' || w[0] == '$')) return false;
+  int lower = 0, upper = 0;
+  for (char c : w) {
+    const uint8_t k = ClassOf(c);
+    if (k & kLower) {
+      ++lower;
+    } else if (k & kUpper) {
+      ++upper;
+    } else if (!(k & (kDigit | kUnderscore)) && c != '$') {
+      return false;
+    }
+  }
+  return upper == 0 || lower == 0 || (w.size() > 1 && lower >= 2 * upper);
+}
+
+bool IsObjectWord(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
+      "self",    "this",    "config",   "cfg",         "conf",        "settings", "os",
+      "env",     "process", "request",  "req",         "ctx",         "context",  "app",
+      "user",    "opts",    "options",  "args",        "params",      "props",    "secrets",
+      "vars",    "data",    "response", "res",         "credentials", "creds",    "auth",
+      "session", "window",  "document", "db",          "client",      "values",   "module",
+      "local",   "var",     "system",   "environment", "cls",         "current",  "form",
+      "input",   "payload", "body",     "state",       "store",       "account",  "profile",
+      "model",   "record",  "row",      "item",        "obj",         "object",   "result",
+      "resp",    "keys",    "tokens",   "this_",       "super",       "parent",   "instance"};
+  for (auto k : kWords) {
+    if (EqualsNoCase(w, k)) return true;
+  }
+  return false;
+}
+
+// An unquoted value, where the format is unknown, shaped like code rather than a literal: a
+// call, an index, an object's member (self.token, config.password), snake_case or camelCase
+// words, an upper-case constant.
+bool LooksLikeCode(std::string_view v) {
+  if (v.empty()) return true;
+  if (v.find('(') != std::string_view::npos || v.find('[') != std::string_view::npos) {
+    return true;
+  }
+  if (IsUpperSnake(v) || v == "self" || v == "this" || v == "nil" || v == "None") return true;
+  const size_t dot = v.find('.');
+  if (dot != std::string_view::npos) {
+    if (!IsObjectWord(v.substr(0, dot))) return false;
+    for (size_t from = 0; from <= v.size();) {
+      size_t next = v.find('.', from);
+      if (next == std::string_view::npos) next = v.size();
+      if (!IsIdentifierWord(v.substr(from, next - from))) return false;
+      from = next + 1;
+    }
+    return true;
+  }
+  const Mix m = MixOf(v);
+  if (m.digit > 0 || !IsIdentifierWord(v)) return false;
+  const bool snake = m.upper == 0 && v.find('_') != std::string_view::npos;
+  const bool camel =
+      m.upper > 0 && (ClassOf(v[0]) & kLower) && v.find('_') == std::string_view::npos;
+  return snake || camel;
+}
+
+// A value that looks made to be secret rather than a word: digits or symbols, case mixed
+// inside it, or long.
+bool IsSecretLike(std::string_view v) {
+  const Mix m = MixOf(v);
+  if (m.digit > 0 || m.symbol > 0 || v.size() >= 16) return true;
+  const int inner_upper = m.upper - ((ClassOf(v[0]) & kUpper) ? 1 : 0);
+  return inner_upper > 0 && m.lower > 0;
+}
+
+// The longest run of one repeated byte (000000…, AAAA…: a fixture, not a secret).
+size_t LongestRun(std::string_view v) {
+  size_t best = 0, run = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    run = (i > 0 && v[i] == v[i - 1]) ? run + 1 : 1;
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+bool IsPathLike(std::string_view v) {
+  if (v.empty()) return false;
+  const bool rooted = v[0] == '/' || v[0] == '~' || v.substr(0, 2) == "./" ||
+                      v.substr(0, 3) == "../" ||
+                      (v.size() > 2 && IsAlpha(v[0]) && v[1] == ':' && v[2] == '\\');
+  if (!rooted) return false;
+  int slashes = 0;
+  for (char c : v) {
+    if (c == '/' || c == '\\') {
+      ++slashes;
+    } else if (!(IsWord(c) || c == '.' || c == '-' || c == '~' || c == ':')) {
+      return false;
+    }
+  }
+  return slashes >= 2 || v.find('.') != std::string_view::npos;
+}
+
+bool IsTranslationOfPassword(std::string_view v) {
+  static constexpr std::string_view kWords[] = {
+      "passwort",
+      "kennwort",
+      "mot de passe",
+      "contrase\xc3\xb1"
+      "a",
+      "contrasena",
+      "senha",
+      "wachtwoord",
+      "l\xc3\xb6senord",
+      "salasana",
+      "has\xc5\x82o",
+      "heslo",
+      "parola",
+      "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb\xd1\x8c",
+      "\xd0\x9f\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb\xd1\x8c",
+      "\xe5\xaf\x86\xe7\xa0\x81",
+      "\xe3\x83\x91\xe3\x82\xb9\xe3\x83\xaf\xe3\x83\xbc\xe3\x83\x89",
+      "\xeb\xb9\x84\xeb\xb0\x80\xeb\xb2\x88\xed\x98\xb8",
+      "jelsz\xc3\xb3",
+      "adgangskode",
+      "passord",
+      "token",
+      "secret",
+      "geheimnis",
+      "jeton",
+      "clave",
+      "chiave",
+      "schl\xc3\xbcssel"};
+  for (auto w : kWords) {
+    if (EqualsNoCase(v, w)) return true;
+  }
+  return false;
+}
+
+// A snake_case value naming a field rather than being one ("user_password", "access_token").
+bool IsFieldName(std::string_view v) {
+  bool underscore = false;
+  for (char c : v) {
+    if (c == '_' || c == '-' || c == '.') {
+      underscore = true;
+    } else if (!(ClassOf(c) & kLower)) {
+      return false;
+    }
+  }
+  if (!underscore) return false;
+  return v.find("pass") != std::string_view::npos || v.find("token") != std::string_view::npos ||
+         v.find("secret") != std::string_view::npos || v.find("key") != std::string_view::npos ||
+         v.find("auth") != std::string_view::npos || v.find("cred") != std::string_view::npos;
+}
+
+// How a value is given to its name.
+enum class Op { kColon, kAssign, kElement, kPair, kCall, kSpace };
+
+struct Value {
+  size_t begin = 0, end = 0;
+  bool quoted = false;
+  bool template_string = false;  // f"…", `…${}…`
+};
+
+bool IsCommentStart(std::string_view t, size_t line_start, size_t at) {
+  size_t i = line_start;
+  if (i < at && (t[i] == '+' || t[i] == '-' || t[i] == ' ')) ++i;
+  i = SkipBlanks(t, i, at);
+  const std::string_view head = t.substr(i, at - i);
+  return head.substr(0, 1) == "#" || head.substr(0, 2) == "//" || head.substr(0, 2) == "/*" ||
+         head.substr(0, 1) == "*" || head.substr(0, 2) == "--" || head.substr(0, 4) == "<!--" ||
+         head.substr(0, 1) == ";" || head.substr(0, 1) == "%" || head.substr(0, 4) == "REM " ||
+         head.substr(0, 3) == "\"\"\"" || head.substr(0, 2) == "> ";
+}
+
+class Settings final : public Detector {
+ public:
+  Settings()
+      : Detector("settings", {"pass", "pw", "secret", "token", "key", "auth", "cred", "bearer",
+                              "passwort", "kennwort", "pat"}) {}
+
+ protected:
+  void Find(const ScanInput& in, SpanSink& sink) const override {
+    const std::string_view t = in.text;
+    PathAt paths(in);
+    size_t last_name_end = std::string_view::npos;
+    for (size_t h = 0; h < in.hit_count; ++h) {
+      const size_t at = in.hits[h].offset;
+      if (at >= t.size()) continue;
+      size_t b = at, e = at;
+      while (b > 0 && at - b < 64 && IsNameChar(t[b - 1])) --b;
+      while (e < t.size() && e - at < 64 && IsNameChar(t[e])) ++e;
+      if (e == last_name_end) continue;
+      last_name_end = e;
+      // A name after an escape inside a string ("…\nAPI_TOKEN=…"): the escape is not part of it.
+      if (b + 1 < at && b > 0 && t[b - 1] == '\\' && (t[b] == 'n' || t[b] == 't' || t[b] == 'r')) {
+        ++b;
+      }
+      while (e > b && (t[e - 1] == '.' || t[e - 1] == '-')) --e;
+      while (b < e && (t[b] == '.' || t[b] == '-')) ++b;
+      if (b >= e || b > at) continue;
+      if (b >= 2 && (t[b - 1] == '+' || t[b - 1] == '/') && IsAlnum(t[b - 2])) {
+        continue;  // inside base64
+      }
+      const bool dashed = b >= 2 && t[b - 1] == '-' && t[b - 2] == '-';
+      Words words;
+      Split(t.substr(b, e - b), &words);
+      const Kind kind = KindOfWords(words);
+      if (kind == Kind::kNone || IsRandomRun(words)) continue;
+      OneSetting(in, paths, b, e, dashed, kind, words, sink);
+    }
+  }
+
+ private:
+  struct Name {
+    size_t b, e;
+    Kind kind;
+    const Words* words;
+  };
+
+  void OneSetting(const ScanInput& in, PathAt& paths, size_t b, size_t e, bool dashed, Kind kind,
+                  const Words& words, SpanSink& sink) const {
+    const std::string_view t = in.text;
+    const Name name{b, e, kind, &words};
+    const size_t line_start = LineStart(t, b);
+    const size_t line_end = ContentEnd(t, e);
+    Format format = paths.FormatAt(b);
+    if (IsCommentStart(t, line_start, b)) format = Format::kUnknown;
+
+    char name_quote = 0;
+    const size_t name_qlen = QuoteBefore(t, b, &name_quote);
+    bool name_quoted = false;
+    char in_string = 0;  // the quote of a string the name sits inside ("Password=x;…")
+    size_t p = e;
+    if (name_qlen) {
+      char q = 0;
+      if (QuoteAt(t, p, &q) == name_qlen && q == name_quote) {
+        p += name_qlen;
+        name_quoted = true;
+      } else {
+        in_string = name_quote;
+      }
+    }
+    if (!name_qlen && b >= 2 && t[b - 2] == '\\' &&
+        (t[b - 1] == 'n' || t[b - 1] == 't' || t[b - 1] == 'r')) {
+      in_string = '"';
+    }
+    if (PairedValue(t, name, name_qlen, format, sink)) return;
+
+    const char before = b > name_qlen ? t[b - 1 - name_qlen] : '\n';
+    const bool in_params = !name_quoted && (before == ';' || before == '?' || before == '&');
+    const bool element = !name_quoted && b > 0 && t[b - 1] == '<';
+
+    const size_t after_name = p;
+    p = SkipBlanks(t, p, line_end);
+    if (p >= line_end) return;
+    const char c = t[p];
+    const char c1 = p + 1 < line_end ? t[p + 1] : '\0';
+    const char c2 = p + 2 < line_end ? t[p + 2] : '\0';
+    Op op;
+    if (c == ':') {
+      if (c1 == ':') return;
+      op = c1 == '=' ? Op::kAssign : Op::kColon;
+      p += c1 == '=' ? 2 : 1;
+    } else if (c == '=') {
+      if (c1 == '~') return;
+      op = Op::kAssign;
+      p += c1 == '=' ? (c2 == '=' ? 3 : 2) : (c1 == '>' ? 2 : 1);
+    } else if ((c == '!' || c == '?') && c1 == '=') {
+      op = Op::kAssign;
+      p += c2 == '=' ? 3 : 2;
+    } else if (c == '>' && (element || (name_quoted && IsBlankOrTagAttr(t, b, name_qlen)))) {
+      op = Op::kElement;
+      p += 1;
+    } else if (c == ',' && name_quoted && OpensCall(t, b - name_qlen)) {
+      op = Op::kPair;
+      p += 1;
+    } else if (c == '(' && p == after_name && IsSetter(t, b, words)) {
+      op = Op::kCall;
+      p += 1;
+    } else if (name_quoted && p > after_name && StartsWithNoCase(t.substr(p), "value=")) {
+      op = Op::kAssign;
+      p += 6;
+    } else if (p > after_name &&
+               (dashed || IsDockerEnv(t, b) ||
+                ((kind == Kind::kPassword || words.count == 1) && (c == '"' || c == '\'') &&
+                 !name_quoted) ||
+                (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")))) {
+      op = Op::kSpace;
+    } else {
+      return;
+    }
+    p = SkipBlanks(t, p, line_end);
+    if (p >= line_end) return;
+
+    if (op == Op::kColon && format == Format::kCode && t[p] != '"' && t[p] != '\'' && t[p] != '`') {
+      // A type annotation: `token: str = "…"`, `const TOKEN: &str = "…"` read on after the
+      // `=`; `token: string` alone is a declaration.
+      size_t q = p;
+      while (q < line_end && t[q] != '=' && t[q] != ';' && t[q] != ',' && t[q] != ')' &&
+             t[q] != '{') {
+        ++q;
+      }
+      if (q + 1 < line_end && t[q] == '=' && t[q + 1] != '=' && t[q + 1] != '>') {
+        p = SkipBlanks(t, q + 1, line_end);
+        if (p >= line_end) return;
+      } else {
+        return;
+      }
+    }
+    ReadAndReport(t, p, line_end, op, in_string, in_params, format, name, sink);
+  }
+
+  // Reads the value at `p` and reports it when it is a secret.
+  static void ReadAndReport(std::string_view t, size_t p, size_t line_end, Op op, char in_string,
+                            bool in_params, Format format, const Name& name, SpanSink& sink) {
+    // An authorization scheme stays visible; the credential after it is the secret.
+    bool scheme = false;
+    if (t[p] != '"' && t[p] != '\'' && t[p] != '`' && t[p] != '\\') {
+      const size_t n = SchemeLength(t.substr(p, std::min<size_t>(32, line_end - p)));
+      if (n && p + n < line_end) {
+        p += n;
+        scheme = true;
+      }
+    }
+    Value v;
+    if (!ReadValue(t, p, line_end, op, in_string, in_params, format, &v)) return;
+    if ((op == Op::kPair || op == Op::kCall) && !v.quoted) return;
+    if (op == Op::kElement && !ClosesElement(t, v.end, line_end)) return;
+    std::string_view value = t.substr(v.begin, v.end - v.begin);
+    if (v.quoted) {
+      const size_t n = SchemeLength(value);
+      if (n) {
+        v.begin += n;
+        value = t.substr(v.begin, v.end - v.begin);
+        scheme = true;
+      }
+    }
+    if (name.kind == Kind::kAuth && !v.quoted && !scheme && v.end < line_end && IsBlank(t[v.end]) &&
+        format == Format::kUnknown) {
+      return;
+    }
+    if (!Judge(name.kind, format, v, value, t.substr(name.b, name.e - name.b), *name.words,
+               scheme || in_string || in_params)) {
+      return;
+    }
+    Report(sink, t, v.begin, v.end, WhatOf(name.kind));
+  }
+
+  // Values given beside the name rather than after it: `- name: DB_PASSWORD` then
+  // `value: …` (Kubernetes env, ECS, CloudFormation: a "name"/"key" and a "value"), and a
+  // Terraform variable's `default = …`.
+  static bool PairedValue(std::string_view t, const Name& name, size_t name_qlen, Format format,
+                          SpanSink& sink) {
+    size_t q = name.b - name_qlen;
+    while (q > 0 && IsBlank(t[q - 1])) --q;
+    const size_t limit = std::min(t.size(), name.e + 400);
+    if (q > 0 && (t[q - 1] == ':' || t[q - 1] == '=')) {
+      size_t k = q - 1;
+      while (k > 0 && IsBlank(t[k - 1])) --k;
+      if (k > 0 && (t[k - 1] == '"' || t[k - 1] == '\'')) --k;
+      size_t kb = k;
+      while (kb > 0 && IsAlpha(t[kb - 1])) --kb;
+      const std::string_view key = t.substr(kb, k - kb);
+      if (!EqualsNoCase(key, "name") && !EqualsNoCase(key, "key")) return false;
+      // The "value" keys of the same item: on the next lines, or later on the same line
+      // (JSON); in a diff, the removed and the added line both.
+      bool found = false;
+      for (size_t i = name.e; i + 5 < limit; ++i) {
+        if (t[i] == '\n' && i + 1 < limit) {
+          size_t j = i + 1;
+          if (j < limit && (t[j] == '+' || t[j] == '-' || t[j] == ' ')) ++j;
+          while (j < limit && (IsBlank(t[j]) || t[j] == '-' || t[j] == '"' || t[j] == '{')) ++j;
+          if (StartsWithNoCase(t.substr(j), "name") || StartsWithNoCase(t.substr(j), "key")) break;
+          continue;
+        }
+        if ((t[i] != 'v' && t[i] != 'V') || IsNameChar(t[i - 1])) continue;
+        if (!StartsWithNoCase(t.substr(i), "value")) continue;
+        size_t p = i + 5;
+        if (p < t.size() && (t[p] == '"' || t[p] == '\'')) ++p;
+        p = SkipBlanks(t, p, t.size());
+        if (p >= t.size() || (t[p] != ':' && t[p] != '=')) continue;
+        p = SkipBlanks(t, p + 1, t.size());
+        const size_t line_end = ContentEnd(t, p);
+        found = true;
+        if (p < line_end) {
+          ReadAndReport(
+              t, p, line_end, Op::kColon, 0, false,
+              format == Format::kUnknown || format == Format::kCode ? Format::kYaml : format, name,
+              sink);
+        }
+        i = line_end;
+      }
+      return found || EqualsNoCase(key, "name");
+    }
+    if (format == Format::kHcl && name_qlen && q >= 8 && t.substr(q - 8, 8) == "variable") {
+      for (size_t i = name.e; i + 7 < limit; ++i) {
+        if (t[i] == '}' && (i == 0 || t[i - 1] == '\n')) return true;
+        if (t[i] != 'd' || t.substr(i, 7) != "default" || !IsBlank(t[i - 1])) continue;
+        size_t p = SkipBlanks(t, i + 7, t.size());
+        if (p >= t.size() || t[p] != '=') continue;
+        p = SkipBlanks(t, p + 1, t.size());
+        const size_t line_end = ContentEnd(t, p);
+        if (p < line_end) {
+          ReadAndReport(t, p, line_end, Op::kAssign, 0, false, format, name, sink);
+        }
+        i = line_end;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  static bool ClosesElement(std::string_view t, size_t at, size_t line_end) {
+    return at + 1 < line_end && t[at] == '<' && t[at + 1] == '/';
+  }
+
+  static bool IsBlankOrTagAttr(std::string_view t, size_t b, size_t qlen) {
+    // `<entry key="password">v</entry>`: a quoted attribute value closing a tag.
+    if (b < qlen + 2) return false;
+    size_t i = b - qlen - 1;
+    if (t[i] != '=') return false;
+    while (i > 0 && t[i - 1] != '<' && t[i - 1] != '>' && t[i - 1] != '\n') --i;
+    return i > 0 && t[i - 1] == '<';
+  }
+
+  static bool OpensCall(std::string_view t, size_t quote_at) {
+    size_t i = quote_at;
+    while (i > 0 && IsBlank(t[i - 1])) --i;
+    return i > 0 && (t[i - 1] == '(' || t[i - 1] == '[' || t[i - 1] == '{');
+  }
+
+  static bool IsSetter(std::string_view t, size_t b, const Words& words) {
+    if (words.count >= 2 && (words.word[0] == "set" || words.word[0] == "with")) return true;
+    return words.count == 1 && b > 0 && t[b - 1] == '.';
+  }
+
+  static bool IsDockerEnv(std::string_view t, size_t b) {
+    size_t s = LineStart(t, b);
+    if (s < b && (t[s] == '+' || t[s] == '-' || t[s] == ' ')) ++s;
+    s = SkipBlanks(t, s, b);
+    const std::string_view head = t.substr(s, b - s);
+    return head == "ENV " || head == "ARG " || head == "env " || head == "export " ||
+           head == "set " || head == "setx ";
+  }
+
+  static bool ReadValue(std::string_view t, size_t p, size_t line_end, Op op, char in_string,
+                        bool in_params, Format format, Value* v) {
+    char quote = 0;
+    size_t prefix = 0;
+    if (p + 1 < line_end && std::strchr("rbfuRBFU", t[p]) &&
+        (t[p + 1] == '"' || t[p + 1] == '\'')) {
+      prefix = 1;
+      v->template_string = t[p] == 'f' || t[p] == 'F';
+    }
+    const size_t qlen = QuoteAt(t, p + prefix, &quote);
+    if (qlen && !(in_string && quote == in_string && qlen == 1)) {
+      v->quoted = true;
+      v->begin = p + prefix + qlen;
+      v->end = ClosingQuote(t, v->begin, line_end, quote, qlen);
+      if (quote == '`' && t.substr(v->begin, v->end - v->begin).find("${") != std::string::npos) {
+        v->template_string = true;
+      }
+      return v->end > v->begin;
+    }
+    v->begin = p;
+    size_t end = p;
+    if (op == Op::kElement) {
+      while (end < line_end && t[end] != '<') ++end;
+    } else if (in_string || in_params) {
+      while (end < line_end && !IsBlank(t[end]) && t[end] != ';' && t[end] != '&' &&
+             t[end] != '"' && t[end] != '\'' && t[end] != '`' && !(in_string && t[end] == '\\')) {
+        ++end;
+      }
+    } else if (format == Format::kEnv || format == Format::kIni || format == Format::kYaml) {
+      const bool flow = format == Format::kYaml && LineHasFlowMapping(t, p);
+      while (end < line_end) {
+        const char c = t[end];
+        if (IsBlank(c) && end + 1 < line_end && (t[end + 1] == '#' || t[end + 1] == ';')) break;
+        if (flow && (c == ',' || c == '}')) break;
+        if (format == Format::kEnv && IsBlank(c)) break;
+        ++end;
+      }
+    } else {
+      while (end < line_end && !IsBlank(t[end]) && !std::strchr(",;)}]\"'`<>", t[end])) ++end;
+    }
+    while (end > p && IsBlank(t[end - 1])) --end;
+    v->end = end;
+    return v->end > v->begin;
+  }
+
+  static bool LineHasFlowMapping(std::string_view t, size_t p) {
+    for (size_t i = LineStart(t, p); i < p; ++i) {
+      if (t[i] == '{') return true;
+    }
+    return false;
+  }
+
+  // `literal`: the value is written as one whatever the format (after an authorization
+  // scheme, inside a string, in a query or a connection string).
+  static bool Judge(Kind kind, Format format, const Value& v, std::string_view value,
+                    std::string_view name, const Words& words, bool literal) {
+    if (value.empty() || v.template_string) return false;
+    if (value.substr(0, 5) == "-----") return false;
+    if (IsReference(value) || IsPlaceholder(value)) return false;
+    if (value.size() >= 8 && LongestRun(value) >= 8) return false;
+    if (value.size() == name.size()) {
+      bool same = true;
+      for (size_t i = 0; i < value.size() && same; ++i) same = Lower(value[i]) == Lower(name[i]);
+      if (same) return false;
+    }
+    for (int i = 0; i < words.count; ++i) {
+      if (EqualsNoCase(value, words.word[i])) return false;
+    }
+    if (value.find("://") != std::string_view::npos) return false;
+    if (IsPathLike(value) || IsProseText(value) || IsTranslationOfPassword(value)) return false;
+    if (IsFieldName(value)) return false;
+    if (format == Format::kTranslation && MixOf(value).digit == 0) return false;
+    if (format == Format::kYaml && (value[0] == '*' || value[0] == '&' || value[0] == '!')) {
+      return false;
+    }
+    if (!v.quoted && !literal) {
+      if (format == Format::kCode || format == Format::kHcl || format == Format::kJson) {
+        return false;
+      }
+      if (format == Format::kUnknown && (LooksLikeCode(value) || !IsSecretLike(value))) {
+        return false;
+      }
+      if (value[0] == '{' || value[0] == '[' || value[0] == '|' || value[0] == '>') return false;
+    }
+    if (IsUpperSnake(value)) return false;
+    const Mix m = MixOf(value);
+    const bool digits_only = m.digit == static_cast<int>(value.size());
+    switch (kind) {
+      case Kind::kPassword:
+        return value.size() >= 4 || (value.size() >= 3 && m.digit > 0 && m.digit < 3);
+      case Kind::kToken:
+        return !digits_only && value.size() >= 8;
+      case Kind::kAuth:
+        return value.size() >= 8 && (m.digit > 0 || m.upper > 0 || m.symbol > 0);
+      case Kind::kSecret:
+      case Kind::kCredential:
+        return value.size() >= 6 && !(digits_only && value.size() < 8);
+      case Kind::kKey:
+      case Kind::kApiKey:
+        return value.size() >= 8 && !(digits_only && value.size() < 12);
+      case Kind::kNone:
+        break;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Detector> MakeSettings() { return std::make_unique<Settings>(); }
+
+}  // namespace rr_secrets

@@ -1,0 +1,581 @@
+// private-keys and key-material: private keys in every shape they are written in.
+//
+// private-keys (keywords):
+//  - A PEM block (-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----):
+//    the key material between the BEGIN and END lines is reported; the marker lines stay
+//    visible, so the agent knows what was there. The block may be written over lines (also
+//    with a diff's '+' or as concatenated strings) or inside one JSON string with \n escapes
+//    (a GCP service account's "private_key"). A BEGIN line not followed by key material (a
+//    parser's constant) is left alone. Without an END (the text stops inside the block) the
+//    key-material lines after BEGIN are reported; an END without a BEGIN (the text starts
+//    inside the block) reports the key-material lines before it.
+//  - PEM written in base64 on one line (a kubeconfig's client-key-data: LS0tLS1CRUdJTi…):
+//    decoded far enough to read its BEGIN line; reported when it names a private key, kept
+//    for a certificate or a public key.
+//  - A DER private key in base64 with no PEM around it, by the first bytes of its structure
+//    (PKCS#1 and SEC1 keys, PKCS#8 RSA/EC/Ed25519, encrypted PKCS#8, OpenSSH's
+//    "openssh-key-v1"): the base64 run, and the base64 lines continuing it.
+//  - A PuTTY key file's Private-Lines.
+//
+// key-material (no keywords; a line scan): two or more consecutive lines of 64, 70 or 76
+// characters of base64 with mixed case and digits (a diff hunk or a window showing only a
+// key's body), unless a certificate's or public key's BEGIN line is the nearest marker above
+// them, or their first line starts like a certificate, a public key or a known file format
+// (PNG, JPEG, fonts, archives).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "detectors.h"
+#include "regex.h"
+
+namespace rr_secrets {
+
+namespace {
+
+constexpr size_t kMaxBlock = 1 << 20;
+constexpr std::string_view kWhat = "private key";
+
+inline bool IsB64(char c) { return IsBase64(c) || c == '='; }
+
+// The content of a line with the decorations code and diffs put around key lines removed:
+// blanks, a diff's '-' marker (and '+', when asked: it is also a base64 character), quotes, a
+// trailing comma, the '+' of a concatenation, a "\n" escape.
+std::string_view LineCore(std::string_view line, bool strip_plus, size_t* offset) {
+  size_t b = 0, e = line.size();
+  if (e > 0 && line[e - 1] == '\r') --e;
+  if (b < e && (line[b] == '-' || (strip_plus && line[b] == '+'))) ++b;
+  while (b < e && (IsBlank(line[b]) || line[b] == '"' || line[b] == '\'')) ++b;
+  for (;;) {
+    const size_t before = e;
+    while (e > b && (IsBlank(line[e - 1]) || line[e - 1] == ',' || line[e - 1] == ';' ||
+                     line[e - 1] == ')' || line[e - 1] == '"' || line[e - 1] == '\'')) {
+      --e;
+    }
+    if (e >= b + 2 && line[e - 1] == '+' && IsBlank(line[e - 2])) e -= 2;
+    if (e >= b + 2 && line[e - 2] == '\\' && (line[e - 1] == 'n' || line[e - 1] == 'r')) e -= 2;
+    if (e == before) break;
+  }
+  if (offset) *offset = b;
+  return line.substr(b, e - b);
+}
+
+bool IsHeaderLine(std::string_view core) {
+  size_t i = 0;
+  while (i < core.size() && (IsAlpha(core[i]) || core[i] == '-')) ++i;
+  return i >= 4 && i + 1 < core.size() && core[i] == ':' && core[i + 1] == ' ';
+}
+
+bool AllBase64(std::string_view s) {
+  for (char c : s) {
+    if (!IsB64(c)) return false;
+  }
+  return !s.empty();
+}
+
+// A line of a key's body: base64 (long, or short with a digit or base64 symbol: the last
+// line), a PEM or PGP header, or a PGP checksum.
+bool IsMaterialCore(std::string_view core) {
+  if (IsHeaderLine(core)) return true;
+  if (!AllBase64(core)) return false;
+  if (core.size() >= 40) return true;
+  const Mix m = MixOf(core);
+  return m.digit > 0 || m.symbol > 0;
+}
+
+// True when key material (base64 or a header) follows `pos` after separators.
+bool MaterialFollows(std::string_view t, size_t pos) {
+  size_t i = pos;
+  const size_t limit = std::min(t.size(), pos + 200);
+  while (i < limit) {
+    const char c = t[i];
+    if (IsBlank(c) || c == '\r' || c == '\n' || c == '"' || c == '\'' || c == ',' || c == '|' ||
+        c == '>') {
+      ++i;
+    } else if (c == '\\' && i + 1 < limit && (t[i + 1] == 'n' || t[i + 1] == 'r')) {
+      i += 2;
+    } else if ((c == '+' || c == '-') && (i == 0 || t[i - 1] == '\n')) {
+      ++i;
+    } else if (c == '+' && i > 0 && IsBlank(t[i - 1])) {
+      ++i;
+    } else {
+      break;
+    }
+  }
+  if (i >= t.size()) return false;
+  if (t.substr(i, 5) == "-----") return false;
+  size_t j = i;
+  while (j < t.size() && (IsAlpha(t[j]) || t[j] == '-')) ++j;
+  if (j - i >= 4 && j + 1 < t.size() && t[j] == ':' && t[j + 1] == ' ') return true;
+  j = i;
+  while (j < t.size() && IsB64(t[j])) ++j;
+  return j - i >= 16;
+}
+
+// Reports the key-material lines from the line holding `from` on (starting at `from` on that
+// line); answers where the reported part ends.
+size_t ReportMaterialLines(std::string_view t, size_t from, SpanSink& sink) {
+  size_t begin = std::string_view::npos, end = from;
+  size_t line = from;
+  size_t pending_blank_end = std::string_view::npos;
+  while (line < t.size()) {
+    const size_t le = LineEnd(t, line);
+    size_t off = 0;
+    const std::string_view core = LineCore(t.substr(line, le - line), true, &off);
+    if (core.empty()) {
+      if (begin != std::string_view::npos && pending_blank_end == std::string_view::npos) {
+        pending_blank_end = le;
+      }
+    } else if (IsMaterialCore(core)) {
+      if (begin == std::string_view::npos) begin = line + off;
+      end = line + off + core.size();
+      pending_blank_end = std::string_view::npos;
+    } else {
+      break;
+    }
+    if (t.size() - from > kMaxBlock && line - from > kMaxBlock) break;
+    line = le + 1;
+  }
+  if (begin != std::string_view::npos) Report(sink, t, begin, end, kWhat);
+  return end;
+}
+
+// Reports the key-material lines that end just before the line starting at `line_start`.
+void ReportMaterialBefore(std::string_view t, size_t line_start, SpanSink& sink) {
+  size_t begin = std::string_view::npos, end = std::string_view::npos;
+  size_t le = line_start;
+  while (le > 0) {
+    const size_t line_end = le - 1;  // the '\n' ending the line above
+    const size_t ls = LineStart(t, line_end);
+    size_t off = 0;
+    const std::string_view core = LineCore(t.substr(ls, line_end - ls), true, &off);
+    if (!core.empty()) {
+      if (!IsMaterialCore(core)) break;
+      if (end == std::string_view::npos) end = ls + off + core.size();
+      begin = ls + off;
+    }
+    if (line_start - ls > kMaxBlock) break;
+    le = ls;
+  }
+  if (begin != std::string_view::npos) Report(sink, t, begin, end, kWhat);
+}
+
+// Decodes up to `max` bytes of base64 from t[at...] (stops at the first non-base64 byte).
+std::string DecodeBase64(std::string_view t, size_t at, size_t max) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (size_t i = at; i < t.size() && out.size() < max; ++i) {
+    const int v = value(t[i]);
+    if (v < 0) break;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
+// The end of the base64 continuing a run that ends at `end`: following lines (or "\n"-escaped
+// parts of a string) that are base64 too.
+size_t ContinueRun(std::string_view t, size_t end) {
+  for (;;) {
+    size_t p = end;
+    if (t.substr(p, 2) == "\\n") {
+      p += 2;
+    } else if (t.substr(p, 4) == "\\r\\n") {
+      p += 4;
+    } else {
+      if (p < t.size() && t[p] == '\r') ++p;
+      if (p >= t.size() || t[p] != '\n') return end;
+      ++p;
+      if (p < t.size() && (t[p] == '+' || t[p] == '-')) ++p;
+      while (p < t.size() && IsBlank(t[p])) ++p;
+    }
+    size_t q = p;
+    while (q < t.size() && IsB64(t[q])) ++q;
+    if (q - p < 4 || (q < t.size() && !(t[q] == '\n' || t[q] == '\r' || t[q] == '\\' ||
+                                        t[q] == '"' || t[q] == '\''))) {
+      return end;
+    }
+    const Mix m = MixOf(t.substr(p, q - p));
+    if (q - p < 40 && m.digit == 0 && m.symbol == 0) return end;
+    end = q;
+  }
+}
+
+enum class KeywordKind { kPem, kPemBase64, kDer, kPutty };
+
+struct DerPrefix {
+  const char* keyword;
+  const char* pattern;  // from the start of the base64 run
+  int offset;           // where the keyword sits from the run's start
+};
+
+// clang-format off
+const DerPrefix kDerPrefixes[] = {
+  {"aibaa", R"(MII[A-Za-z0-9+/]{2}AIBAA[JK])", 5},                       // PKCS#1 RSA, DSA
+  {"ibadanbgkqhkig9w0baqefaas", R"(MII[A-Za-z0-9+/]{3}IBADANBgkqhkiG9w0BAQEFAAS)", 6},  // PKCS#8 RSA
+  {"ageambmgbyqgsm49", R"(MI[A-Za-z0-9+/]{2}AgEAMBMGByqGSM49)", 4},        // PKCS#8 EC
+  {"caqawbqydk2", R"(M[A-Za-z0-9+/]{3}CAQAwBQYDK2[VW])", 4},              // PKCS#8 Ed/X25519, 448
+  {"bgkqhkig9w0bbq0w", R"(MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w)", 8},       // encrypted PKCS#8
+  {"caqeei", R"(MH[A-Za-z0-9+/]CAQEEI)", 3},                              // SEC1 P-256, secp256k1
+  {"agebbda", R"(MIG[A-Za-z0-9+/]AgEBBDA)", 4},                           // SEC1 P-384
+  {"agebbei", R"(MIH[A-Za-z0-9+/]AgEBBEI)", 4},                           // SEC1 P-521
+  {"b3blbnnzac1rzxktdje", R"(b3BlbnNzaC1rZXktdjE)", 0},                   // openssh-key-v1
+};
+// clang-format on
+
+class PrivateKeys final : public Detector {
+ public:
+  PrivateKeys() : Detector("private-keys", {}) {
+    auto add = [&](const char* word, KeywordKind kind, int der) {
+      keywords_.emplace_back(word);
+      kinds_.push_back(kind);
+      der_.push_back(der);
+    };
+    add("private key", KeywordKind::kPem, -1);
+    add("ls0tls1crudj", KeywordKind::kPemBase64, -1);
+    add("ls0tqkvh", KeywordKind::kPemBase64, -1);
+    add("ls0tlujfr0lo", KeywordKind::kPemBase64, -1);
+    add("private-lines:", KeywordKind::kPutty, -1);
+    for (size_t i = 0; i < sizeof kDerPrefixes / sizeof kDerPrefixes[0]; ++i) {
+      add(kDerPrefixes[i].keyword, KeywordKind::kDer, static_cast<int>(i));
+      patterns_.push_back(std::make_unique<Pattern>(kDerPrefixes[i].pattern));
+      if (!patterns_.back()->ok() && error_.empty()) error_ = patterns_.back()->error();
+    }
+  }
+
+ protected:
+  void Find(const ScanInput& in, SpanSink& sink) const override {
+    const std::string_view t = in.text;
+    size_t covered = 0;
+    for (size_t h = 0; h < in.hit_count; ++h) {
+      const KeywordHit& hit = in.hits[h];
+      if (hit.offset < covered || hit.keyword >= kinds_.size()) continue;
+      size_t end = 0;
+      switch (kinds_[hit.keyword]) {
+        case KeywordKind::kPem:
+          end = Pem(t, hit.offset, sink);
+          break;
+        case KeywordKind::kPemBase64:
+          end = PemBase64(t, hit.offset, sink);
+          break;
+        case KeywordKind::kDer:
+          end = Der(t, hit.offset, kDerPrefixes[der_[hit.keyword]], *patterns_[der_[hit.keyword]],
+                    sink);
+          break;
+        case KeywordKind::kPutty:
+          end = Putty(t, hit.offset, sink);
+          break;
+      }
+      covered = std::max(covered, end);
+    }
+  }
+
+ private:
+  // A "PRIVATE KEY" occurrence on a BEGIN or END line.
+  static size_t Pem(std::string_view t, size_t at, SpanSink& sink) {
+    const size_t from = at >= 48 ? at - 48 : 0;
+    const std::string_view before = t.substr(from, at - from);
+    const size_t dashes = before.rfind("-----");
+    if (dashes == std::string_view::npos) return 0;
+    const std::string_view marker = before.substr(dashes + 5);
+    bool begin;
+    std::string_view kind;
+    if (marker.substr(0, 6) == "BEGIN ") {
+      begin = true;
+      kind = marker.substr(6);
+    } else if (marker.substr(0, 4) == "END ") {
+      begin = false;
+      kind = marker.substr(4);
+    } else {
+      return 0;
+    }
+    for (char c : kind) {
+      if (!(ClassOf(c) & (kUpper | kDigit)) && c != ' ') return 0;
+    }
+    const size_t close = t.substr(at, 40).find("-----");
+    if (close == std::string_view::npos) return 0;
+    const size_t marker_end = at + close + 5;
+    if (!begin) {
+      ReportMaterialBefore(t, LineStart(t, from + dashes), sink);
+      return marker_end;
+    }
+    size_t body = marker_end;
+    bool escaped_lines = false;
+    if (t.substr(body, 2) == "\\n") {
+      body += 2;
+      escaped_lines = true;
+    } else if (t.substr(body, 4) == "\\r\\n") {
+      body += 4;
+      escaped_lines = true;
+    }
+    if (!MaterialFollows(t, body)) return marker_end;
+    const size_t limit = std::min(t.size(), body + kMaxBlock);
+    const void* found = memmem(t.data() + body, limit - body, "-----END ", 9);
+    if (found) {
+      const size_t end_at = static_cast<size_t>(static_cast<const char*>(found) - t.data());
+      size_t e = end_at;
+      const size_t ls = LineStart(t, e);
+      bool only_prefix = ls > body;
+      for (size_t i = ls; i < e && only_prefix; ++i) {
+        only_prefix = IsBlank(t[i]) || t[i] == '+' || t[i] == '-' || t[i] == '"' || t[i] == '\'';
+      }
+      if (only_prefix) {
+        e = ls;
+        if (e > body && t[e - 1] == '\n') --e;
+        if (e > body && t[e - 1] == '\r') --e;
+      } else {
+        if (e >= body + 2 && t[e - 2] == '\\' && t[e - 1] == 'n') e -= 2;
+        if (e >= body + 2 && t[e - 2] == '\\' && t[e - 1] == 'r') e -= 2;
+      }
+      size_t b = body;
+      while (b < e && (t[b] == '\r' || t[b] == '\n')) ++b;
+      Report(sink, t, b, e, kWhat);
+      return end_at + 9;
+    }
+    if (escaped_lines) {
+      // One string, cut before its END: to the closing quote or the end of the line.
+      size_t e = body;
+      const size_t le = ContentEnd(t, body);
+      while (e < le && t[e] != '"' && t[e] != '\'') ++e;
+      Report(sink, t, body, e, kWhat);
+      return e;
+    }
+    size_t start = body;
+    while (start < t.size() && (t[start] == '\r' || t[start] == '\n')) ++start;
+    return ReportMaterialLines(t, start, sink);
+  }
+
+  // "LS0tLS1CRUdJTi…": PEM written in base64.
+  static size_t PemBase64(std::string_view t, size_t at, SpanSink& sink) {
+    const std::string decoded = DecodeBase64(t, at, 96);
+    const size_t begin = decoded.find("BEGIN ");
+    if (begin == std::string::npos) return 0;
+    const size_t close = decoded.find("-----", begin);
+    const std::string_view line =
+        std::string_view(decoded).substr(begin, close == std::string::npos ? 64 : close - begin);
+    if (line.find("PRIVATE KEY") == std::string_view::npos) return 0;
+    size_t b = at;
+    while (b > 0 && at - b < 4 && IsBase64(t[b - 1])) --b;
+    size_t e = at;
+    while (e < t.size() && IsB64(t[e])) ++e;
+    e = ContinueRun(t, e);
+    Report(sink, t, b, e, kWhat);
+    return e;
+  }
+
+  // A DER private key's first bytes, in base64.
+  static size_t Der(std::string_view t, size_t at, const DerPrefix& prefix, const Pattern& pattern,
+                    SpanSink& sink) {
+    if (at < static_cast<size_t>(prefix.offset)) return 0;
+    const size_t start = at - prefix.offset;
+    if (start > 0 && IsBase64(t[start - 1])) return 0;
+    Pattern::Match m;
+    if (!pattern.MatchAt(t, start, std::min(t.size(), start + 64), &m)) return 0;
+    size_t e = start;
+    while (e < t.size() && IsB64(t[e])) ++e;
+    const size_t first = e - start;
+    e = ContinueRun(t, e);
+    if (e - start < 60 && first < 60) return 0;
+    Report(sink, t, start, e, kWhat);
+    return e;
+  }
+
+  // PuTTY's "Private-Lines: N" and the N lines after it.
+  static size_t Putty(std::string_view t, size_t at, SpanSink& sink) {
+    size_t p = at + 14;
+    while (p < t.size() && IsBlank(t[p])) ++p;
+    int lines = 0;
+    while (p < t.size() && IsDigit(t[p]) && lines < 10000) lines = lines * 10 + (t[p++] - '0');
+    if (lines <= 0) return 0;
+    size_t begin = LineEnd(t, p);
+    if (begin >= t.size()) return p;
+    ++begin;
+    size_t end = begin;
+    for (int i = 0; i < lines && end < t.size(); ++i) {
+      const size_t le = ContentEnd(t, end);
+      const std::string_view core = LineCore(t.substr(end, le - end), false, nullptr);
+      if (!AllBase64(core)) break;
+      end = LineEnd(t, end) + 1;
+    }
+    size_t e = std::min(end, t.size());
+    while (e > begin && (t[e - 1] == '\n' || t[e - 1] == '\r')) --e;
+    Report(sink, t, begin, e, kWhat);
+    return e;
+  }
+
+  std::vector<KeywordKind> kinds_;
+  std::vector<int> der_;
+  std::vector<std::unique_ptr<Pattern>> patterns_;
+};
+
+// --- key-material
+
+bool StartsLikeNonKey(std::string_view core) {
+  static constexpr std::string_view kMagic[] = {"iVBORw0KGgo",
+                                                "/9j/",
+                                                "R0lGOD",
+                                                "UEsDB",
+                                                "JVBERi0",
+                                                "d09GR",
+                                                "AAABAA",
+                                                "T1RUTw",
+                                                "AAEAAAA",
+                                                "H4sI",
+                                                "UklGR",
+                                                "PHN2Zy",
+                                                "PD94bWw",
+                                                "mQINBF",
+                                                "mQENBF",
+                                                "mQGiB",
+                                                "mDMEZ",
+                                                "MFkwEwYHKoZIzj0CAQYI",
+                                                "MHYwEAYHKoZIzj0CAQYF",
+                                                "MCowBQYDK2Vw",
+                                                "Qk0",
+                                                "SUkq",
+                                                "TU0A",
+                                                "AAAAIGZ0eX",
+                                                "AAAAHGZ0eX",
+                                                "AAAAGGZ0eX",
+                                                "T2dnUw",
+                                                "ZkxhQw",
+                                                "SUQz",
+                                                "//uQ",
+                                                "//sQ",
+                                                "c3NoLXJzYQ",
+                                                "c3NoLWVkMjU1MTk",
+                                                "ZWNkc2Etc2hh",
+                                                "AAAAB3NzaC1yc2E",
+                                                "AAAAC3NzaC1lZDI1NTE5"};
+  for (auto m : kMagic) {
+    if (core.substr(0, m.size()) == m) return true;
+  }
+  // Certificates (SEQUENCE { SEQUENCE …) and public keys (SubjectPublicKeyInfo, PKCS#1).
+  if (core.size() >= 12 && core.substr(0, 3) == "MII") {
+    if (core.substr(5, 3) == "CCA") return true;
+    if (core.substr(5, 23) == "jANBgkqhkiG9w0BAQEFAAOC") return true;
+    if (core.substr(4, 4) == "CgKC" || core.substr(5, 4) == "gKCA") return true;
+  }
+  return false;
+}
+
+bool IsKeyLine(std::string_view core) {
+  const size_t n = core.size();
+  if (n != 64 && n != 70 && n != 76) return false;
+  int lower = 0, upper = 0, digit = 0;
+  for (char c : core) {
+    const uint8_t k = ClassOf(c);
+    if (k & kLower) {
+      ++lower;
+    } else if (k & kUpper) {
+      ++upper;
+    } else if (k & kDigit) {
+      ++digit;
+    } else if (!(k & kB64Symbol)) {
+      return false;
+    }
+  }
+  return lower > 0 && upper > 0 && digit > 0;
+}
+
+// The nearest PEM marker line above `pos`: answers true when it is a BEGIN line of something
+// other than a private key (a certificate, a public key), so the lines below belong to it.
+bool InsidePublicBlock(std::string_view t, size_t pos) {
+  const size_t floor = pos > kMaxBlock ? pos - kMaxBlock : 0;
+  size_t i = pos;
+  while (i > floor) {
+    --i;
+    if (t[i] != '-' || i < 4 || t.compare(i - 4, 5, "-----") != 0) continue;
+    const size_t m = i - 4;
+    const std::string_view rest = t.substr(i + 1, 80);
+    if (rest.substr(0, 4) == "END ") return false;
+    if (rest.substr(0, 6) == "BEGIN ") {
+      const size_t close = rest.find("-----");
+      const std::string_view kind =
+          rest.substr(6, close == std::string_view::npos ? 40 : close - 6);
+      return kind.find("PRIVATE") == std::string_view::npos;
+    }
+    i = m;
+  }
+  return false;
+}
+
+class KeyMaterialLines final : public Detector {
+ public:
+  KeyMaterialLines() : Detector("key-material", {}) {}
+
+ protected:
+  void Find(const ScanInput& in, SpanSink& sink) const override {
+    const std::string_view t = in.text;
+    const char* data = t.data();
+    const size_t size = t.size();
+    size_t run_begin = std::string_view::npos, run_end = 0, run_lines = 0;
+    std::string_view first_core;
+    size_t line = 0;
+    while (line < size) {
+      const void* nl = std::memchr(data + line, '\n', size - line);
+      const size_t le = nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) : size;
+      bool key_line = false;
+      size_t off = 0;
+      std::string_view core;
+      if (le - line >= 64) {
+        core = LineCore(t.substr(line, le - line), false, &off);
+        key_line = IsKeyLine(core);
+        if (!key_line && data[line] == '+') {
+          core = LineCore(t.substr(line, le - line), true, &off);
+          key_line = IsKeyLine(core);
+        }
+      }
+      if (key_line) {
+        if (run_lines == 0) {
+          run_begin = line + off;
+          first_core = core;
+        }
+        ++run_lines;
+        run_end = line + off + core.size();
+      } else {
+        if (run_lines >= 2) {
+          // The block's last, shorter line.
+          const std::string_view last = LineCore(t.substr(line, le - line), true, &off);
+          size_t end = run_end;
+          if (!last.empty() && last.size() < 76 && AllBase64(last) &&
+              (MixOf(last).digit > 0 || MixOf(last).symbol > 0 || last.size() >= 16)) {
+            end = line + off + last.size();
+          }
+          Flush(t, run_begin, end, first_core, sink);
+        }
+        run_lines = 0;
+      }
+      line = le + 1;
+    }
+    if (run_lines >= 2) Flush(t, run_begin, run_end, first_core, sink);
+  }
+
+ private:
+  static void Flush(std::string_view t, size_t begin, size_t end, std::string_view first_core,
+                    SpanSink& sink) {
+    if (StartsLikeNonKey(first_core)) return;
+    if (InsidePublicBlock(t, begin)) return;
+    Report(sink, t, begin, end, kWhat);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Detector> MakePrivateKeys() { return std::make_unique<PrivateKeys>(); }
+std::unique_ptr<Detector> MakeKeyMaterialLines() { return std::make_unique<KeyMaterialLines>(); }
+
+}  // namespace rr_secrets

@@ -1,0 +1,485 @@
+// provider-tokens: keys and tokens recognised by their providers' own formats.
+//
+// Each rule is a format with the keywords it starts with (or, for a few, holds at a known
+// place: Telegram's ":AA", Terraform's ".atlasv1."). At each keyword occurrence the rules of
+// that keyword are tried in table order, anchored where the token must begin; the first that
+// matches reports the token (or the part of it that is secret, for webhook URLs) and the
+// occurrences inside it are skipped. A token written as documentation's example (AWS's
+// AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) is kept. An AWS access key id also reveals the secret
+// access key written beside it (the same or the next line: a CSV export, two shell lines).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "detectors.h"
+#include "regex.h"
+
+namespace rr_secrets {
+
+namespace {
+
+// Where a rule's match starts, relative to the keyword occurrence.
+enum class Start : uint8_t {
+  kAtKeyword,     // the keyword is the token's prefix
+  kBefore,        // `back` bytes before the keyword
+  kDigitsBefore,  // after the run of digits before the keyword (Telegram's bot id)
+  kTokenBefore,   // at the start of the run of token characters holding the keyword
+  kNearby,        // anywhere in the `back` bytes after the keyword (a name gives context)
+};
+
+enum Flags : uint32_t {
+  kNone = 0,
+  kNeedsDigitAndLetter = 1 << 0,
+  kNeedsBothCases = 1 << 1,
+  kAwsPair = 1 << 2,
+};
+
+struct RuleSpec {
+  const char* what;
+  const char* keywords;  // '|'-separated, lower case
+  const char* pattern;
+  Start start;
+  int back;
+  int group;  // the capture group that is the secret; 0 is the whole match
+  uint32_t flags;
+};
+
+// clang-format off
+const RuleSpec kRules[] = {
+  // AWS
+  {"AWS access key", "akia|asia|abia|acca|a3t",
+   R"((?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kAwsPair},
+  // GitHub
+  {"GitHub token", "ghp_|gho_|ghu_|ghs_|ghr_",
+   R"((?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9]))", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"GitHub token", "github_pat_", R"(github_pat_[A-Za-z0-9_]{40,255})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // GitLab
+  {"GitLab token",
+   "glpat-|gldt-|glrt-|glrtr-|glptt-|glsoat-|glcbt-|glimt-|glffct-|glagent-|gloas-|glft-|glwt-",
+   R"((?<![A-Za-z0-9_])gl(?:pat|dt|rtr|rt|ptt|soat|cbt|imt|ffct|agent|oas|ft|wt)-[A-Za-z0-9_-]{20,300}(?:\.[A-Za-z0-9_-]{2,}){0,3})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"GitLab runner token", "gr1348941", R"(GR1348941[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // Slack
+  {"Slack token", "xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe-|xoxe.",
+   R"(xox[a-z](?:\.xox[a-z])?-[A-Za-z0-9-]{10,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Slack token", "xapp-", R"(xapp-[0-9]+-[A-Za-z0-9-]{10,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Slack webhook", "hooks.slack.com",
+   R"(hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/+-]{20,}))",
+   Start::kAtKeyword, 0, 1, kNone},
+  // Stripe
+  {"Stripe key", "sk_live_|sk_test_|sk_prod_|rk_live_|rk_test_|rk_prod_",
+   R"((?<![A-Za-z0-9])[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,255})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Stripe webhook secret", "whsec_", R"(whsec_[A-Za-z0-9+/=]{24,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // Google
+  {"Google API key", "aiza", R"(AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-]))", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Google OAuth token", "ya29.", R"(ya29\.[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Google client secret", "gocspx-", R"(GOCSPX-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Google refresh token", "1//0", R"((?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{30,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Anthropic, before OpenAI's sk-
+  {"Anthropic key", "sk-ant-", R"(sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_-]{20,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // OpenAI
+  {"OpenAI key", "sk-proj-|sk-svcacct-|sk-admin-|sk-none-",
+   R"(sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+  {"API key", "sk-",
+   R"((?<![A-Za-z0-9_-])sk-[A-Za-z0-9]{20,}(?:T3BlbkFJ[A-Za-z0-9]{20,})?(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"OpenAI key", "t3blbkfj", R"([A-Za-z0-9_-]*T3BlbkFJ[A-Za-z0-9_-]*)", Start::kTokenBefore, 200,
+   0, kNone},
+  // npm
+  {"npm token", "npm_", R"((?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Telegram
+  {"Telegram bot token", ":aa",
+   R"((?<![0-9])[0-9]{6,12}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-]))", Start::kDigitsBefore, 12,
+   0, kNone},
+  // Mapbox secret tokens look like a JWT behind "sk."
+  {"Mapbox token", "sk.eyj", R"(sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // JWT (and JWE's five parts)
+  {"JWT", "eyj",
+   R"((?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)?)",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Grafana key", "eyjrijoi", R"(eyJrIjoi[A-Za-z0-9]{40,}={0,2})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // Azure
+  {"Azure storage key", "accountkey=", R"((?i:accountkey)=([A-Za-z0-9+/]{40,}={0,2}))",
+   Start::kAtKeyword, 0, 1, kNone},
+  {"Azure access key", "sharedaccesskey=", R"((?i:sharedaccesskey)=([A-Za-z0-9+/]{20,}={0,2}))",
+   Start::kAtKeyword, 0, 1, kNone},
+  {"Azure SAS signature", "sig=", R"((?<=[?&;])sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD])*))",
+   Start::kAtKeyword, 0, 1, kNone},
+  {"Azure client secret", "q~",
+   R"((?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-]))",
+   Start::kBefore, 4, 0, kNone},
+  // Twilio
+  {"Twilio key", "sk", R"((?<![A-Za-z0-9_])SK[0-9a-fA-F]{32}(?![A-Za-z0-9]))", Start::kAtKeyword,
+   0, 0, kNone},
+  // SendGrid
+  {"SendGrid key", "sg.", R"((?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Shopify
+  {"Shopify token", "shpat_|shpca_|shppa_|shpss_", R"(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Hugging Face
+  {"Hugging Face token", "hf_", R"((?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNeedsBothCases},
+  {"Hugging Face token", "api_org_", R"(api_org_[A-Za-z0-9]{30,40})", Start::kAtKeyword, 0, 0,
+   kNeedsBothCases},
+  // PyPI (pypi.org and test.pypi.org macaroons)
+  {"PyPI token", "pypi-age", R"(pypi-AgE[A-Za-z0-9_-]{50,})", Start::kAtKeyword, 0, 0, kNone},
+  // Docker Hub
+  {"Docker Hub token", "dckr_pat_|dckr_oat_", R"(dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // DigitalOcean
+  {"DigitalOcean token", "dop_v1_|doo_v1_|dor_v1_", R"(do[opr]_v1_[a-f0-9]{64})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Mailgun
+  {"Mailgun key", "key-", R"((?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Heroku
+  {"Heroku key", "hrku-", R"(HRKU-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+  // Discord: webhooks by URL, bot tokens near the word
+  {"Discord webhook", "discord",
+   R"(discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{30,}))", Start::kAtKeyword, 0, 1,
+   kNone},
+  {"Discord token", "discord",
+   R"((?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-]))",
+   Start::kNearby, 512, 0, kNone},
+  // Atlassian, Bitbucket
+  {"Atlassian token", "atatt|atctt", R"(AT[AC]TT[A-Za-z0-9_=-]{50,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Bitbucket app password", "atbb", R"((?<![A-Za-z0-9])ATBB[A-Za-z0-9]{28,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Postman
+  {"Postman key", "pmak-", R"(PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // Grafana
+  {"Grafana token", "glc_", R"(glc_[A-Za-z0-9+/]{32,}={0,2})", Start::kAtKeyword, 0, 0, kNone},
+  {"Grafana token", "glsa_", R"(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // New Relic
+  {"New Relic key", "nrak-|nrii-|nraa-", R"(NR(?:AK|II|AA)-[A-Za-z0-9]{20,40})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Databricks
+  {"Databricks token", "dapi",
+   R"((?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9]))", Start::kAtKeyword, 0, 0,
+   kNone},
+  // HashiCorp Vault, Terraform Cloud
+  {"Vault token", "hvs.|hvb.|hvr.", R"((?<![A-Za-z0-9])hv[sbr]\.[A-Za-z0-9_-]{24,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Terraform token", ".atlasv1.", R"([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{40,})",
+   Start::kBefore, 14, 0, kNone},
+  // Sentry
+  {"Sentry token", "sntrys_", R"(sntrys_[A-Za-z0-9+/=_]{40,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Sentry token", "sntryu_", R"(sntryu_[a-f0-9]{64})", Start::kAtKeyword, 0, 0, kNone},
+  // age
+  {"age key", "age-secret-key-1", R"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Linear
+  {"Linear key", "lin_api_", R"(lin_api_[A-Za-z0-9]{40})", Start::kAtKeyword, 0, 0, kNone},
+  // Square
+  {"Square token", "sq0atp-|sq0csp-", R"(sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Square token", "eaaa", R"((?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60})", Start::kAtKeyword, 0, 0,
+   kNone},
+  // Supabase
+  {"Supabase token", "sbp_", R"(sbp_[a-f0-9]{40})", Start::kAtKeyword, 0, 0, kNone},
+  // PlanetScale
+  {"PlanetScale token", "pscale_tkn_|pscale_pw_|pscale_oauth_",
+   R"(pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64})", Start::kAtKeyword, 0, 0, kNone},
+  // Notion
+  {"Notion token", "secret_", R"((?<![A-Za-z0-9_])secret_[A-Za-z0-9]{43}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"Notion token", "ntn_", R"(ntn_[0-9]{11}[A-Za-z0-9]{35})", Start::kAtKeyword, 0, 0, kNone},
+  // Contentful
+  {"Contentful token", "cfpat-", R"(CFPAT-[A-Za-z0-9_-]{43})", Start::kAtKeyword, 0, 0, kNone},
+  // Doppler
+  {"Doppler token", "dp.", R"((?<![A-Za-z0-9])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_-]{40,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Alibaba Cloud
+  {"Alibaba key", "ltai", R"((?<![A-Za-z0-9])LTAI[A-Za-z0-9]{12,24}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Fly.io
+  {"Fly token", "fo1_", R"(fo1_[A-Za-z0-9_-]{40,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Fly token", "fm1r_|fm1a_|fm2_", R"(fm(?:1[ar]|2)_[A-Za-z0-9+/=_-]{50,})", Start::kAtKeyword,
+   0, 0, kNone},
+  // Pulumi
+  {"Pulumi token", "pul-", R"((?<![A-Za-z0-9])pul-[a-f0-9]{40})", Start::kAtKeyword, 0, 0, kNone},
+  // Others with a prefix of their own
+  {"Buildkite token", "bkua_", R"(bkua_[a-f0-9]{40})", Start::kAtKeyword, 0, 0, kNone},
+  {"RubyGems token", "rubygems_", R"(rubygems_[a-f0-9]{48})", Start::kAtKeyword, 0, 0, kNone},
+  {"Prefect token", "pnu_", R"(pnu_[A-Za-z0-9]{36})", Start::kAtKeyword, 0, 0, kNone},
+  {"ReadMe key", "rdme_", R"(rdme_[a-z0-9]{70})", Start::kAtKeyword, 0, 0, kNone},
+  {"Shippo token", "shippo_live_|shippo_test_", R"(shippo_(?:live|test)_[a-fA-F0-9]{40})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"OpenShift token", "sha256~", R"(sha256~[A-Za-z0-9_-]{43})", Start::kAtKeyword, 0, 0, kNone},
+  {"Dynatrace token", "dt0c01.", R"(dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64})", Start::kAtKeyword,
+   0, 0, kNone},
+  {"1Password token", "ops_eyj", R"(ops_eyJ[A-Za-z0-9+/=_-]{100,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Tailscale key", "tskey-", R"(tskey-[A-Za-z0-9-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Groq key", "gsk_", R"((?<![A-Za-z0-9_])gsk_[A-Za-z0-9]{48,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Replicate token", "r8_", R"((?<![A-Za-z0-9_])r8_[A-Za-z0-9]{37,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"xAI key", "xai-", R"((?<![A-Za-z0-9_-])xai-[A-Za-z0-9]{60,})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Perplexity key", "pplx-", R"(pplx-[A-Za-z0-9]{40,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Pinecone key", "pcsk_", R"(pcsk_[A-Za-z0-9_]{50,})", Start::kAtKeyword, 0, 0, kNone},
+  {"Figma token", "figd_", R"(figd_[A-Za-z0-9_-]{40,})", Start::kAtKeyword, 0, 0, kNone},
+  {"NuGet key", "oy2", R"((?<![A-Za-z0-9])oy2[a-z0-9]{43}(?![A-Za-z0-9]))", Start::kAtKeyword, 0,
+   0, kNone},
+  {"Firebase key", ":apa91b", R"(AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,})",
+   Start::kBefore, 11, 0, kNone},
+  {"Cloudflare key", "v1.0-", R"(v1\.0-[a-f0-9]{24}-[a-f0-9]{146})", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"EasyPost key", "ezak", R"(EZAK[A-Za-z0-9]{54})", Start::kAtKeyword, 0, 0, kNone},
+  {"Flutterwave key", "flwseck", R"(FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X)", Start::kAtKeyword, 0, 0,
+   kNone},
+  {"Clojars token", "clojars_", R"(CLOJARS_[a-z0-9]{60})", Start::kAtKeyword, 0, 0, kNone},
+  {"Adafruit key", "aio_", R"((?<![A-Za-z0-9_])aio_[A-Za-z0-9]{28}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNeedsBothCases},
+  {"Frame.io token", "fio-u-", R"(fio-u-[A-Za-z0-9_=-]{64})", Start::kAtKeyword, 0, 0, kNone},
+  {"Typeform token", "tfp_", R"(tfp_[A-Za-z0-9_.=-]{59})", Start::kAtKeyword, 0, 0, kNone},
+  {"Infracost key", "ico-", R"((?<![A-Za-z0-9-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"Duffel token", "duffel_live_|duffel_test_", R"(duffel_(?:live|test)_[A-Za-z0-9_=-]{43})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Defined Networking key", "dnkey-", R"(dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Brevo key", "xkeysib-|xsmtpsib-", R"(x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16})",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Azure DevOps token", "jqqj99",
+   R"((?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ99[A-Za-z0-9]{18}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9]))",
+   Start::kBefore, 52, 0, kNone},
+  {"Scalingo token", "tk-us-", R"(tk-us-[A-Za-z0-9_-]{48})", Start::kAtKeyword, 0, 0, kNone},
+};
+// clang-format on
+
+constexpr size_t kMaxTokenBytes = 16384;
+
+struct Rule {
+  const RuleSpec* spec;
+  std::unique_ptr<Pattern> pattern;
+};
+
+bool HasDigitAndLetter(std::string_view s) {
+  const Mix m = MixOf(s);
+  return m.digit > 0 && (m.lower + m.upper) > 0;
+}
+
+bool HasBothCases(std::string_view s) {
+  const Mix m = MixOf(s);
+  return m.lower > 0 && m.upper > 0;
+}
+
+inline bool IsAwsSecretChar(char c) { return IsAlnum(c) || c == '/' || c == '+'; }
+
+// A 40-character secret access key on the rest of the id's line or the line after it.
+void FindAwsSecretBeside(std::string_view t, size_t id_end, SpanSink& sink) {
+  size_t limit = LineEnd(t, id_end);
+  if (limit < t.size()) limit = LineEnd(t, limit + 1);
+  limit = std::min(limit, id_end + 400);
+  for (size_t i = id_end; i < limit;) {
+    if (!IsAwsSecretChar(t[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < limit && IsAwsSecretChar(t[j])) ++j;
+    const bool bounded = (i == 0 || !IsAwsSecretChar(t[i - 1])) && (j >= t.size() || t[j] != '=');
+    if (j - i == 40 && bounded) {
+      const std::string_view value = t.substr(i, 40);
+      const Mix m = MixOf(value);
+      if (m.upper > 0 && m.lower > 0 && (m.digit > 0 || m.symbol > 0) &&
+          !IsPlaceholderToken(value)) {
+        Report(sink, t, i, j, "AWS secret access key");
+      }
+    }
+    i = j;
+  }
+}
+
+class ProviderTokens final : public Detector {
+ public:
+  ProviderTokens() : Detector("provider-tokens", {}) {
+    std::vector<std::string> keywords;
+    for (const RuleSpec& spec : kRules) {
+      Rule rule{&spec, std::make_unique<Pattern>(spec.pattern, spec.start != Start::kNearby)};
+      if (!rule.pattern->ok() && error_.empty()) error_ = rule.pattern->error();
+      const size_t index = rules_.size();
+      rules_.push_back(std::move(rule));
+      std::string_view list = spec.keywords;
+      while (!list.empty()) {
+        const size_t bar = list.find('|');
+        const std::string word(list.substr(0, bar));
+        list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
+        auto it = std::find(keywords.begin(), keywords.end(), word);
+        const size_t k = static_cast<size_t>(it - keywords.begin());
+        if (it == keywords.end()) {
+          keywords.push_back(word);
+          by_keyword_.emplace_back();
+        }
+        by_keyword_[k].push_back(index);
+      }
+    }
+    keywords_ = std::move(keywords);
+  }
+
+ protected:
+  void Find(const ScanInput& in, SpanSink& sink) const override {
+    const std::string_view t = in.text;
+    size_t covered = 0;
+    for (size_t h = 0; h < in.hit_count; ++h) {
+      const KeywordHit& hit = in.hits[h];
+      if (hit.offset < covered || hit.keyword >= by_keyword_.size()) continue;
+      for (size_t r : by_keyword_[hit.keyword]) {
+        const Rule& rule = rules_[r];
+        if (rule.spec->start == Start::kNearby) {
+          FindNearby(rule, t, hit.offset, sink);
+          continue;
+        }
+        const size_t start = StartOf(*rule.spec, t, hit.offset);
+        if (start == std::string_view::npos) continue;
+        Pattern::Match m;
+        if (!rule.pattern->MatchAt(t, start, std::min(t.size(), start + kMaxTokenBytes), &m)) {
+          continue;
+        }
+        const Pattern::Group whole = m.group[0];
+        const Pattern::Group secret = m.group[rule.spec->group];
+        if (!secret.matched() || whole.end <= hit.offset) continue;
+        covered = std::max(covered, whole.end);
+        if (!Accept(*rule.spec, t.substr(whole.begin, whole.end - whole.begin))) break;
+        Report(sink, t, secret.begin, secret.end, rule.spec->what);
+        if (rule.spec->flags & kAwsPair) FindAwsSecretBeside(t, whole.end, sink);
+        break;
+      }
+    }
+  }
+
+ private:
+  static size_t StartOf(const RuleSpec& spec, std::string_view t, size_t at) {
+    switch (spec.start) {
+      case Start::kAtKeyword:
+      case Start::kNearby:
+        return at;
+      case Start::kBefore:
+        return at >= static_cast<size_t>(spec.back) ? at - spec.back : std::string_view::npos;
+      case Start::kDigitsBefore: {
+        size_t s = at;
+        while (s > 0 && at - s < static_cast<size_t>(spec.back) && IsDigit(t[s - 1])) --s;
+        return s < at ? s : std::string_view::npos;
+      }
+      case Start::kTokenBefore: {
+        size_t s = at;
+        while (s > 0 && at - s < static_cast<size_t>(spec.back) && IsTokenChar(t[s - 1])) --s;
+        return s;
+      }
+    }
+    return std::string_view::npos;
+  }
+
+  static bool Accept(const RuleSpec& spec, std::string_view token) {
+    if (IsPlaceholderToken(token)) return false;
+    if ((spec.flags & kNeedsDigitAndLetter) && !HasDigitAndLetter(token)) return false;
+    if ((spec.flags & kNeedsBothCases) && !HasBothCases(token)) return false;
+    return true;
+  }
+
+  static void FindNearby(const Rule& rule, std::string_view t, size_t at, SpanSink& sink) {
+    const size_t limit = std::min(t.size(), at + static_cast<size_t>(rule.spec->back));
+    Pattern::Match m;
+    for (size_t from = at; from < limit && rule.pattern->MatchAt(t, from, limit, &m);) {
+      const Pattern::Group g = m.group[rule.spec->group];
+      const std::string_view token = t.substr(m.group[0].begin, m.group[0].end - m.group[0].begin);
+      if (g.matched() && Accept(*rule.spec, token)) {
+        Report(sink, t, g.begin, g.end, rule.spec->what);
+      }
+      from = std::max(m.group[0].end, from + 1);
+    }
+  }
+
+  std::vector<Rule> rules_;
+  std::vector<std::vector<size_t>> by_keyword_;
+};
+
+// A Discord bot token: base64 of the bot's numeric id (17 to 20 digits), '.', 6 characters,
+// '.', 27 to 38 characters. Base64 of ASCII digits has a shape of its own (each group of four
+// is [MNO][DTjz][AEIMQUYcgk][wxyz0-5]), which is what makes the token recognisable without
+// a keyword; the scan looks at each '.' that has another '.' 7 bytes on.
+class DiscordBotTokens final : public Detector {
+ public:
+  DiscordBotTokens() : Detector("discord-bot-tokens", {}) {}
+
+ protected:
+  void Find(const ScanInput& in, SpanSink& sink) const override {
+    const std::string_view t = in.text;
+    const char* data = t.data();
+    const size_t size = t.size();
+    size_t from = 23;
+    while (from + 35 < size) {
+      const void* dot = std::memchr(data + from, '.', size - 35 - from);
+      if (!dot) return;
+      const size_t i = static_cast<size_t>(static_cast<const char*>(dot) - data);
+      from = i + 1;
+      if (data[i + 7] != '.' || !IsTokenChar(data[i - 1])) continue;
+      const size_t end = Check(t, i);
+      if (end) {
+        Report(sink, t, i - IdLength(t, i), end, "Discord token");
+        from = end;
+      }
+    }
+  }
+
+ private:
+  static size_t IdLength(std::string_view t, size_t dot) {
+    size_t s = dot;
+    while (s > 0 && dot - s < 28 && (IsAlnum(t[s - 1]))) --s;
+    return dot - s;
+  }
+
+  // The end of the token whose first '.' is at `dot`, or 0.
+  static size_t Check(std::string_view t, size_t dot) {
+    const size_t id = IdLength(t, dot);
+    if (id < 23 || id > 27) return 0;
+    const size_t s = dot - id;
+    if (s > 0 && (IsTokenChar(t[s - 1]) || t[s - 1] == '.')) return 0;
+    static constexpr std::string_view kFirst = "MNO", kSecond = "DTjz", kThird = "AEIMQUYcgk",
+                                      kFourth = "wxyz012345";
+    for (size_t g = 0; g + 4 <= id; g += 4) {
+      if (kFirst.find(t[s + g]) == std::string_view::npos ||
+          kSecond.find(t[s + g + 1]) == std::string_view::npos ||
+          kThird.find(t[s + g + 2]) == std::string_view::npos ||
+          kFourth.find(t[s + g + 3]) == std::string_view::npos) {
+        return 0;
+      }
+    }
+    for (size_t k = dot + 1; k < dot + 7; ++k) {
+      if (!IsTokenChar(t[k])) return 0;
+    }
+    size_t e = dot + 8;
+    while (e < t.size() && e - dot - 8 <= 40 && IsTokenChar(t[e])) ++e;
+    const size_t last = e - dot - 8;
+    if (last < 27 || last > 40 || (e < t.size() && t[e] == '.')) return 0;
+    return e;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Detector> MakeProviderTokens() { return std::make_unique<ProviderTokens>(); }
+std::unique_ptr<Detector> MakeDiscordBotTokens() { return std::make_unique<DiscordBotTokens>(); }
+
+}  // namespace rr_secrets

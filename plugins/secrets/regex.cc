@@ -1,0 +1,72 @@
+// Pattern: PCRE2 compilation with JIT, and matching with thread-local match data.
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "regex.h"
+
+#include <pcre2.h>
+
+#include <new>
+
+namespace rr_secrets {
+
+namespace {
+
+// One match-data block per thread, sized for kMaxGroups, shared by every pattern.
+class ThreadMatchData {
+ public:
+  ThreadMatchData() : data_(pcre2_match_data_create(Pattern::kMaxGroups, nullptr)) {}
+  ~ThreadMatchData() { pcre2_match_data_free(data_); }
+  pcre2_match_data* get() const { return data_; }
+
+ private:
+  pcre2_match_data* data_;
+};
+
+pcre2_match_data* MatchData() {
+  thread_local ThreadMatchData data;
+  return data.get();
+}
+
+}  // namespace
+
+Pattern::Pattern(std::string_view pattern, bool anchored) {
+  int code = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* compiled =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                    (anchored ? PCRE2_ANCHORED : 0u) | PCRE2_DOTALL, &code, &offset, nullptr);
+  if (!compiled) {
+    PCRE2_UCHAR message[256];
+    pcre2_get_error_message(code, message, sizeof message);
+    error_ = "pattern `" + std::string(pattern) + "` does not compile at offset " +
+             std::to_string(offset) + ": " + reinterpret_cast<const char*>(message);
+    return;
+  }
+  jit_ = pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE) == 0;
+  code_ = compiled;
+}
+
+Pattern::~Pattern() { pcre2_code_free(static_cast<pcre2_code*>(code_)); }
+
+bool Pattern::MatchAt(std::string_view text, size_t start, size_t limit, Match* m) const {
+  if (!code_ || start > limit || limit > text.size()) return false;
+  pcre2_match_data* data = MatchData();
+  if (!data) throw std::bad_alloc();
+  auto* code = static_cast<pcre2_code*>(code_);
+  const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+  const int rc = jit_ ? pcre2_jit_match(code, subject, limit, start, 0, data, nullptr)
+                      : pcre2_match(code, subject, limit, start, 0, data, nullptr);
+  if (rc < 0) return false;
+  const int groups = rc == 0 ? kMaxGroups : rc;  // 0: more groups than the ovector holds
+  const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data);
+  for (int i = 0; i < kMaxGroups; ++i) {
+    if (i < groups && ovector[2 * i] != PCRE2_UNSET) {
+      m->group[i].begin = ovector[2 * i];
+      m->group[i].end = ovector[2 * i + 1];
+    } else {
+      m->group[i] = Group{};
+    }
+  }
+  return true;
+}
+
+}  // namespace rr_secrets

@@ -1,0 +1,418 @@
+// Shared helpers: byte classes, lines, formats by file name, references and placeholders.
+#include "text_scan.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace rr_secrets {
+
+namespace {
+
+std::string LowerCopy(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = Lower(c);
+  return out;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (IsBlank(s.front()) || s.front() == '\r' || s.front() == '\n')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (IsBlank(s.back()) || s.back() == '\r' || s.back() == '\n')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+bool OneOf(std::string_view s, std::initializer_list<std::string_view> words) {
+  for (auto w : words) {
+    if (s == w) return true;
+  }
+  return false;
+}
+
+bool ContainsAny(std::string_view s, std::initializer_list<std::string_view> parts) {
+  for (auto p : parts) {
+    if (s.find(p) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool StartsWithAny(std::string_view s, std::initializer_list<std::string_view> parts) {
+  for (auto p : parts) {
+    if (s.substr(0, p.size()) == p) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool StartsWithNoCase(std::string_view text, std::string_view lower) {
+  if (text.size() < lower.size()) return false;
+  for (size_t i = 0; i < lower.size(); ++i) {
+    if (Lower(text[i]) != lower[i]) return false;
+  }
+  return true;
+}
+
+bool EqualsNoCase(std::string_view text, std::string_view lower) {
+  return text.size() == lower.size() && StartsWithNoCase(text, lower);
+}
+
+bool ContainsNoCase(std::string_view text, std::string_view lower) {
+  if (lower.empty()) return true;
+  for (size_t i = 0; i + lower.size() <= text.size(); ++i) {
+    if (Lower(text[i]) == lower[0] && StartsWithNoCase(text.substr(i), lower)) return true;
+  }
+  return false;
+}
+
+size_t LineStart(std::string_view text, size_t pos) {
+  pos = std::min(pos, text.size());
+  while (pos > 0 && text[pos - 1] != '\n') --pos;
+  return pos;
+}
+
+size_t LineEnd(std::string_view text, size_t pos) {
+  if (pos >= text.size()) return text.size();
+  const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+  return nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+}
+
+size_t ContentEnd(std::string_view text, size_t pos) {
+  size_t end = LineEnd(text, pos);
+  if (end > pos && text[end - 1] == '\r') --end;
+  return end;
+}
+
+Mix MixOf(std::string_view value) {
+  Mix m;
+  bool seen[256] = {};
+  for (char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!seen[u]) {
+      seen[u] = true;
+      ++m.distinct;
+    }
+    const uint8_t k = kByteClass[u];
+    if (k & kLower) {
+      ++m.lower;
+    } else if (k & kUpper) {
+      ++m.upper;
+    } else if (k & kDigit) {
+      ++m.digit;
+    } else if (k & kBlank) {
+      ++m.space;
+    } else {
+      ++m.symbol;
+    }
+  }
+  return m;
+}
+
+Format FormatOfPath(std::string_view path) {
+  if (path.empty()) return Format::kUnknown;
+  const size_t slash = path.find_last_of('/');
+  const std::string name =
+      LowerCopy(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  const std::string full = LowerCopy(path);
+  const size_t dot = name.find_last_of('.');
+  const std::string ext = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+
+  if (ContainsAny(full,
+                  {"/locales/", "/locale/", "/i18n/", "/lang/", "/translations/", "/l10n/"}) ||
+      StartsWithAny(full, {"locales/", "locale/", "i18n/", "lang/", "translations/", "l10n/"}) ||
+      OneOf(ext, {"po", "pot", "xliff", "xlf", "strings", "resx", "arb"})) {
+    return Format::kTranslation;
+  }
+  if (name == ".env" || name.rfind(".env.", 0) == 0 || ext == "env" || name == ".envrc" ||
+      name == "dockerfile" || name.rfind("dockerfile.", 0) == 0 || ext == "dockerfile" ||
+      name == "containerfile" || name == "makefile" || ext == "mk" || name == ".npmrc" ||
+      name == ".pypirc" || name == ".netrc" ||
+      OneOf(ext, {"sh", "bash", "zsh", "ksh", "fish", "bat", "cmd", "ps1", "psm1", "envrc"})) {
+    return Format::kEnv;
+  }
+  if (OneOf(ext, {"yml", "yaml"}) || name == ".yarnrc") return Format::kYaml;
+  if (OneOf(ext, {"json", "jsonc", "json5", "ipynb", "har", "tfstate"})) return Format::kJson;
+  if (OneOf(ext, {"ini", "cfg", "conf", "cnf", "toml", "properties", "prop", "props",
+                  "editorconfig", "gitconfig", "desktop", "service", "pgpass", "htpasswd"}) ||
+      name == "credentials" || name == "config" || name == ".gitconfig" || name == ".pgpass") {
+    return Format::kIni;
+  }
+  if (OneOf(ext, {"xml", "config", "csproj", "vbproj", "xaml", "plist", "pom", "wsdl", "xsd", "svg",
+                  "jmx"})) {
+    return Format::kXml;
+  }
+  if (OneOf(ext, {"tf", "tfvars", "hcl", "nomad"})) return Format::kHcl;
+  if (OneOf(ext, {"py",    "pyi", "js",  "mjs",   "cjs",  "ts",     "tsx",    "jsx",    "go",
+                  "java",  "kt",  "kts", "scala", "rb",   "php",    "cs",     "vb",     "fs",
+                  "swift", "rs",  "c",   "cc",    "cpp",  "cxx",    "h",      "hh",     "hpp",
+                  "hxx",   "m",   "mm",  "dart",  "lua",  "pl",     "pm",     "r",      "jl",
+                  "ex",    "exs", "erl", "clj",   "cljs", "groovy", "gradle", "vue",    "svelte",
+                  "zig",   "nim", "cr",  "elm",   "hs",   "ml",     "sql",    "coffee", "sol"})) {
+    return Format::kCode;
+  }
+  return Format::kUnknown;
+}
+
+std::string_view PathAt::At(size_t pos) {
+  if (input_.kind != TextKind::kDiff) return input_.path;
+  if (!indexed_) {
+    indexed_ = true;
+    const std::string_view t = input_.text;
+    for (size_t at = 0; at < t.size();) {
+      const size_t end = ContentEnd(t, at);
+      const std::string_view line = t.substr(at, end - at);
+      std::string_view path;
+      if (line.substr(0, 4) == "+++ ") {
+        path = line.substr(4);
+        if (path.substr(0, 2) == "b/") path.remove_prefix(2);
+      } else if (line.substr(0, 11) == "diff --git ") {
+        const size_t b = line.rfind(" b/");
+        if (b != std::string_view::npos) path = line.substr(b + 3);
+      }
+      const size_t tab = path.find('\t');
+      if (tab != std::string_view::npos) path = path.substr(0, tab);
+      if (!path.empty() && path != "/dev/null") headers_.emplace_back(at, path);
+      at = LineEnd(t, at) + 1;
+    }
+  }
+  auto it = std::upper_bound(headers_.begin(), headers_.end(), pos,
+                             [](size_t p, const auto& h) { return p < h.first; });
+  if (it == headers_.begin()) return input_.path;
+  return std::prev(it)->second;
+}
+
+bool IsReference(std::string_view raw) {
+  const std::string_view value = Trim(raw);
+  if (value.empty()) return false;
+  if (value[0] == '$' && value.size() > 1 &&
+      (IsAlpha(value[1]) || value[1] == '_' || value[1] == '{' || value[1] == '(')) {
+    return true;
+  }
+  if (value.size() > 2 && value.front() == '%' && value.back() == '%') return true;
+  const std::string v = LowerCopy(value);
+  if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "%(", "{%", "(("})) return true;
+  for (size_t i = 0; i + 1 < v.size(); ++i) {
+    if (v[i] == '%' && (v[i + 1] == 's' || v[i + 1] == 'v' || v[i + 1] == 'd') &&
+        (i + 2 == v.size() || !IsAlnum(v[i + 2]))) {
+      return true;  // a format string: "Bearer %s"
+    }
+  }
+  const size_t open = v.find('{');
+  if (open != std::string::npos && v.find('}', open) != std::string::npos) return true;
+  return StartsWithAny(v, {"os.environ",
+                           "os.getenv",
+                           "getenv(",
+                           "process.env",
+                           "env[",
+                           "env.",
+                           "env(",
+                           "environ[",
+                           "system.getenv",
+                           "environment.",
+                           "secrets.",
+                           "vars.",
+                           "var.",
+                           "local.",
+                           "data.",
+                           "module.",
+                           "vault:",
+                           "vault(",
+                           "!vault",
+                           "ref+",
+                           "arn:aws:secretsmanager",
+                           "arn:aws:ssm",
+                           "sm://",
+                           "secretkeyref",
+                           "import.meta.env",
+                           "deno.env",
+                           "$env:",
+                           "@microsoft.keyvault",
+                           "keyvault:",
+                           "op://",
+                           "lookup(",
+                           "file(",
+                           "!ref",
+                           "!secret",
+                           "!env",
+                           "!sub",
+                           "!getatt",
+                           "awssecretsmanager",
+                           "ssm:",
+                           "gcp:",
+                           "azure:",
+                           "settings.",
+                           "config.",
+                           "conf.",
+                           "cfg.",
+                           "options.",
+                           "params.",
+                           "env:",
+                           "secret:",
+                           "secretref:",
+                           "keyvaultref:",
+                           "from_secret"});
+}
+
+bool IsPlaceholder(std::string_view raw) {
+  const std::string_view value = Trim(raw);
+  if (value.empty()) return true;
+  if (value.size() >= 2 && ((value.front() == '<' && value.back() == '>') ||
+                            (value.front() == '[' && value.back() == ']') ||
+                            (value.front() == '(' && value.back() == ')'))) {
+    return true;
+  }
+  const std::string v = LowerCopy(value);
+  if (v.find_first_not_of("x*.#-_?0 \xe2\x80\xa2") == std::string::npos) return true;
+  if (OneOf(v, {"none",
+                "null",
+                "nil",
+                "true",
+                "false",
+                "yes",
+                "no",
+                "on",
+                "off",
+                "undefined",
+                "empty",
+                "n/a",
+                "na",
+                "tbd",
+                "todo",
+                "fixme",
+                "secret",
+                "password",
+                "passwd",
+                "pass",
+                "pwd",
+                "token",
+                "key",
+                "apikey",
+                "api_key",
+                "api-key",
+                "string",
+                "str",
+                "value",
+                "redacted",
+                "hidden",
+                "masked",
+                "omitted",
+                "removed",
+                "sensitive",
+                "unset",
+                "foo",
+                "bar",
+                "foobar",
+                "baz",
+                "default",
+                "required",
+                "optional",
+                "mypassword",
+                "yourpassword",
+                "mysecret",
+                "yoursecret",
+                "mytoken",
+                "yourtoken",
+                "secretkey",
+                "secret_key",
+                "accesskey",
+                "access_key",
+                "privatekey",
+                "private_key",
+                "client_secret",
+                "clientsecret",
+                "auth_token",
+                "authtoken",
+                "access_token",
+                "accesstoken",
+                "bearer",
+                "basic",
+                "sample",
+                "demo",
+                "dummy",
+                "example",
+                "placeholder",
+                "encrypted",
+                "******",
+                "generated",
+                "random",
+                "auto",
+                "changed",
+                "blank",
+                "nothing",
+                "tmp",
+                "temp",
+                "abc",
+                "abc123",
+                "test",
+                "testing",
+                "none given",
+                "-",
+                "?",
+                "!",
+                "~",
+                "''",
+                "\"\""})) {
+    return true;
+  }
+  return ContainsAny(v, {"changeme",    "change_me",    "change-me",     "change.me",
+                         "changeit",    "change_it",    "example",       "placeholder",
+                         "dummy",       "redacted",     "your_",         "your-",
+                         "your.",       "yourpass",     "yoursecret",    "yourtoken",
+                         "yourkey",     "yourapi",      "your ",         "replace_me",
+                         "replace-me",  "replaceme",    "replace_with",  "replace-with",
+                         "insert_",     "insert-",      "insertyour",    "enter_your",
+                         "enter-your",  "enteryour",    "put_your",      "put-your",
+                         "<your",       "xxxx",         "****",          "\xe2\x80\xa2\xe2\x80\xa2",
+                         "...",         "\xe2\x80\xa6", "todo",          "fixme",
+                         "not_set",     "notset",       "not-set",       "not_a_real",
+                         "not-a-real",  "notareal",     "fake_",         "fake-",
+                         "_here",       "-here",        "sample_",       "sample-",
+                         "my_secret",   "my-secret",    "my_password",   "my-password",
+                         "my_token",    "my-token",     "my_api",        "my-api",
+                         "secret_here", "token_here",   "password_here", "s3cr3t_here"});
+}
+
+bool IsPlaceholderToken(std::string_view token) {
+  const std::string v = LowerCopy(token);
+  if (ContainsAny(
+          v, {"example", "xxxxx", "*****", "00000000", "placeholder", "dummy", "redacted", "your_",
+              "your-", "insert", "replace", "1234567890", "0123456789", "abcdefghij", "fake"})) {
+    return true;
+  }
+  return MixOf(token).distinct <= 5;
+}
+
+bool IsProseText(std::string_view raw) {
+  const std::string_view value = Trim(raw);
+  int words = 0;
+  bool in_word = false;
+  for (char c : value) {
+    if (IsDigit(c)) return false;
+    const bool letter = IsAlpha(c) || (static_cast<unsigned char>(c) >= 0x80) || c == '\'';
+    if (letter) {
+      if (!in_word) ++words;
+      in_word = true;
+    } else if (IsBlank(c)) {
+      in_word = false;
+    } else if (c == '.' || c == ',' || c == '!' || c == '?' || c == ':' || c == '-' || c == '(' ||
+               c == ')') {
+      in_word = false;
+    } else {
+      return false;
+    }
+  }
+  return words >= 2 && value.find(' ') != std::string_view::npos;
+}
+
+void Detector::Scan(const ScanInput& input, SpanSink& sink) const {
+  try {
+    Find(input, sink);
+  } catch (...) {
+    if (!input.text.empty()) sink.Add(0, input.text.size(), "text that could not be checked");
+  }
+}
+
+}  // namespace rr_secrets
