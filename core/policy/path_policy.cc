@@ -1,42 +1,112 @@
 #include "core/policy/path_policy.h"
 
-#include <strings.h>
-
 namespace rr {
 namespace {
 
-bool EndsWithNoCase(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         strncasecmp(s.data() + s.size() - suffix.size(), suffix.data(), suffix.size()) == 0;
+// ASCII case folding, inline: these run for every entry of every listing.
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// `lower` is written in lower case.
+bool EqualsNoCase(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (Lower(s[i]) != lower[i]) return false;
+  }
+  return true;
 }
 
-bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && strncasecmp(s.data(), prefix.data(), prefix.size()) == 0;
+bool StartsWithNoCase(std::string_view s, std::string_view lower) {
+  return s.size() >= lower.size() && EqualsNoCase(s.substr(0, lower.size()), lower);
 }
 
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+bool EndsWithNoCase(std::string_view s, std::string_view lower) {
+  return s.size() >= lower.size() && EqualsNoCase(s.substr(s.size() - lower.size()), lower);
+}
+
+// Whether `s` holds "service-account" in any case: found by its '-', which few names hold.
+bool HoldsServiceAccount(std::string_view s) {
+  constexpr std::string_view kWord = "service-account";
+  constexpr size_t kDash = 7;  // kWord[kDash] == '-'
+  for (size_t at = s.find('-', kDash); at != std::string_view::npos; at = s.find('-', at + 1)) {
+    if (EqualsNoCase(s.substr(at - kDash, kWord.size()), kWord)) return true;
+  }
+  return false;
+}
+
+// Files that are credentials only in a folder of a given name (any case, at any depth).
+struct CredentialPair {
+  std::string_view folder;
+  std::string_view name;
+};
+constexpr CredentialPair kCredentialPairs[] = {
+    {".aws", "credentials"},
+    {".docker", "config.json"},
+    {".kube", "config"},
+};
+
+bool IsCredentialPair(std::string_view folder, std::string_view name) {
+  for (const auto& p : kCredentialPairs) {
+    if (EqualsNoCase(name, p.name) && EqualsNoCase(folder, p.folder)) return true;
+  }
+  return false;
+}
+
+// The name of the folder holding `path` ("" for a path at the root).
+std::string_view FolderName(const RepoPath& path) {
+  std::string_view s = path.str();
+  const size_t slash = s.rfind('/');
+  if (slash == std::string_view::npos) return {};
+  s = s.substr(0, slash);
+  const size_t before = s.rfind('/');
+  return before == std::string_view::npos ? s : s.substr(before + 1);
 }
 
 }  // namespace
 
 bool PathPolicy::IsCredentialName(std::string_view n) {
-  // .env and .env.* -- but not the examples teams commit on purpose.
-  if (EqualsNoCase(n, ".env")) return true;
-  if (StartsWithNoCase(n, ".env.")) {
-    return !(EqualsNoCase(n, ".env.example") || EqualsNoCase(n, ".env.sample") ||
-             EqualsNoCase(n, ".env.template"));
+  if (n.empty()) return false;
+  if (n[0] == '.') {
+    // .env.* -- but not the examples teams commit on purpose. (.env itself, like prod.env, is
+    // caught by its extension below.)
+    if (StartsWithNoCase(n, ".env.")) {
+      return !(EqualsNoCase(n, ".env.example") || EqualsNoCase(n, ".env.sample") ||
+               EqualsNoCase(n, ".env.template"));
+    }
+    for (std::string_view dotfile : {".envrc", ".netrc", ".pgpass", ".pypirc", ".git-credentials",
+                                     ".npmrc", ".yarnrc.yml", ".htpasswd"}) {
+      if (EqualsNoCase(n, dotfile)) return true;
+    }
   }
-  if (EqualsNoCase(n, ".envrc") || EqualsNoCase(n, ".netrc") || EqualsNoCase(n, ".pgpass") ||
-      EqualsNoCase(n, ".pypirc") || EqualsNoCase(n, ".git-credentials")) {
-    return true;
+  const size_t dot = n.rfind('.');
+  if (dot != std::string_view::npos) {
+    const std::string_view ext = n.substr(dot);
+    for (std::string_view e : {".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx",
+                               ".ppk", ".tfstate"}) {
+      if (EqualsNoCase(ext, e)) return true;
+    }
+    if (EqualsNoCase(ext, ".backup") && EndsWithNoCase(n, ".tfstate.backup")) return true;
+    if (EqualsNoCase(ext, ".json") &&
+        (EqualsNoCase(n, "credentials.json") || HoldsServiceAccount(n))) {
+      return true;
+    }
   }
-  for (std::string_view ext : {".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx",
-                               ".ppk", ".tfstate", ".tfstate.backup"}) {
-    if (EndsWithNoCase(n, ext)) return true;
+  if (n.size() >= 6 && Lower(n[0]) == 'i' && Lower(n[1]) == 'd' && n[2] == '_') {
+    for (std::string_view key : {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}) {
+      if (StartsWithNoCase(n, key)) return !EndsWithNoCase(n, ".pub");
+    }
   }
-  for (std::string_view key : {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}) {
-    if (StartsWithNoCase(n, key)) return !EndsWithNoCase(n, ".pub");
+  return false;
+}
+
+bool PathPolicy::IsCredentialEntry(std::string_view folder, std::string_view name) {
+  return IsCredentialName(name) || IsCredentialPair(folder, name);
+}
+
+bool PathPolicy::IsCredentialChild(const RepoPath& child, std::string_view name) {
+  if (IsCredentialName(name)) return true;
+  // Only a few names depend on their folder; only then is the folder's name looked up.
+  for (const auto& p : kCredentialPairs) {
+    if (EqualsNoCase(name, p.name)) return EqualsNoCase(FolderName(child), p.folder);
   }
   return false;
 }
@@ -63,8 +133,10 @@ PathPolicy PathPolicy::Default() { return PathPolicy(); }
 
 bool PathPolicy::Excluded(const std::vector<std::string_view>& parts) const {
   if (!serve_credential_files_) {
+    std::string_view folder;  // "" at the root
     for (auto part : parts) {
-      if (IsCredentialName(part)) return true;
+      if (IsCredentialEntry(folder, part)) return true;
+      folder = part;
     }
   }
   for (const auto& g : exclude_) {

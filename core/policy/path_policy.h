@@ -4,10 +4,11 @@
 //
 // A path is served when it, or one of its folders, matches an include pattern (or there are
 // none), and neither it nor any of its folders matches an exclude pattern or, unless
-// serve_credential_files is set, a credential file name (.env, *.pem, id_rsa, ...).
+// serve_credential_files is set, a credential file name (.env, *.pem, id_rsa, .kube/config, ...).
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/policy/glob.h"
@@ -37,19 +38,31 @@ class PathPolicy {
   bool Outside(const RepoPath& path) const;
 
   // The same two questions for `child`, an entry named `name` of a folder that a walk has
-  // already found not Outside: cheaper, since only the new name can change the answer when no
-  // pattern is configured.
+  // already found not Outside: cheaper, since only the new name (and, for the few credential
+  // files named with their folder, such as .kube/config, its folder's name) can change the answer
+  // when no pattern is configured.
   bool ServesChild(const RepoPath& child, std::string_view name) const {
-    if (!partial()) return serve_credential_files_ || !IsCredentialName(name);
+    if (!partial()) return serve_credential_files_ || !IsCredentialChild(child, name);
     return ServesFile(child);
   }
   bool ChildOutside(const RepoPath& child, std::string_view name) const {
-    if (!partial()) return !serve_credential_files_ && IsCredentialName(name);
+    if (!partial()) return !serve_credential_files_ && IsCredentialChild(child, name);
     return Outside(child);
   }
 
-  // The credential file names, as documented (docs/safety.md).
+  // The credential file names, as documented (docs/safety.md). These run for every entry of
+  // every listing: they allocate nothing. Case is ignored (ASCII).
+  //
+  // IsCredentialName: a name that is a credential file (or folder) wherever it is: .env,
+  // id_rsa, *.pem, credentials.json, ...
   static bool IsCredentialName(std::string_view name);
+  // IsCredentialEntry: the whole rule for an entry named `name` in a folder named `folder` (""
+  // at the root): IsCredentialName, or a file credential only in its folder (.aws/credentials,
+  // .docker/config.json, .kube/config).
+  static bool IsCredentialEntry(std::string_view folder, std::string_view name);
+  // The same for `child`, an entry named `name`: its folder's name is read from `child` only
+  // when `name` is one that needs it.
+  static bool IsCredentialChild(const RepoPath& child, std::string_view name);
 
  private:
   bool Excluded(const std::vector<std::string_view>& parts) const;

@@ -120,5 +120,123 @@ TEST(PathPolicy, CredentialFilesAreExcludedEverywhereUnlessServed) {
   EXPECT_TRUE(served.ServesFile(P("id_rsa")));
 }
 
+// Beyond the seed's list: package-manager and registry logins, web server password files, cloud
+// and cluster credentials. Three of them are credentials only in a folder of a given name
+// (.aws/credentials, .docker/config.json, .kube/config), at any depth.
+const char* const kMoreCredentialFiles[] = {
+    ".npmrc", "web/.npmrc", ".NPMRC", ".yarnrc.yml", "app/.Yarnrc.YML", ".htpasswd",
+    "site/admin/.htpasswd", "credentials.json", "google/Credentials.JSON", "service-account.json",
+    "gcp/my-service-account-key.json", "prod-Service-Account.JSON", ".aws/credentials",
+    "home/user/.aws/credentials", ".AWS/Credentials", ".docker/config.json",
+    "ci/.docker/config.json", ".Docker/CONFIG.json", ".kube/config", "a/b/.kube/config",
+    ".KUBE/Config",
+    // A folder so named hides everything in it.
+    ".kube/config/admin.yaml", "credentials.json/x.txt"};
+// Near misses, served: the names only exactly, the folder-bound files only in their folder.
+const char* const kMoreLookalikes[] = {".npmrc.example",
+                                       "npmrc",
+                                       ".yarnrc",
+                                       ".yarnrc.yml.sample",
+                                       "htpasswd.md",
+                                       "credentials.json.example",
+                                       "credentials.yaml",
+                                       "my-credentials.json",
+                                       "service-accounts.md",
+                                       "service-account.yaml",
+                                       "service-account.json.example",
+                                       "docs/service-accounts/README.md",
+                                       "config",
+                                       "credentials",
+                                       "config.json",
+                                       ".aws/config",
+                                       "aws/credentials",
+                                       ".aws.bak/credentials",
+                                       ".docker/daemon.json",
+                                       "docker/config.json",
+                                       "my.kube/config",
+                                       ".kube/config.d/x",
+                                       ".kube/cache/config.json",
+                                       ".kube/kubeconfig",
+                                       ".kube/x/config",
+                                       "config/.kube",
+                                       "credentials/.aws"};
+
+TEST(PathPolicy, MoreCredentialFilesAreExcludedEverywhereUnlessServed) {
+  auto p = PathPolicy::Default();
+  for (const char* c : kMoreCredentialFiles) {
+    EXPECT_FALSE(p.ServesFile(P(c))) << c;
+    EXPECT_TRUE(p.Outside(P(c))) << c;
+  }
+  for (const char* ok : kMoreLookalikes) {
+    EXPECT_TRUE(p.ServesFile(P(ok))) << ok;
+    EXPECT_FALSE(p.Outside(P(ok))) << ok;
+  }
+  // The folders that hold them are served (they may hold other files).
+  for (const char* folder : {".aws", ".docker", ".kube", "a/b/.kube"}) {
+    EXPECT_FALSE(p.Outside(P(folder))) << folder;
+  }
+  // With patterns configured too (ServesFile and Outside then take the whole path).
+  auto patterned = Make({}, {"vendor/**"});
+  for (const char* c : kMoreCredentialFiles) {
+    EXPECT_FALSE(patterned.ServesFile(P(c))) << c;
+    EXPECT_TRUE(patterned.Outside(P(c))) << c;
+  }
+  for (const char* ok : kMoreLookalikes) EXPECT_TRUE(patterned.ServesFile(P(ok))) << ok;
+  auto served = Make({}, {}, /*creds=*/true);
+  for (const char* c : kMoreCredentialFiles) {
+    EXPECT_TRUE(served.ServesFile(P(c))) << c;
+    EXPECT_FALSE(served.Outside(P(c))) << c;
+  }
+}
+
+TEST(PathPolicy, CredentialEntryTakesTheFolderNameForFolderBoundFiles) {
+  EXPECT_TRUE(PathPolicy::IsCredentialEntry(".kube", "config"));
+  EXPECT_TRUE(PathPolicy::IsCredentialEntry(".Aws", "CREDENTIALS"));
+  EXPECT_TRUE(PathPolicy::IsCredentialEntry(".docker", "config.json"));
+  EXPECT_TRUE(PathPolicy::IsCredentialEntry("", ".npmrc"));
+  EXPECT_TRUE(PathPolicy::IsCredentialEntry("src", "id_rsa"));
+  EXPECT_FALSE(PathPolicy::IsCredentialEntry("", "config"));
+  EXPECT_FALSE(PathPolicy::IsCredentialEntry(".kube", "config.json"));
+  EXPECT_FALSE(PathPolicy::IsCredentialEntry(".docker", "config"));
+  EXPECT_FALSE(PathPolicy::IsCredentialEntry("kube", "config"));
+  // The name alone does not know its folder.
+  EXPECT_FALSE(PathPolicy::IsCredentialName("config"));
+  EXPECT_TRUE(PathPolicy::IsCredentialName("credentials.json"));
+}
+
+// The fast paths a walk takes (only the new name, and for .kube/config and the like its folder's
+// name, are looked at) agree with judging the whole path, for every name above.
+TEST(PathPolicy, ChildFastPathsAgreeWithTheWholePath) {
+  std::vector<std::string> paths;
+  for (const char* c : kMoreCredentialFiles) paths.push_back(c);
+  for (const char* c : kMoreLookalikes) paths.push_back(c);
+  for (const char* c : {".env", "deploy/id_rsa", "README.md", "x/.env.example", ".aws",
+                        "deep/er/.docker", "config/config", ".kube/.kube/config"}) {
+    paths.push_back(c);
+  }
+  for (bool creds : {false, true}) {
+    auto p = Make({}, {}, creds);
+    ASSERT_FALSE(p.partial());
+    for (const auto& s : paths) {
+      const RepoPath path = P(s.c_str());
+      // Every folder on the way is not Outside (the walk would not have gone into it); the fast
+      // paths are only asked then.
+      bool reachable = true;
+      for (RepoPath up = path.Parent(); !up.is_root(); up = up.Parent()) {
+        reachable = reachable && !p.Outside(up);
+      }
+      if (!reachable) continue;
+      EXPECT_EQ(p.ServesChild(path, path.name()), p.ServesFile(path)) << s << " creds=" << creds;
+      EXPECT_EQ(p.ChildOutside(path, path.name()), p.Outside(path)) << s << " creds=" << creds;
+    }
+  }
+  auto p = PathPolicy::Default();
+  EXPECT_FALSE(p.ServesChild(P("a/b/.kube/config"), "config"));
+  EXPECT_TRUE(p.ChildOutside(P("a/b/.kube/config"), "config"));
+  EXPECT_TRUE(p.ServesChild(P("a/b/my.kube/config"), "config"));
+  EXPECT_FALSE(p.ChildOutside(P("config"), "config"));
+  EXPECT_FALSE(p.ServesChild(P(".aws/credentials"), "credentials"));
+}
+
 }  // namespace
 }  // namespace rr

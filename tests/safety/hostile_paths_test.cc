@@ -3,6 +3,8 @@
 // folder that isn't there; a file's id given as a ref tells nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/policy/glob.h"
 #include "tests/safety/hostile_kit.h"
 
@@ -104,6 +106,109 @@ TEST(HostilePaths, ServeCredentialFilesTrueServesThem) {
     ASSERT_FALSE(a.is_error) << f << ": " << a.text;
     EXPECT_TRUE(Has(a.text, std::string("SECRET IN ") + f)) << a.text;
   }
+}
+
+// Beyond the seed's list: registry logins, web server password files, cloud and cluster
+// credentials — three of them credentials only in a folder of a given name, at any depth.
+const char* const kCloudCredentialFiles[] = {".npmrc",
+                                             "web/.NPMRC",
+                                             ".yarnrc.yml",
+                                             "site/.htpasswd",
+                                             "credentials.json",
+                                             "gcp/Prod-Service-Account.JSON",
+                                             "service-account.json",
+                                             ".aws/credentials",
+                                             "home/.aws/credentials",
+                                             "ci/.docker/config.json",
+                                             ".kube/config",
+                                             "deploy/prod/.KUBE/config"};
+// Served, in sorted order as a recursive listing shows them: look-alikes, and the files that
+// share a folder with the credentials.
+const char* const kCloudLookalikes[] = {".aws/config",
+                                        ".npmrc.example",
+                                        "ci/.docker/daemon.json",
+                                        "credentials.json.example",
+                                        "docs/service-accounts.md",
+                                        "kube/.kube/config.d/dev.yaml",
+                                        "my.kube/config",
+                                        "web/index.html"};
+
+struct CloudSecretsRepo {
+  TempDir tmp;
+  TestRepo repo{tmp / "cloud"};
+  CloudSecretsRepo() {
+    for (const char* f : kCloudCredentialFiles) repo.Write(f, std::string("SECRET IN ") + f + "\n");
+    for (const char* f : kCloudLookalikes) repo.Write(f, std::string("served: ") + f + "\n");
+    repo.Commit("Everything");
+  }
+};
+
+std::vector<std::string> ListedPaths(ToolHarness& h, const std::string& args) {
+  auto a = h.Call("list_files", args);
+  EXPECT_FALSE(a.is_error) << args << ": " << a.text;
+  auto lines = Lines(a.text);
+  return std::vector<std::string>(lines.begin() + 1, lines.end());
+}
+
+TEST(HostilePaths, CloudAndRegistryCredentialFilesAreNeverListedOrRead) {
+  CloudSecretsRepo r;
+  ToolHarness h({Served("cloud", r.repo.path())});
+  EXPECT_EQ(ListedPaths(h, R"({"repo":"cloud","recursive":true})"),
+            std::vector<std::string>(std::begin(kCloudLookalikes), std::end(kCloudLookalikes)));
+  // home/, deploy/ and .kube/ hold only credential files: not shown.
+  EXPECT_EQ(ListedPaths(h, R"({"repo":"cloud"})"),
+            (std::vector<std::string>{".aws/", "ci/", "docs/", "kube/", "my.kube/", "web/",
+                                      ".npmrc.example", "credentials.json.example"}));
+  EXPECT_EQ(ListedPaths(h, R"({"repo":"cloud","path":".aws"})"),
+            (std::vector<std::string>{".aws/config"}));
+  EXPECT_EQ(ListedPaths(h, R"({"repo":"cloud","path":"ci/.docker"})"),
+            (std::vector<std::string>{"ci/.docker/daemon.json"}));
+  EXPECT_EQ(ListedPaths(h, R"({"repo":"cloud","path":"web","recursive":true})"),
+            (std::vector<std::string>{"web/index.html"}));
+
+  // A folder holding only them answers exactly as a folder that does not exist.
+  auto missing = h.Call("list_files", R"({"repo":"cloud","path":"no-such-folder"})");
+  ASSERT_TRUE(missing.is_error) << missing.text;
+  for (const std::string folder :
+       {".kube", "home", "home/.aws", "deploy", "deploy/prod/.KUBE", "gcp", "site"}) {
+    for (const std::string rec : {"false", "true"}) {
+      auto a = h.Call("list_files",
+                      R"({"repo":"cloud","recursive":)" + rec + R"(,"path":")" + folder + "\"}");
+      EXPECT_TRUE(a.is_error) << folder << ": " << a.text;
+      EXPECT_EQ(ReplaceAll(a.text, folder, "no-such-folder"), missing.text) << folder;
+    }
+  }
+  for (const char* f : kCloudCredentialFiles) {
+    auto a = h.Call("read_file", R"({"repo":"cloud","path":")" + std::string(f) + "\"}");
+    EXPECT_TRUE(a.is_error) << f << ": " << a.text;
+    EXPECT_EQ(a.text, "path `" + std::string(f) + "` is outside what this server serves in `cloud`")
+        << a.text;
+  }
+  for (const char* f : kCloudLookalikes) {
+    auto a = h.Call("read_file", R"({"repo":"cloud","path":")" + std::string(f) + "\"}");
+    ASSERT_FALSE(a.is_error) << f << ": " << a.text;
+    EXPECT_TRUE(Has(a.text, std::string("served: ") + f)) << a.text;
+  }
+  for (const auto& c : CallEveryTool(h, "cloud", {".aws/config", "my.kube/config"})) {
+    EXPECT_FALSE(c.answer.is_error) << c.tool << " " << c.args << ": " << c.answer.text;
+    EXPECT_FALSE(Has(c.answer.text, "SECRET")) << c.answer.text;
+  }
+}
+
+TEST(HostilePaths, ServeCredentialFilesTrueServesCloudAndRegistryCredentialFiles) {
+  CloudSecretsRepo r;
+  RepoConfig rc = Served("cloud", r.repo.path());
+  rc.serve_credential_files = true;
+  ToolHarness h({rc});
+  const auto all = ListedPaths(h, R"({"repo":"cloud","recursive":true})");
+  for (const char* f : kCloudCredentialFiles) {
+    EXPECT_NE(std::find(all.begin(), all.end(), f), all.end()) << f << " not listed";
+    auto a = h.Call("read_file", R"({"repo":"cloud","path":")" + std::string(f) + "\"}");
+    ASSERT_FALSE(a.is_error) << f << ": " << a.text;
+    EXPECT_TRUE(Has(a.text, std::string("SECRET IN ") + f)) << a.text;
+  }
+  EXPECT_EQ(ListedPaths(h, R"({"repo":"cloud","path":".kube"})"),
+            (std::vector<std::string>{".kube/config"}));
 }
 
 TEST(HostilePaths, FolderHoldingOnlyExcludedFilesAnswersAsNotThere) {
