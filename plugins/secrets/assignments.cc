@@ -97,6 +97,19 @@ void Split(std::string_view name, Words* out) {
   close(name.size());
 }
 
+// A set of words looked up by binary search (the lists below are long and asked at every
+// keyword occurrence).
+class WordSet {
+ public:
+  WordSet(std::initializer_list<std::string_view> words) : words_(words) {
+    std::sort(words_.begin(), words_.end());
+  }
+  bool Has(std::string_view w) const { return std::binary_search(words_.begin(), words_.end(), w); }
+
+ private:
+  std::vector<std::string_view> words_;
+};
+
 bool In(std::string_view w, std::initializer_list<std::string_view> set) {
   for (auto s : set) {
     if (w == s) return true;
@@ -111,44 +124,47 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // Words that only qualify the word before them (password_confirmation, api_key_prod).
 bool IsQualifier(std::string_view w) {
   if (w.size() >= 2 && w[0] == 'v' && std::all_of(w.begin() + 1, w.end(), IsDigit)) return true;
-  return In(w, {"value",     "val",     "str",     "string",       "b64",     "base64",
-                "hex",       "encoded", "enc",     "encrypted",    "raw",     "plain",
-                "plaintext", "data",    "confirm", "confirmation", "again",   "repeat",
-                "new",       "old",     "prod",    "production",   "dev",     "development",
-                "staging",   "stage",   "live",    "local",        "default", "primary",
-                "secondary", "backup",  "current", "override",     "base",    "literal",
-                "sandbox",   "test",    "qa",      "uat",          "preprod", "cleartext",
-                "main",      "one",     "two",     "hash",         "hashed",  "digest"});
+  static const WordSet kWords = {
+      "value",      "val",          "str",         "string",  "b64",     "base64",    "hex",
+      "encoded",    "enc",          "encrypted",   "raw",     "plain",   "plaintext", "data",
+      "confirm",    "confirmation", "again",       "repeat",  "new",     "old",       "prod",
+      "production", "dev",          "development", "staging", "stage",   "live",      "local",
+      "default",    "primary",      "secondary",   "backup",  "current", "override",  "base",
+      "literal",    "sandbox",      "test",        "qa",      "uat",     "preprod",   "cleartext",
+      "main",       "one",          "two",         "hash",    "hashed",  "digest"};
+  return kWords.Has(w);
 }
 
 bool IsKeyQualifier(std::string_view w) {
-  return In(w, {"api",        "access",       "secret",      "private",    "signing",
-                "sign",       "signature",    "encryption",  "encrypt",    "decryption",
-                "decrypt",    "crypt",        "crypto",      "cipher",     "master",
-                "client",     "app",          "application", "auth",       "authentication",
-                "account",    "storage",      "shared",      "admin",      "deploy",
-                "webhook",    "hmac",         "jwt",         "session",    "license",
-                "licence",    "subscription", "service",     "consumer",   "aes",
-                "server",     "root",         "partner",     "merchant",   "developer",
-                "write",      "ingest",       "ingestion",   "rest",       "secure",
-                "security",   "datadog",      "dd",          "sendgrid",   "stripe",
-                "mailgun",    "mailchimp",    "twilio",      "algolia",    "pusher",
-                "openai",     "anthropic",    "gemini",      "google",     "maps",
-                "firebase",   "github",       "gitlab",      "slack",      "heroku",
-                "aws",        "azure",        "gcp",         "cloudflare", "mapbox",
-                "segment",    "sentry",       "newrelic",    "bugsnag",    "rollbar",
-                "pagerduty",  "okta",         "auth0",       "contentful", "shopify",
-                "square",     "paypal",       "braintree",   "plaid",      "nexmo",
-                "vonage",     "postmark",     "sparkpost",   "mandrill",   "airtable",
-                "notion",     "linear",       "hubspot",     "intercom",   "zendesk",
-                "openrouter", "groq",         "mistral",     "cohere",     "huggingface",
-                "hf",         "replicate",    "pinecone",    "supabase",   "elastic",
-                "meili",      "typesense",    "x",           "ssh",        "gpg",
-                "pgp",        "wallet",       "bot",         "user",       "personal",
-                "management", "hook",         "cookie",      "csrf",       "otp",
-                "totp",       "mfa",          "recovery",    "dropbox",    "box",
-                "heroku",     "netlify",      "vercel",      "docker",     "npm",
-                "pypi",       "nuget"});
+  static const WordSet kWords = {
+      "api",        "access",       "secret",      "private",    "signing",
+      "sign",       "signature",    "encryption",  "encrypt",    "decryption",
+      "decrypt",    "crypt",        "crypto",      "cipher",     "master",
+      "client",     "app",          "application", "auth",       "authentication",
+      "account",    "storage",      "shared",      "admin",      "deploy",
+      "webhook",    "hmac",         "jwt",         "session",    "license",
+      "licence",    "subscription", "service",     "consumer",   "aes",
+      "server",     "root",         "partner",     "merchant",   "developer",
+      "write",      "ingest",       "ingestion",   "rest",       "secure",
+      "security",   "datadog",      "dd",          "sendgrid",   "stripe",
+      "mailgun",    "mailchimp",    "twilio",      "algolia",    "pusher",
+      "openai",     "anthropic",    "gemini",      "google",     "maps",
+      "firebase",   "github",       "gitlab",      "slack",      "heroku",
+      "aws",        "azure",        "gcp",         "cloudflare", "mapbox",
+      "segment",    "sentry",       "newrelic",    "bugsnag",    "rollbar",
+      "pagerduty",  "okta",         "auth0",       "contentful", "shopify",
+      "square",     "paypal",       "braintree",   "plaid",      "nexmo",
+      "vonage",     "postmark",     "sparkpost",   "mandrill",   "airtable",
+      "notion",     "linear",       "hubspot",     "intercom",   "zendesk",
+      "openrouter", "groq",         "mistral",     "cohere",     "huggingface",
+      "hf",         "replicate",    "pinecone",    "supabase",   "elastic",
+      "meili",      "typesense",    "x",           "ssh",        "gpg",
+      "pgp",        "wallet",       "bot",         "user",       "personal",
+      "management", "hook",         "cookie",      "csrf",       "otp",
+      "totp",       "mfa",          "recovery",    "dropbox",    "box",
+      "heroku",     "netlify",      "vercel",      "docker",     "npm",
+      "pypi",       "nuget"};
+  return kWords.Has(w);
 }
 
 // Words before "token" that make it not a credential (page tokens, LLM token counts).
@@ -175,13 +191,15 @@ bool IsRandomRun(const Words& words) {
 }
 
 bool IsNegatingFirstWord(std::string_view w) {
-  return In(w, {"is",       "has",      "use",     "uses",   "using",   "enable",   "enabled",
-                "disable",  "disabled", "show",    "hide",   "require", "requires", "required",
-                "validate", "verify",   "check",   "forgot", "forget",  "remember", "toggle",
-                "allow",    "no",       "without", "min",    "max",     "num",      "should",
-                "can",      "must",     "need",    "needs",  "want",    "generate", "on",
-                "handle",   "get",      "fetch",   "load",   "read",    "parse",    "hash",
-                "encode",   "decode",   "compare", "match",  "test",    "mock",     "fake"});
+  static const WordSet kWords = {
+      "is",       "has",      "use",     "uses",   "using",   "enable",   "enabled",
+      "disable",  "disabled", "show",    "hide",   "require", "requires", "required",
+      "validate", "verify",   "check",   "forgot", "forget",  "remember", "toggle",
+      "allow",    "no",       "without", "min",    "max",     "num",      "should",
+      "can",      "must",     "need",    "needs",  "want",    "generate", "on",
+      "handle",   "get",      "fetch",   "load",   "read",    "parse",    "hash",
+      "encode",   "decode",   "compare", "match",  "test",    "mock",     "fake"};
+  return kWords.Has(w);
 }
 
 bool IsPasswordWord(std::string_view w) {
@@ -232,9 +250,14 @@ Kind KindOfWords(const Words& words) {
     return Kind::kAuth;
   }
   if (In(head, {"credential", "credentials", "creds", "cred"})) return Kind::kCredential;
-  if (head == "pat" ||
-      (head.size() > 3 && EndsWith(head, "pat") && n == 1 &&
-       In(head.substr(0, head.size() - 3), {"github", "gitlab", "ado", "azure"}))) {
+  auto pat_owner = [](std::string_view w) {
+    static const WordSet kWords = {"github", "gitlab", "ado",  "azure",     "devops", "personal",
+                                   "access", "gh",     "glab", "bitbucket", "hf",     "api",
+                                   "docker", "npm",    "git",  "vsts",      "tfs"};
+    return kWords.Has(w);
+  };
+  if ((head == "pat" && pat_owner(prev)) ||
+      (head.size() > 3 && EndsWith(head, "pat") && pat_owner(head.substr(0, head.size() - 3)))) {
     return Kind::kToken;
   }
   return Kind::kNone;
@@ -465,19 +488,28 @@ bool IsTranslationOfPassword(std::string_view v) {
 }
 
 // A snake_case value naming a field rather than being one ("user_password", "access_token").
+// A value naming a field rather than being one: an identifier made of words, one of them a
+// secret's ("user_password", "accessToken", "id-it-revPassphrase", "_authToken").
 bool IsFieldName(std::string_view v) {
-  bool underscore = false;
   for (char c : v) {
-    if (c == '_' || c == '-' || c == '.') {
-      underscore = true;
-    } else if (!(ClassOf(c) & kLower)) {
-      return false;
+    if (!(IsAlpha(c) || c == '_' || c == '-' || c == '.')) return false;
+  }
+  Words words;
+  Split(v, &words);
+  if (words.count < 2 && v.find_first_of("_-.") == std::string_view::npos) {
+    // One word: only the secret words themselves, in any case ("PASSWORD").
+    return words.count == 1 && (IsPasswordWord(words.word[0]) || words.word[0] == "token" ||
+                                words.word[0] == "secret" || words.word[0] == "apikey");
+  }
+  for (int i = 0; i < words.count; ++i) {
+    const std::string_view w = words.word[i];
+    if (IsPasswordWord(w) || w.find("token") != std::string_view::npos ||
+        w.find("secret") != std::string_view::npos || w == "key" || w == "auth" ||
+        w.find("cred") != std::string_view::npos || w == "apikey" || w == "passphrase") {
+      return true;
     }
   }
-  if (!underscore) return false;
-  return v.find("pass") != std::string_view::npos || v.find("token") != std::string_view::npos ||
-         v.find("secret") != std::string_view::npos || v.find("key") != std::string_view::npos ||
-         v.find("auth") != std::string_view::npos || v.find("cred") != std::string_view::npos;
+  return false;
 }
 
 // How a value is given to its name.
@@ -505,6 +537,23 @@ class Settings final : public Detector {
   Settings()
       : Detector("settings", {"pass", "pw", "secret", "token", "key", "auth", "cred", "bearer",
                               "passwort", "kennwort", "pat"}) {}
+  // The letters that may follow each keyword (in keywords_' order) inside a word that names a
+  // secret: "pass" goes on as password or passphrase, never as passenger or passive. Every
+  // secret word holds a keyword occurrence of its own, so an occurrence that goes on otherwise
+  // (keyboard, tokenizer, author) is skipped before the name around it is read.
+  static constexpr std::string_view kContinuations[][7] = {
+      {"", "word", "words", "wd", "phrase", "wort", "code"},
+      {"", "d", "s", "", "", "", ""},
+      {"", "s", "", "", "", "", ""},
+      {"", "s", "", "", "", "", ""},
+      {"", "s", "", "", "", "", ""},
+      {"", "orization", "z", "", "", "", ""},
+      {"", "s", "ential", "entials", "", "", ""},
+      {"", "", "", "", "", "", ""},
+      {"", "", "", "", "", "", ""},
+      {"", "", "", "", "", "", ""},
+      {"", "s", "", "", "", "", ""},
+  };
 
  protected:
   void Find(const ScanInput& in, SpanSink& sink) const override {
@@ -513,7 +562,9 @@ class Settings final : public Detector {
     size_t last_name_end = std::string_view::npos;
     for (size_t h = 0; h < in.hit_count; ++h) {
       const size_t at = in.hits[h].offset;
-      if (at >= t.size()) continue;
+      const uint32_t k = in.hits[h].keyword;
+      if (at >= t.size() || k >= keywords_.size()) continue;
+      if (!SecretWordAt(t, at, keywords_[k].size(), k)) continue;
       size_t b = at, e = at;
       while (b > 0 && at - b < 64 && IsNameChar(t[b - 1])) --b;
       while (e < t.size() && e - at < 64 && IsNameChar(t[e])) ++e;
@@ -539,6 +590,25 @@ class Settings final : public Detector {
   }
 
  private:
+  // True when the keyword occurrence at `at` ends a word's run of letters as a secret word
+  // does (see kContinuations).
+  static bool SecretWordAt(std::string_view t, size_t at, size_t length, uint32_t keyword) {
+    const size_t from = at + length;
+    if (from > t.size() || keyword >= sizeof kContinuations / sizeof kContinuations[0]) {
+      return false;
+    }
+    size_t j = from;
+    const uint8_t cls = ClassOf(t[from - 1]) & (kLower | kUpper);
+    while (j < t.size() && (ClassOf(t[j]) & cls)) ++j;
+    // "TOKENValue": the last capital starts the next word.
+    if (cls == kUpper && j > from && j < t.size() && (ClassOf(t[j]) & kLower)) --j;
+    const size_t n = j - from;
+    for (std::string_view c : kContinuations[keyword]) {
+      if (c.size() == n && (n == 0 || EqualsNoCase(t.substr(from, n), c))) return true;
+    }
+    return false;
+  }
+
   struct Name {
     size_t b, e;
     Kind kind;
@@ -551,8 +621,11 @@ class Settings final : public Detector {
     const Name name{b, e, kind, &words};
     const size_t line_start = LineStart(t, b);
     const size_t line_end = ContentEnd(t, e);
-    Format format = paths.FormatAt(b);
-    if (IsCommentStart(t, line_start, b)) format = Format::kUnknown;
+    const Format file_format = paths.FormatAt(b);
+    const bool comment = IsCommentStart(t, line_start, b);
+    const Format format = comment ? Format::kUnknown : file_format;
+    // A documentation tag (`@param password: …`, ` * @FOO_TOKEN: …`) describes, not sets.
+    if (comment && b > 0 && (t[b - 1] == '@' || t[b - 1] == '\\')) return;
 
     char name_quote = 0;
     const size_t name_qlen = QuoteBefore(t, b, &name_quote);
@@ -572,6 +645,19 @@ class Settings final : public Detector {
         (t[b - 1] == 'n' || t[b - 1] == 't' || t[b - 1] == 'r')) {
       in_string = '"';
     }
+    if (!name_quoted && !in_string && !comment &&
+        (format == Format::kCode || format == Format::kJson || format == Format::kHcl)) {
+      in_string = OpenQuoteBefore(t, line_start, name_qlen ? b - name_qlen : b);
+    }
+    if (in_string && !name_qlen) {
+      // Inside a string, a name stands after a separator ("a=1;Password=x", "\nTOKEN=x"), not
+      // inside another value ("arn:…:secret:prod/x").
+      const char c = b > 0 ? t[b - 1] : ' ';
+      if (!(IsBlank(c) || c == ';' || c == '&' || c == '?' || c == ',' || c == '{' || c == '(' ||
+            (b >= 2 && t[b - 2] == '\\'))) {
+        return;
+      }
+    }
     if (PairedValue(t, name, name_qlen, format, sink)) return;
 
     const char before = b > name_qlen ? t[b - 1 - name_qlen] : '\n';
@@ -587,6 +673,7 @@ class Settings final : public Detector {
     Op op;
     if (c == ':') {
       if (c1 == ':') return;
+      if (name_quoted && !KeyPosition(t, line_start, b - name_qlen)) return;
       op = c1 == '=' ? Op::kAssign : Op::kColon;
       p += c1 == '=' ? 2 : 1;
     } else if (c == '=') {
@@ -610,8 +697,9 @@ class Settings final : public Detector {
       p += 6;
     } else if (p > after_name &&
                (dashed || IsDockerEnv(t, b) ||
-                ((kind == Kind::kPassword || words.count == 1) && (c == '"' || c == '\'') &&
-                 !name_quoted) ||
+                (kind == Kind::kPassword && (c == '"' || c == '\'') && !name_quoted && !in_string &&
+                 (format == Format::kUnknown || IsSqlPath(paths.At(b))) &&
+                 (b == line_start || IsBlank(t[b - 1]))) ||
                 (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")))) {
       op = Op::kSpace;
     } else {
@@ -653,6 +741,11 @@ class Settings final : public Detector {
     Value v;
     if (!ReadValue(t, p, line_end, op, in_string, in_params, format, &v)) return;
     if ((op == Op::kPair || op == Op::kCall) && !v.quoted) return;
+    if (op == Op::kPair && !ClosesCall(t, v.end + 1, line_end)) return;
+    if (format == Format::kUnknown && op == Op::kColon && !v.quoted && !scheme && !in_string &&
+        WordFollows(t, v.end, line_end)) {
+      return;  // a sentence: "password: MySQL password", "SECRET: PKCS-12 bag with …"
+    }
     if (op == Op::kElement && !ClosesElement(t, v.end, line_end)) return;
     std::string_view value = t.substr(v.begin, v.end - v.begin);
     if (v.quoted) {
@@ -736,6 +829,56 @@ class Settings final : public Detector {
       return true;
     }
     return false;
+  }
+
+  // The quote of a string literal open at `at` on its line (an odd count of unescaped quotes
+  // of one kind before it), or 0.
+  static char OpenQuoteBefore(std::string_view t, size_t line_start, size_t at) {
+    char open = 0;
+    for (size_t i = line_start; i < at; ++i) {
+      const char c = t[i];
+      if (c == '\\') {
+        ++i;
+      } else if (open) {
+        if (c == open) open = 0;
+      } else if (c == '"' || c == '\'' || c == '`') {
+        open = c;
+      } else if (c == '#' || (c == '/' && i + 1 < at && t[i + 1] == '/')) {
+        return 0;
+      }
+    }
+    return open;
+  }
+
+  // True when a quoted name at `quote_at` stands where a key does: first on its line, or
+  // after '{', ',', '(', '[', or a YAML list's '-' (not after a ternary's '?').
+  static bool KeyPosition(std::string_view t, size_t line_start, size_t quote_at) {
+    size_t i = quote_at;
+    while (i > line_start && IsBlank(t[i - 1])) --i;
+    if (i > line_start && t[i - 1] == '\\') --i;
+    if (i == line_start) return true;
+    const char c = t[i - 1];
+    return c == '{' || c == ',' || c == '(' || c == '[' || c == '-' || c == '+' ||
+           (i - 1 == line_start && c == ' ');
+  }
+
+  static bool IsSqlPath(std::string_view path) {
+    return path.size() > 4 && EqualsNoCase(path.substr(path.size() - 4), ".sql");
+  }
+
+  static bool ClosesCall(std::string_view t, size_t at, size_t line_end) {
+    at = SkipBlanks(t, at, line_end);
+    return at < line_end && (t[at] == ')' || t[at] == ']');
+  }
+
+  static bool WordFollows(std::string_view t, size_t at, size_t line_end) {
+    at = SkipBlanks(t, at, line_end);
+    int letters = 0;
+    while (at < line_end && IsAlpha(t[at])) {
+      ++at;
+      ++letters;
+    }
+    return letters >= 2 && (at == line_end || IsBlank(t[at]) || t[at] == '.' || t[at] == ',');
   }
 
   static bool ClosesElement(std::string_view t, size_t at, size_t line_end) {

@@ -531,7 +531,7 @@ class KeyMaterialLines final : public Detector {
       bool key_line = false;
       size_t off = 0;
       std::string_view core;
-      if (le - line >= 64) {
+      if (le - line >= 64 && le - line <= 76 + 48) {
         core = LineCore(t.substr(line, le - line), false, &off);
         key_line = IsKeyLine(core);
         if (!key_line && data[line] == '+') {

@@ -15,7 +15,7 @@
 // so are placeholders and references.
 //
 // The words written in ASCII are keywords. The others have none, so prose-password-intl is
-// called on every text: it skips ASCII eight bytes at a time and looks at non-ASCII bytes
+// called on every text: it skips ASCII 32 bytes at a time and looks at non-ASCII bytes
 // only, which costs little next to the server's own pass.
 #include <cstring>
 #include <memory>
@@ -369,6 +369,12 @@ class ProsePasswordsIntl final : public Detector {
     const size_t size = t.size();
     size_t i = 0;
     while (i < size) {
+      while (i + 32 <= size) {
+        uint64_t w[4];
+        std::memcpy(w, data + i, 32);
+        if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull) break;
+        i += 32;
+      }
       while (i + 8 <= size) {
         uint64_t w;
         std::memcpy(&w, data + i, 8);

@@ -192,6 +192,13 @@ bool IsReference(std::string_view raw) {
     return true;
   }
   if (value.size() > 2 && value.front() == '%' && value.back() == '%') return true;
+  for (size_t i = 1; i + 1 < value.size(); ++i) {
+    // An interpolated variable after a separator: "anonymous:$FROM_EMAIL", "x-${ENV}".
+    if (value[i] == '$' && !IsAlnum(value[i - 1]) &&
+        ((ClassOf(value[i + 1]) & kUpper) || value[i + 1] == '{' || value[i + 1] == '(')) {
+      return true;
+    }
+  }
   const std::string v = LowerCopy(value);
   if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "%(", "{%", "(("})) return true;
   for (size_t i = 0; i + 1 < v.size(); ++i) {
