@@ -19,7 +19,9 @@ text      a few lines of a realistic file, diff or message around the value(s).
 secrets   every secret in the text, with a short description of it. Each value occurs
           verbatim in the text, exactly as written there: inside a JSON string with its
           escapes, inside a YAML block with its indentation, inside a diff with the "+"/"-"
-          that begin the lines of a private key's block. Negative records have [].
+          that begin the lines of a private key's block. A private key's value is its key
+          material, the lines between BEGIN and END (the marker lines hold nothing secret; a
+          filter may hide them too). Negative records have [].
 
 How the bench scores a filter against it:
   - A secret is CAUGHT when the spans the filter reports cover every byte of every
@@ -235,6 +237,15 @@ def private_key_lines(g, label=None):
     return (
         ["-----BEGIN %s-----" % label] + headers + wrap(b64, width) + ["-----END %s-----" % label]
     )
+
+
+def key_body(key):
+    """The indexes [first, last] of a PEM block's key material: the lines after BEGIN and its
+    headers (Proc-Type:, DEK-Info:, the blank line) up to the line before END."""
+    first = 1
+    while first < len(key) - 1 and (not key[first] or ":" in key[first]):
+        first += 1
+    return first, len(key) - 2
 
 
 def public_pem_lines(g):
@@ -2468,7 +2479,8 @@ def gcp_sa_json_lines(g, key_escaped, indent="  "):
 def p_gcp(g):
     key = private_key_lines(g, "PRIVATE KEY")
     escaped = "\\n".join(key) + "\\n"
-    value = "\\n".join(key)  # the block; the escaped line end after it is not part of it
+    first, last = key_body(key)
+    value = "\\n".join(key[first : last + 1])
     what = "private key"
     form = g.pick(["file", "file", "file", "env", "yaml", "terraform", "compact", "diff"])
     if form in ("file", "diff"):
@@ -2608,6 +2620,7 @@ def pem_record(g):
         path = g.pick(["k8s/tls-secret.yaml", "deploy/secrets.yaml"])
     elif form == "json":
         esc = "\\n".join(key) + "\\n"
+        first, last = key_body(key)
         lines = [
             "{",
             '  "issuer": "https://auth.example.com",',
@@ -2616,7 +2629,9 @@ def pem_record(g):
             "}",
         ]
         return finish(
-            g, Doc(g.pick(["config/auth.json", "config/jwt.json"]), lines), [(esc, "private key")]
+            g,
+            Doc(g.pick(["config/auth.json", "config/jwt.json"]), lines),
+            [("\\n".join(key[first : last + 1]), "private key")],
         )
     elif form == "python":
         lines = (
@@ -2631,12 +2646,15 @@ def pem_record(g):
             "\n".join(["Add the staging deploy key", ""] + key + ["", "It is only for staging."])
             + "\n"
         )
-        return "commit_message", "", text, [{"value": "\n".join(key), "what": "private key"}]
+        first, last = key_body(key)
+        value = "\n".join(key[first : last + 1])
+        return "commit_message", "", text, [{"value": value, "what": "private key"}]
     else:
         lines = ["staging bastion key (do not share):", ""] + key + [""]
         vlines = key
         path = g.pick(["notes/bastion.txt", "docs/keys.txt"])
-    value = "\n".join(vlines)
+    first, last = key_body(key)
+    value = "\n".join([vlines[first].lstrip(" ")] + vlines[first + 1 : last + 1])
     return finish(
         g,
         Doc(path, lines),
