@@ -60,8 +60,11 @@ std::string Fixed(double v, int digits) {
   return buf;
 }
 
+// A percentage with one decimal, or two when one would show a few cases as 0.0.
 std::string Percent(size_t part, size_t whole) {
-  return whole == 0 ? "–" : Fixed(100.0 * static_cast<double>(part) / whole, 1) + " %";
+  if (whole == 0) return "–";
+  const double p = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  return Fixed(p, part > 0 && p < 0.1 ? 2 : 1) + " %";
 }
 
 [[noreturn]] void Die(const std::string& why) {
@@ -81,7 +84,8 @@ struct Options {
   long list = -1;  // how many misses and false positives to list; -1: all
   bool quality = true;
   bool speed = true;
-  int repo_hits = 20;  // how many of the repository's files with hidden values to name
+  int repo_hits = 20;      // how many of the repository's files with hidden values to name
+  int spans_per_file = 3;  // and how many of each one's hidden values to show
 };
 
 const char kUsage[] =
@@ -94,6 +98,7 @@ const char kUsage[] =
     "  --plugin-folder DIR   where the built-in plugin is (default: as the server finds it)\n"
     "  --list N              list at most N misses and N false positives (default: all)\n"
     "  --repo-hits N         name at most N files of the repository holding hidden values\n"
+    "  --spans-per-file N    show at most N of each one's hidden values, in context (default 3)\n"
     "  --quality-only | --speed-only\n";
 
 Options ParseOptions(int argc, char** argv) {
@@ -124,6 +129,8 @@ Options ParseOptions(int argc, char** argv) {
       o.list = std::atol(value().c_str());
     } else if (a == "--repo-hits") {
       o.repo_hits = std::atoi(value().c_str());
+    } else if (a == "--spans-per-file") {
+      o.spans_per_file = std::atoi(value().c_str());
     } else if (a == "--quality-only") {
       o.speed = false;
     } else if (a == "--speed-only") {
@@ -579,7 +586,7 @@ void Speed(const SecretFilter& filter, const Options& o, Summary* sum) {
     for (const auto& s : r.spans) {
       ++hits[b.path][s.what];
       auto& shown = hit_text[b.path];
-      if (shown.size() < 3) {
+      if (shown.size() < static_cast<size_t>(std::max(0, o.spans_per_file))) {
         shown.push_back("\"" + s.what + "\": `" + Around(b.text, s.begin, s.end, 40) + "`");
       }
     }
