@@ -233,7 +233,8 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   for (auto& h : hits) h.clear();
   if (!r.ok()) return r;
 
-  std::sort(spans.begin(), spans.end(), [](const HiddenSpan& x, const HiddenSpan& y) {
+  // Stable: of two spans alike, the one from the detector loaded first gives the label.
+  std::stable_sort(spans.begin(), spans.end(), [](const HiddenSpan& x, const HiddenSpan& y) {
     return x.begin < y.begin || (x.begin == y.begin && x.end > y.end);
   });
   for (auto& sp : spans) {

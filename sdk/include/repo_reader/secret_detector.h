@@ -16,8 +16,9 @@
 // state on the stack (or thread_local); the object itself must not change after construction.
 //
 // Errors: Scan reports nothing it is unsure of as an error; it either reports spans or none.
-// An exception that escapes Scan, or a span outside the text (begin > end, end > size), makes
-// the server withhold the whole answer and report the detector to the operator.
+// An exception that escapes Scan, or a span that is empty or outside the text (begin >= end,
+// end > size), makes the server withhold the whole answer and report the detector to the
+// operator.
 #pragma once
 
 #include <cstddef>

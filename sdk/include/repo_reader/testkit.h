@@ -12,8 +12,10 @@
 //   EXPECT_EQ(found.redacted, "token: [hidden: Acme token]");
 //
 // Header-only. Needs Boost.DLL (Debian: libboost-dev) and -ldl. Not thread-safe per object.
-// Errors are values: a plugin that cannot be loaded answers ok() == false with the reason; a
-// detector that throws or reports a span outside the text fails the scan (Scanned::error).
+// Errors are values: a plugin that cannot be loaded answers ok() == false with the reason (it
+// makes the checks the server makes at load: ABI, name, kinds and factories, keywords); a
+// detector that throws or reports an empty span or one outside the text fails the scan
+// (Scanned::error).
 #pragma once
 
 #include <algorithm>
@@ -56,8 +58,13 @@ class LoadedPlugin {
       error_ = path + " exports no `" + std::string(kEntrySymbol) + "` entry";
       return;
     }
-    auto& entry_fn = lib_->get_alias<PluginEntryFunction>(kEntrySymbol);
-    entry_ = entry_fn();
+    try {
+      auto& entry_fn = lib_->get_alias<PluginEntryFunction>(kEntrySymbol);
+      entry_ = entry_fn();
+    } catch (...) {
+      error_ = "the entry threw";
+      return;
+    }
     if (!entry_) {
       error_ = "the entry answered nothing";
       return;
@@ -73,7 +80,21 @@ class LoadedPlugin {
       entry_ = nullptr;
       return;
     }
-    if ((entry_->kinds & kSecretDetectorPlugin) && entry_->make_secret_detectors) {
+    // The checks the server makes at load, so that a plugin that passes its own tests loads.
+    if (!ValidName(entry_->name)) {
+      error_ = "the entry gives no valid name (1 to 64 of a-z, 0-9, '.', '_', '-')";
+      entry_ = nullptr;
+      return;
+    }
+    const uint32_t known = kSecretDetectorPlugin | kHostPlugin;
+    if (entry_->kinds == 0 || (entry_->kinds & ~known) ||
+        ((entry_->kinds & kSecretDetectorPlugin) && !entry_->make_secret_detectors) ||
+        ((entry_->kinds & kHostPlugin) && !entry_->make_hosts)) {
+      error_ = "the entry names no known kind, or a kind without its factory";
+      entry_ = nullptr;
+      return;
+    }
+    if (entry_->kinds & kSecretDetectorPlugin) {
       try {
         auto made = entry_->make_secret_detectors(settings);
         if (!made.error.empty()) {
@@ -81,18 +102,45 @@ class LoadedPlugin {
           return;
         }
         for (auto& d : made.made) {
+          if (!d) continue;
           Detector det;
           det.keywords = d->keywords();
           for (auto& k : det.keywords) {
-            for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            bool ascii = k.size() >= 2;
+            for (auto& c : k) {
+              if (static_cast<unsigned char>(c) >= 0x80 || c == 0) ascii = false;
+              c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            }
+            if (!ascii) {
+              error_ = std::string(d->id()) + ": keyword `" + k +
+                       "` is not usable: keywords are ASCII, at least 2 characters";
+              return;
+            }
           }
           det.detector = std::move(d);
           detectors_.push_back(std::move(det));
         }
+        if (detectors_.empty()) error_ = "a secret-detector plugin that gives no detector";
       } catch (const std::exception& e) {
         error_ = std::string("make_secret_detectors threw: ") + e.what();
       } catch (...) {
         error_ = "make_secret_detectors threw";
+      }
+    }
+    if (error_.empty() && (entry_->kinds & kHostPlugin)) {
+      try {
+        auto made = entry_->make_hosts(settings);
+        if (!made.error.empty()) {
+          error_ = "make_hosts: " + made.error;
+          return;
+        }
+        for (auto& h : made.made) {
+          if (h) hosts_.push_back(std::move(h));
+        }
+      } catch (const std::exception& e) {
+        error_ = std::string("make_hosts threw: ") + e.what();
+      } catch (...) {
+        error_ = "make_hosts threw";
       }
     }
   }
@@ -106,6 +154,12 @@ class LoadedPlugin {
   const std::string& error() const { return error_; }
   const PluginEntry* entry() const { return entry_; }
   size_t detector_count() const { return detectors_.size(); }
+  // The host kinds a host plugin gave (owned here; valid while this object lives).
+  std::vector<const HostPlugin*> hosts() const {
+    std::vector<const HostPlugin*> out;
+    for (const auto& h : hosts_) out.push_back(h.get());
+    return out;
+  }
   std::vector<std::string> detector_ids() const {
     std::vector<std::string> ids;
     for (const auto& d : detectors_) ids.push_back(d.detector->id());
@@ -144,7 +198,7 @@ class LoadedPlugin {
       if (out.error.empty() && !sink.error.empty()) out.error = sink.error;
       if (!out.error.empty()) return out;
     }
-    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
+    std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
       return a.begin < b.begin || (a.begin == b.begin && a.end > b.end);
     });
     for (auto& s : spans) {
@@ -177,6 +231,18 @@ class LoadedPlugin {
   }
 
  private:
+  static bool ValidName(const char* name) {
+    if (!name) return false;
+    size_t n = 0;
+    for (; name[n] && n <= 64; ++n) {
+      const char c = name[n];
+      const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (n == 0 && !alnum) return false;
+      if (!alnum && c != '.' && c != '_' && c != '-') return false;
+    }
+    return n >= 1 && n <= 64;
+  }
+
   struct Detector {
     std::unique_ptr<SecretDetector> detector;
     std::vector<std::string> keywords;
@@ -191,7 +257,8 @@ class LoadedPlugin {
                 std::to_string(end) + " of " + std::to_string(size_) + ")";
         return;
       }
-      spans_->push_back({begin, end, std::string(what), id_});
+      // The server shows at most 40 bytes of a label.
+      spans_->push_back({begin, end, std::string(what.substr(0, 40)), id_});
     }
     std::string error;
 
