@@ -73,6 +73,11 @@ class Gen:
 
     def __init__(self, seed):
         self.r = random.Random(seed)
+        self.n = 0  # how many records of the category were asked for so far
+
+    def cycle(self, seq):
+        """The next of `seq` in turn, so that every one appears in a category's records."""
+        return seq[self.n % len(seq)]
 
     def pick(self, seq):
         return self.r.choice(seq)
@@ -3110,7 +3115,7 @@ PROSE = [
 
 
 def p_prose(g):
-    lang, tpl = g.pick(PROSE)
+    lang, tpl = g.cycle(PROSE)
     v = g.pick(
         [
             # Never ending in punctuation, which prose could claim for itself.
@@ -4517,7 +4522,7 @@ def n_diff(g):
 
 
 def n_prose(g):
-    t = g.pick(
+    t = g.cycle(
         [
             "The password is stored in Vault under secret/app/db.",
             "The password is required.",
@@ -4659,6 +4664,7 @@ def build(seed, per_category, negatives_per_category):
             attempts += 1
             if attempts > n * 20:
                 raise SystemExit("%s: cannot make %d distinct records" % (cat, n))
+            g.n = attempts - 1
             kind, path, text, secrets = fn(g)
             if text in seen:
                 continue
@@ -4685,9 +4691,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(here, "out", "corpus.jsonl"))
-    ap.add_argument("--per-category", type=int, default=50, help="positive records per category")
+    ap.add_argument("--per-category", type=int, default=80, help="positive records per category")
     ap.add_argument(
-        "--negatives-per-category", type=int, default=90, help="records per negative category"
+        "--negatives-per-category", type=int, default=120, help="records per negative category"
     )
     ap.add_argument("--summary", action="store_true", help="print the counts per category")
     args = ap.parse_args()
