@@ -17,6 +17,7 @@
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
 #include "core/plugins/loader.h"
+#include "core/tools/about.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -189,14 +190,8 @@ class RepoReaderApp : public Application {
             Plural(catalog->all().size(), "repository", "repositories") + " from " + config.source +
             " over stdio");
     LogLine("repo-reader: " + DescribeSecretFilter(plugins));
-    auto facts = std::make_shared<ServerFacts>();
-    facts->secret_filter = DescribeSecretFilter(plugins);
-    for (const auto& p : plugins.loaded) {
-      facts->plugins.push_back(p.name + " " + p.version +
-                               (p.description.empty() ? "" : " — " + p.description));
-    }
     McpServer::Options options;
-    options.facts = facts;
+    options.facts = FactsOf(plugins);
     McpServer server(std::move(catalog),
                      AnswerPipeline(config.answer_characters, {}, plugins.secrets),
                      transport.sink(), BuiltinTools(), options);

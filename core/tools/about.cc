@@ -5,6 +5,16 @@
 
 namespace rr {
 
+std::shared_ptr<const ServerFacts> FactsOf(const Plugins& plugins) {
+  auto facts = std::make_shared<ServerFacts>();
+  facts->secret_filter = DescribeSecretFilter(plugins);
+  for (const auto& p : plugins.loaded) {
+    facts->plugins.push_back(p.name + " " + p.version +
+                             (p.description.empty() ? "" : " — " + p.description));
+  }
+  return facts;
+}
+
 const ToolSpec& AboutTool::spec() const {
   static const ToolSpec s{
       "about",

@@ -8,6 +8,7 @@
 
 #include "core/mcp/json_text.h"
 #include "core/plugins/loader.h"
+#include "core/tools/about.h"
 #include "core/tools/tool.h"
 
 namespace rr::testing {
@@ -39,6 +40,7 @@ ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters
   config.answer_characters = answer_characters;
   auto catalog = BuildCatalog(config);
   if (!catalog) throw std::runtime_error(catalog.error());
+  if (!options.facts) options.facts = FactsOf(BuiltinPlugins());
   server_ = std::make_unique<McpServer>(
       catalog.take(),
       AnswerPipeline(answer_characters, std::move(filters), BuiltinPlugins().secrets),
