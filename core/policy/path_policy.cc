@@ -23,12 +23,17 @@ bool EndsWithNoCase(std::string_view s, std::string_view lower) {
   return s.size() >= lower.size() && EqualsNoCase(s.substr(s.size() - lower.size()), lower);
 }
 
-// Whether `s` holds "service-account" in any case: found by its '-', which few names hold.
+// Whether `s` holds "service-account" or "service_account" in any case: found by the
+// separator, which few names hold.
 bool HoldsServiceAccount(std::string_view s) {
-  constexpr std::string_view kWord = "service-account";
-  constexpr size_t kDash = 7;  // kWord[kDash] == '-'
-  for (size_t at = s.find('-', kDash); at != std::string_view::npos; at = s.find('-', at + 1)) {
-    if (EqualsNoCase(s.substr(at - kDash, kWord.size()), kWord)) return true;
+  constexpr std::string_view kService = "service", kAccount = "account";
+  constexpr size_t kSep = kService.size();
+  for (size_t at = s.find_first_of("-_", kSep); at != std::string_view::npos;
+       at = s.find_first_of("-_", at + 1)) {
+    if (at + 1 + kAccount.size() <= s.size() && EqualsNoCase(s.substr(at - kSep, kSep), kService) &&
+        EqualsNoCase(s.substr(at + 1, kAccount.size()), kAccount)) {
+      return true;
+    }
   }
   return false;
 }

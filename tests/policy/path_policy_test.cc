@@ -126,10 +126,10 @@ TEST(PathPolicy, CredentialFilesAreExcludedEverywhereUnlessServed) {
 const char* const kMoreCredentialFiles[] = {
     ".npmrc", "web/.npmrc", ".NPMRC", ".yarnrc.yml", "app/.Yarnrc.YML", ".htpasswd",
     "site/admin/.htpasswd", "credentials.json", "google/Credentials.JSON", "service-account.json",
-    "gcp/my-service-account-key.json", "prod-Service-Account.JSON", ".aws/credentials",
-    "home/user/.aws/credentials", ".AWS/Credentials", ".docker/config.json",
-    "ci/.docker/config.json", ".Docker/CONFIG.json", ".kube/config", "a/b/.kube/config",
-    ".KUBE/Config",
+    "gcp/my-service-account-key.json", "prod-Service-Account.JSON", "gcp/service_account.json",
+    "Service_Account_prod.json", ".aws/credentials", "home/user/.aws/credentials",
+    ".AWS/Credentials", ".docker/config.json", "ci/.docker/config.json", ".Docker/CONFIG.json",
+    ".kube/config", "a/b/.kube/config", ".KUBE/Config",
     // A folder so named hides everything in it.
     ".kube/config/admin.yaml", "credentials.json/x.txt"};
 // Near misses, served: the names only exactly, the folder-bound files only in their folder.
