@@ -167,6 +167,14 @@ bool IsKeyQualifier(std::string_view w) {
   return kWords.Has(w);
 }
 
+// True when a run of letters ends with a word that makes "key" a secret's name.
+bool EndsWithKeyQualifier(std::string_view q) {
+  for (size_t n = std::min<size_t>(q.size(), 14); n >= 2; --n) {
+    if (IsKeyQualifier(q.substr(q.size() - n))) return true;
+  }
+  return false;
+}
+
 // Words before "token" that make it not a credential (page tokens, LLM token counts).
 bool IsTokenNonSecret(std::string_view w) {
   return In(w,
@@ -235,15 +243,11 @@ Kind KindOfWords(const Words& words) {
     if (prev == "api") return Kind::kApiKey;
     return IsKeyQualifier(prev) ? Kind::kKey : Kind::kNone;
   }
-  if (head.size() > 3 && EndsWith(head, "key")) {
-    const std::string_view q = head.substr(0, head.size() - 3);
-    if (q == "api" || EndsWith(q, "api")) return Kind::kApiKey;
-    return IsKeyQualifier(q) ? Kind::kKey : Kind::kNone;
-  }
-  if (head.size() > 4 && EndsWith(head, "keys")) {
-    const std::string_view q = head.substr(0, head.size() - 4);
-    if (q == "api") return Kind::kApiKey;
-    return IsKeyQualifier(q) ? Kind::kKey : Kind::kNone;
+  if (head.size() > 3 && (EndsWith(head, "key") || EndsWith(head, "keys"))) {
+    // One word written without separators: "apikey", "mailgunsigningkey", "DDAPPKEY".
+    const std::string_view q = head.substr(0, head.size() - (EndsWith(head, "keys") ? 4 : 3));
+    if (EndsWith(q, "api")) return Kind::kApiKey;
+    return EndsWithKeyQualifier(q) ? Kind::kKey : Kind::kNone;
   }
   if (head == "auth" || head == "authorization" ||
       (head.size() > 4 && EndsWith(head, "auth") && head != "oauth")) {
@@ -532,6 +536,51 @@ bool IsCommentStart(std::string_view t, size_t line_start, size_t at) {
          head.substr(0, 3) == "\"\"\"" || head.substr(0, 2) == "> ";
 }
 
+// The quote of a string literal open at `at`, reading from `from` where the quote `open` (or
+// none) is open: an odd count of unescaped quotes of one kind. 0x7f: a comment began.
+// *stopped: where reading stopped (past `at` when an escape straddles it).
+char ScanQuotes(std::string_view t, size_t from, size_t at, char open, size_t* stopped) {
+  *stopped = std::max(from, at);
+  if (open == 0x7f) return open;
+  size_t i = from;
+  for (; i < at; ++i) {
+    const char c = t[i];
+    if (c == '\\') {
+      ++i;
+    } else if (open) {
+      if (c == open) open = 0;
+    } else if (c == '"' || c == '\'' || c == '`') {
+      open = c;
+    } else if (c == '#' || (c == '/' && i + 1 < at && t[i + 1] == '/')) {
+      return 0x7f;
+    }
+  }
+  *stopped = std::max(i, at);
+  return open;
+}
+
+// The quote of a string literal open at `at` on its line, or 0 (0x7f in a comment).
+char OpenQuoteBefore(std::string_view t, size_t line_start, size_t at) {
+  size_t stopped;
+  return ScanQuotes(t, line_start, at, 0, &stopped);
+}
+
+// OpenQuoteBefore for the keyword occurrences of one text, in order: a line is read once
+// however many occurrences it holds.
+struct QuoteState {
+  size_t line_start = std::string_view::npos, pos = 0;
+  char open = 0;
+  char OpenAt(std::string_view t, size_t ls, size_t at) {
+    if (ls != line_start || at < pos) {
+      line_start = ls;
+      pos = ls;
+      open = 0;
+    }
+    open = ScanQuotes(t, pos, at, open, &pos);
+    return open == 0x7f ? 0 : open;
+  }
+};
+
 class Settings final : public Detector {
  public:
   Settings()
@@ -559,6 +608,7 @@ class Settings final : public Detector {
   void Find(const ScanInput& in, SpanSink& sink) const override {
     const std::string_view t = in.text;
     PathAt paths(in);
+    QuoteState quotes;
     size_t last_name_end = std::string_view::npos;
     for (size_t h = 0; h < in.hit_count; ++h) {
       const size_t at = in.hits[h].offset;
@@ -571,7 +621,7 @@ class Settings final : public Detector {
       if (e == last_name_end) continue;
       last_name_end = e;
       // A name after an escape inside a string ("…\nAPI_TOKEN=…"): the escape is not part of it.
-      if (b + 1 < at && b > 0 && t[b - 1] == '\\' && (t[b] == 'n' || t[b] == 't' || t[b] == 'r')) {
+      if (b < at && b > 0 && t[b - 1] == '\\' && (t[b] == 'n' || t[b] == 't' || t[b] == 'r')) {
         ++b;
       }
       while (e > b && (t[e - 1] == '.' || t[e - 1] == '-')) --e;
@@ -585,7 +635,7 @@ class Settings final : public Detector {
       Split(t.substr(b, e - b), &words);
       const Kind kind = KindOfWords(words);
       if (kind == Kind::kNone || IsRandomRun(words)) continue;
-      OneSetting(in, paths, b, e, dashed, kind, words, sink);
+      OneSetting(in, paths, &quotes, b, e, dashed, kind, words, sink);
     }
   }
 
@@ -615,8 +665,8 @@ class Settings final : public Detector {
     const Words* words;
   };
 
-  void OneSetting(const ScanInput& in, PathAt& paths, size_t b, size_t e, bool dashed, Kind kind,
-                  const Words& words, SpanSink& sink) const {
+  void OneSetting(const ScanInput& in, PathAt& paths, QuoteState* quotes, size_t b, size_t e,
+                  bool dashed, Kind kind, const Words& words, SpanSink& sink) const {
     const std::string_view t = in.text;
     const Name name{b, e, kind, &words};
     const size_t line_start = LineStart(t, b);
@@ -647,7 +697,7 @@ class Settings final : public Detector {
     }
     if (!name_quoted && !in_string && !comment &&
         (format == Format::kCode || format == Format::kJson || format == Format::kHcl)) {
-      in_string = OpenQuoteBefore(t, line_start, name_qlen ? b - name_qlen : b);
+      in_string = quotes->OpenAt(t, line_start, name_qlen ? b - name_qlen : b);
     }
     if (in_string && !name_qlen) {
       // Inside a string, a name stands after a separator ("a=1;Password=x", "\nTOKEN=x"), not
@@ -661,7 +711,9 @@ class Settings final : public Detector {
     if (PairedValue(t, name, name_qlen, format, sink)) return;
 
     const char before = b > name_qlen ? t[b - 1 - name_qlen] : '\n';
-    const bool in_params = !name_quoted && (before == ';' || before == '?' || before == '&');
+    // A query's or a connection string's parameter: the separator before the name.
+    const char in_params =
+        !name_quoted && (before == ';' || before == '?' || before == '&') ? before : 0;
     const bool element = !name_quoted && b > 0 && t[b - 1] == '<';
 
     const size_t after_name = p;
@@ -689,7 +741,7 @@ class Settings final : public Detector {
     } else if (c == ',' && name_quoted && OpensCall(t, b - name_qlen)) {
       op = Op::kPair;
       p += 1;
-    } else if (c == '(' && p == after_name && IsSetter(t, b, words)) {
+    } else if (c == '(' && p == after_name && IsSetter(t, b, e)) {
       op = Op::kCall;
       p += 1;
     } else if (name_quoted && p > after_name && StartsWithNoCase(t.substr(p), "value=")) {
@@ -728,7 +780,7 @@ class Settings final : public Detector {
 
   // Reads the value at `p` and reports it when it is a secret.
   static void ReadAndReport(std::string_view t, size_t p, size_t line_end, Op op, char in_string,
-                            bool in_params, Format format, const Name& name, SpanSink& sink) {
+                            char in_params, Format format, const Name& name, SpanSink& sink) {
     // An authorization scheme stays visible; the credential after it is the secret.
     bool scheme = false;
     if (t[p] != '"' && t[p] != '\'' && t[p] != '`' && t[p] != '\\') {
@@ -743,7 +795,7 @@ class Settings final : public Detector {
     if ((op == Op::kPair || op == Op::kCall) && !v.quoted) return;
     if (op == Op::kPair && !ClosesCall(t, v.end + 1, line_end)) return;
     if (format == Format::kUnknown && op == Op::kColon && !v.quoted && !scheme && !in_string &&
-        WordFollows(t, v.end, line_end)) {
+        IsLettersOnly(t.substr(v.begin, v.end - v.begin)) && WordFollows(t, v.end, line_end)) {
       return;  // a sentence: "password: MySQL password", "SECRET: PKCS-12 bag with …"
     }
     if (op == Op::kElement && !ClosesElement(t, v.end, line_end)) return;
@@ -783,33 +835,28 @@ class Settings final : public Detector {
       while (kb > 0 && IsAlpha(t[kb - 1])) --kb;
       const std::string_view key = t.substr(kb, k - kb);
       if (!EqualsNoCase(key, "name") && !EqualsNoCase(key, "key")) return false;
-      // The "value" keys of the same item: on the next lines, or later on the same line
-      // (JSON); in a diff, the removed and the added line both.
+      // The "value" key of the same item: later on the name's line (JSON, XML), or starting
+      // the lines right after it (YAML; in a diff, the removed and the added line both).
       bool found = false;
-      for (size_t i = name.e; i + 5 < limit; ++i) {
-        if (t[i] == '\n' && i + 1 < limit) {
-          size_t j = i + 1;
-          if (j < limit && (t[j] == '+' || t[j] == '-' || t[j] == ' ')) ++j;
-          while (j < limit && (IsBlank(t[j]) || t[j] == '-' || t[j] == '"' || t[j] == '{')) ++j;
-          if (StartsWithNoCase(t.substr(j), "name") || StartsWithNoCase(t.substr(j), "key")) break;
-          continue;
-        }
-        if ((t[i] != 'v' && t[i] != 'V') || IsNameChar(t[i - 1])) continue;
-        if (!StartsWithNoCase(t.substr(i), "value")) continue;
-        size_t p = i + 5;
-        if (p < t.size() && (t[p] == '"' || t[p] == '\'')) ++p;
-        p = SkipBlanks(t, p, t.size());
-        if (p >= t.size() || (t[p] != ':' && t[p] != '=')) continue;
-        p = SkipBlanks(t, p + 1, t.size());
-        const size_t line_end = ContentEnd(t, p);
+      const size_t name_line_end = ContentEnd(t, name.e);
+      size_t i = ValueKeyAt(t, name.e, name_line_end);
+      if (i != std::string_view::npos) {
         found = true;
-        if (p < line_end) {
-          ReadAndReport(
-              t, p, line_end, Op::kColon, 0, false,
-              format == Format::kUnknown || format == Format::kCode ? Format::kYaml : format, name,
-              sink);
-        }
-        i = line_end;
+        ReportPaired(t, i, format, name, sink);
+        return true;
+      }
+      for (size_t line = name_line_end; line < limit;) {
+        line = LineEnd(t, line) + 1;
+        if (line >= t.size()) break;
+        size_t j = line;
+        if (j < t.size() && (t[j] == '+' || t[j] == '-' || t[j] == ' ')) ++j;
+        while (j < t.size() && (IsBlank(t[j]) || t[j] == '"' || t[j] == '\'')) ++j;
+        const size_t le = ContentEnd(t, j);
+        const size_t v = ValueKeyAt(t, j, std::min(le, j + 8));
+        if (v != j) break;
+        found = true;
+        ReportPaired(t, v, format, name, sink);
+        line = le;
       }
       return found || EqualsNoCase(key, "name");
     }
@@ -822,32 +869,13 @@ class Settings final : public Detector {
         p = SkipBlanks(t, p + 1, t.size());
         const size_t line_end = ContentEnd(t, p);
         if (p < line_end) {
-          ReadAndReport(t, p, line_end, Op::kAssign, 0, false, format, name, sink);
+          ReadAndReport(t, p, line_end, Op::kAssign, 0, 0, format, name, sink);
         }
         i = line_end;
       }
       return true;
     }
     return false;
-  }
-
-  // The quote of a string literal open at `at` on its line (an odd count of unescaped quotes
-  // of one kind before it), or 0.
-  static char OpenQuoteBefore(std::string_view t, size_t line_start, size_t at) {
-    char open = 0;
-    for (size_t i = line_start; i < at; ++i) {
-      const char c = t[i];
-      if (c == '\\') {
-        ++i;
-      } else if (open) {
-        if (c == open) open = 0;
-      } else if (c == '"' || c == '\'' || c == '`') {
-        open = c;
-      } else if (c == '#' || (c == '/' && i + 1 < at && t[i + 1] == '/')) {
-        return 0;
-      }
-    }
-    return open;
   }
 
   // True when a quoted name at `quote_at` stands where a key does: first on its line, or
@@ -871,6 +899,13 @@ class Settings final : public Detector {
     return at < line_end && (t[at] == ')' || t[at] == ']');
   }
 
+  static bool IsLettersOnly(std::string_view v) {
+    for (char c : v) {
+      if (!IsAlpha(c)) return false;
+    }
+    return true;
+  }
+
   static bool WordFollows(std::string_view t, size_t at, size_t line_end) {
     at = SkipBlanks(t, at, line_end);
     int letters = 0;
@@ -879,6 +914,32 @@ class Settings final : public Detector {
       ++letters;
     }
     return letters >= 2 && (at == line_end || IsBlank(t[at]) || t[at] == '.' || t[at] == ',');
+  }
+
+  // Where a `value` key (value:, "value":, value=) starts in [from, to), or npos.
+  static size_t ValueKeyAt(std::string_view t, size_t from, size_t to) {
+    for (size_t i = from; i + 5 <= to; ++i) {
+      if ((t[i] != 'v' && t[i] != 'V') || (i > 0 && IsNameChar(t[i - 1]))) continue;
+      if (!StartsWithNoCase(t.substr(i), "value")) continue;
+      size_t p = i + 5;
+      if (p < t.size() && (t[p] == '"' || t[p] == '\'')) ++p;
+      p = SkipBlanks(t, p, t.size());
+      if (p < t.size() && (t[p] == ':' || t[p] == '=')) return i;
+    }
+    return std::string_view::npos;
+  }
+
+  static void ReportPaired(std::string_view t, size_t key, Format format, const Name& name,
+                           SpanSink& sink) {
+    size_t p = key + 5;
+    if (t[p] == '"' || t[p] == '\'') ++p;
+    p = SkipBlanks(t, p, t.size());
+    p = SkipBlanks(t, p + 1, t.size());
+    const size_t line_end = ContentEnd(t, p);
+    if (p >= line_end) return;
+    ReadAndReport(t, p, line_end, Op::kColon, 0, 0,
+                  format == Format::kUnknown || format == Format::kCode ? Format::kYaml : format,
+                  name, sink);
   }
 
   static bool ClosesElement(std::string_view t, size_t at, size_t line_end) {
@@ -900,9 +961,15 @@ class Settings final : public Detector {
     return i > 0 && (t[i - 1] == '(' || t[i - 1] == '[' || t[i - 1] == '{');
   }
 
-  static bool IsSetter(std::string_view t, size_t b, const Words& words) {
+  // `setPassword(…)`, `withToken(…)`, a builder's `.password(…)`: the name's last segment.
+  static bool IsSetter(std::string_view t, size_t b, size_t e) {
+    const std::string_view name = t.substr(b, e - b);
+    const size_t dot = name.rfind('.');
+    const std::string_view last = dot == std::string_view::npos ? name : name.substr(dot + 1);
+    Words words;
+    Split(last, &words);
     if (words.count >= 2 && (words.word[0] == "set" || words.word[0] == "with")) return true;
-    return words.count == 1 && b > 0 && t[b - 1] == '.';
+    return words.count == 1 && (dot != std::string_view::npos || (b > 0 && t[b - 1] == '.'));
   }
 
   static bool IsDockerEnv(std::string_view t, size_t b) {
@@ -915,7 +982,7 @@ class Settings final : public Detector {
   }
 
   static bool ReadValue(std::string_view t, size_t p, size_t line_end, Op op, char in_string,
-                        bool in_params, Format format, Value* v) {
+                        char in_params, Format format, Value* v) {
     char quote = 0;
     size_t prefix = 0;
     if (p + 1 < line_end && std::strchr("rbfuRBFU", t[p]) &&
@@ -938,14 +1005,19 @@ class Settings final : public Detector {
     if (op == Op::kElement) {
       while (end < line_end && t[end] != '<') ++end;
     } else if (in_string || in_params) {
-      while (end < line_end && !IsBlank(t[end]) && t[end] != ';' && t[end] != '&' &&
+      const bool query = in_params == '?' || in_params == '&';
+      while (end < line_end && !IsBlank(t[end]) && t[end] != ';' && !(query && t[end] == '&') &&
              t[end] != '"' && t[end] != '\'' && t[end] != '`' && !(in_string && t[end] == '\\')) {
         ++end;
       }
     } else if (format == Format::kEnv || format == Format::kIni || format == Format::kYaml) {
       const bool flow = format == Format::kYaml && LineHasFlowMapping(t, p);
+      // Inside a quoted command (`curl -H 'Authorization: Bearer …'`) the quote ends it.
+      char enclosing = OpenQuoteBefore(t, LineStart(t, p), p);
+      if (enclosing == 0x7f) enclosing = 0;  // in a comment
       while (end < line_end) {
         const char c = t[end];
+        if (enclosing && c == enclosing) break;
         if (IsBlank(c) && end + 1 < line_end && (t[end + 1] == '#' || t[end + 1] == ';')) break;
         if (flow && (c == ',' || c == '}')) break;
         if (format == Format::kEnv && IsBlank(c)) break;

@@ -92,6 +92,9 @@ class CommandLine final : public Detector {
     enum { kNone, kCurl, kLogin, kMysql, kSshpass, kMongo, kRedis, kHtpasswd } command = kNone;
     for (size_t i = 0; i < words.size(); ++i) {
       std::string_view w = Text(t, words[i]);
+      if (i == 0 && !w.empty() && (w[0] == '+' || w[0] == '-') && ls < t.size() && t[ls] == w[0]) {
+        w.remove_prefix(1);  // a diff's marker
+      }
       const size_t slash = w.rfind('/');
       if (slash != std::string_view::npos) w = w.substr(slash + 1);
       if (w == "curl" || w == "wget" || w == "http" || w == "https") {

@@ -21,7 +21,8 @@
 // characters of base64 with mixed case and digits (a diff hunk or a window showing only a
 // key's body), unless a certificate's or public key's BEGIN line is the nearest marker above
 // them, or their first line starts like a certificate, a public key or a known file format
-// (PNG, JPEG, fonts, archives).
+// (PNG, JPEG, fonts, archives). Header lines just above a run (Proc-Type, DEK-Info) go with
+// it.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -260,13 +261,14 @@ class PrivateKeys final : public Detector {
   void Find(const ScanInput& in, SpanSink& sink) const override {
     const std::string_view t = in.text;
     size_t covered = 0;
+    size_t no_end_after = std::string_view::npos;  // no "-----END " from there on
     for (size_t h = 0; h < in.hit_count; ++h) {
       const KeywordHit& hit = in.hits[h];
       if (hit.offset < covered || hit.keyword >= kinds_.size()) continue;
       size_t end = 0;
       switch (kinds_[hit.keyword]) {
         case KeywordKind::kPem:
-          end = Pem(t, hit.offset, sink);
+          end = Pem(t, hit.offset, &no_end_after, sink);
           break;
         case KeywordKind::kPemBase64:
           end = PemBase64(t, hit.offset, sink);
@@ -285,7 +287,7 @@ class PrivateKeys final : public Detector {
 
  private:
   // A "PRIVATE KEY" occurrence on a BEGIN or END line.
-  static size_t Pem(std::string_view t, size_t at, SpanSink& sink) {
+  static size_t Pem(std::string_view t, size_t at, size_t* no_end_after, SpanSink& sink) {
     const size_t from = at >= 48 ? at - 48 : 0;
     const std::string_view before = t.substr(from, at - from);
     const size_t dashes = before.rfind("-----");
@@ -323,7 +325,11 @@ class PrivateKeys final : public Detector {
     }
     if (!MaterialFollows(t, body)) return marker_end;
     const size_t limit = std::min(t.size(), body + kMaxBlock);
-    const void* found = memmem(t.data() + body, limit - body, "-----END ", 9);
+    const void* found = nullptr;
+    if (body < *no_end_after) {
+      found = memmem(t.data() + body, limit - body, "-----END ", 9);
+      if (!found && limit == t.size()) *no_end_after = body;
+    }
     if (found) {
       const size_t end_at = static_cast<size_t>(static_cast<const char*>(found) - t.data());
       size_t e = end_at;
@@ -465,7 +471,7 @@ bool StartsLikeNonKey(std::string_view core) {
   }
   // Certificates (SEQUENCE { SEQUENCE …) and public keys (SubjectPublicKeyInfo, PKCS#1).
   if (core.size() >= 12 && core.substr(0, 3) == "MII") {
-    if (core.substr(5, 3) == "CCA") return true;
+    if (core.substr(6, 3) == "CCA") return true;
     if (core.substr(5, 23) == "jANBgkqhkiG9w0BAQEFAAOC") return true;
     if (core.substr(4, 4) == "CgKC" || core.substr(5, 4) == "gKCA") return true;
   }
@@ -491,28 +497,6 @@ bool IsKeyLine(std::string_view core) {
   return lower > 0 && upper > 0 && digit > 0;
 }
 
-// The nearest PEM marker line above `pos`: answers true when it is a BEGIN line of something
-// other than a private key (a certificate, a public key), so the lines below belong to it.
-bool InsidePublicBlock(std::string_view t, size_t pos) {
-  const size_t floor = pos > kMaxBlock ? pos - kMaxBlock : 0;
-  size_t i = pos;
-  while (i > floor) {
-    --i;
-    if (t[i] != '-' || i < 4 || t.compare(i - 4, 5, "-----") != 0) continue;
-    const size_t m = i - 4;
-    const std::string_view rest = t.substr(i + 1, 80);
-    if (rest.substr(0, 4) == "END ") return false;
-    if (rest.substr(0, 6) == "BEGIN ") {
-      const size_t close = rest.find("-----");
-      const std::string_view kind =
-          rest.substr(6, close == std::string_view::npos ? 40 : close - 6);
-      return kind.find("PRIVATE") == std::string_view::npos;
-    }
-    i = m;
-  }
-  return false;
-}
-
 class KeyMaterialLines final : public Detector {
  public:
   KeyMaterialLines() : Detector("key-material", {}) {}
@@ -524,10 +508,13 @@ class KeyMaterialLines final : public Detector {
     const size_t size = t.size();
     size_t run_begin = std::string_view::npos, run_end = 0, run_lines = 0;
     std::string_view first_core;
+    bool in_public_block = false;  // the nearest marker above is a BEGIN of a public thing
+    bool run_in_public_block = false;
     size_t line = 0;
     while (line < size) {
       const void* nl = std::memchr(data + line, '\n', size - line);
       const size_t le = nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) : size;
+      NoteMarker(t, line, le, &in_public_block);
       bool key_line = false;
       size_t off = 0;
       std::string_view core;
@@ -543,6 +530,7 @@ class KeyMaterialLines final : public Detector {
         if (run_lines == 0) {
           run_begin = line + off;
           first_core = core;
+          run_in_public_block = in_public_block;
         }
         ++run_lines;
         run_end = line + off + core.size();
@@ -555,21 +543,47 @@ class KeyMaterialLines final : public Detector {
               (MixOf(last).digit > 0 || MixOf(last).symbol > 0 || last.size() >= 16)) {
             end = line + off + last.size();
           }
-          Flush(t, run_begin, end, first_core, sink);
+          if (!run_in_public_block) Flush(t, run_begin, end, first_core, sink);
         }
         run_lines = 0;
       }
       line = le + 1;
     }
-    if (run_lines >= 2) Flush(t, run_begin, run_end, first_core, sink);
+    if (run_lines >= 2 && !run_in_public_block) Flush(t, run_begin, run_end, first_core, sink);
   }
 
  private:
   static void Flush(std::string_view t, size_t begin, size_t end, std::string_view first_core,
                     SpanSink& sink) {
     if (StartsLikeNonKey(first_core)) return;
-    if (InsidePublicBlock(t, begin)) return;
+    for (int k = 0; k < 4; ++k) {  // Proc-Type, DEK-Info just above
+      const size_t ls = LineStart(t, begin);
+      if (ls < 2) break;
+      const size_t above = LineStart(t, ls - 1);
+      size_t off = 0;
+      const std::string_view core = LineCore(t.substr(above, ls - 1 - above), true, &off);
+      if (!IsHeaderLine(core)) break;
+      begin = above + off;
+    }
     Report(sink, t, begin, end, kWhat);
+  }
+
+  // A PEM marker line ("-----BEGIN CERTIFICATE-----", after a diff's marker, blanks or a
+  // quote): a BEGIN of anything but a private key starts a public block, any other marker
+  // ends it.
+  static void NoteMarker(std::string_view t, size_t line, size_t le, bool* in_public_block) {
+    size_t i = line;
+    if (i < le && (t[i] == '+' || t[i] == '-' || t[i] == ' ')) {
+      if (t.compare(i, 5, "-----") != 0) ++i;
+    }
+    while (i < le && (IsBlank(t[i]) || t[i] == '"' || t[i] == '\'')) ++i;
+    if (le - i < 14 || t.compare(i, 5, "-----") != 0) return;
+    const std::string_view rest = t.substr(i + 5, std::min<size_t>(le - i - 5, 80));
+    if (rest.substr(0, 6) == "BEGIN ") {
+      *in_public_block = rest.find("PRIVATE") == std::string_view::npos;
+    } else if (rest.substr(0, 4) == "END ") {
+      *in_public_block = false;
+    }
   }
 };
 

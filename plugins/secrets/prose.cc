@@ -1,13 +1,13 @@
 // prose-password, prose-password-intl: a password written in a sentence.
 //
 // "the password is hunter2", "the staging password was `x7!k`", "log in with password
-// Quartz311#", "pw is abc123"; German "das Passwort ist / lautet …", French "le mot de passe
-// est … / : …", Spanish "la contraseña es …", Portuguese "a senha é …", Italian "la password
-// è …", Dutch "het wachtwoord is …", Swedish "lösenordet är …", Polish "hasło: …", Turkish
-// "şifre: …", Russian "пароль: …", Chinese "密码：…" / "密码是 …", Japanese "パスワードは … です",
-// Korean "비밀번호: …". The word, up to a few words more ("the admin password for the router
-// is"), a verb or (in other languages than English, where "password: x" is the settings
-// detector's) a colon or a dash, then the value: a quoted phrase, or one word less the
+// Quartz311#", "use `x7!k` as the password", "pw is abc123"; German "das Passwort ist / lautet …",
+// French "le mot de passe est … / : …", Spanish "la contraseña es …", Portuguese "a senha é …",
+// Italian "la password è …", Dutch "het wachtwoord is …", Swedish "lösenordet är …", Polish "hasło:
+// …", Turkish "şifre: …", Russian "пароль: …", Chinese "密码：…" / "密码是 …", Japanese
+// "パスワードは … です", Korean "비밀번호: …". The word, up to a few words more ("the admin
+// password for the router is"), a verb or (in other languages than English, where "password: x" is
+// the settings detector's) a colon or a dash, then the value: a quoted phrase, or one word less the
 // punctuation ending the sentence.
 //
 // An unquoted value must look made to be a password (a digit, a symbol, case mixed inside
@@ -221,9 +221,9 @@ void AfterWord(std::string_view t, size_t p, bool english, SpanSink& sink) {
   }
   std::string_view previous;
   for (int words = 0; words < 8 && q < end; ++words) {
-    const size_t word_at = q;
     std::string_view w = NextWord(t, &q, end);
     if (w.empty()) return;
+    const size_t word_at = q - w.size();
     if (english && words == 0 && word_at > p && IsDirectValue(w)) {
       ReportValue(t, word_at, end, sink);
       return;
@@ -262,6 +262,58 @@ void AfterWord(std::string_view t, size_t p, bool english, SpanSink& sink) {
   }
 }
 
+// A word of prose starts at `at`: after a blank, a quote, a bracket or a mark that begins a
+// line of notes, not inside an identifier or a run of base64 ("…j+Pw deploy@ci").
+bool WordStartsAt(std::string_view t, size_t at) {
+  if (at == 0) return true;
+  const char c = t[at - 1];
+  if (IsBlank(c) || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' || c == '(' ||
+      c == '[' || c == '*' || c == '#' || c == '>') {
+    return true;
+  }
+  return (c == '+' || c == '-') && (at == 1 || t[at - 2] == '\n');
+}
+
+// "use `X` as the password", "use X as your password": the value before the word. Answers
+// whether the sentence had that shape.
+bool ValueBefore(std::string_view t, size_t at, SpanSink& sink) {
+  const size_t ls = LineStart(t, at);
+  size_t i = at;
+  auto word_before = [&](size_t* pos) {
+    size_t e = *pos;
+    while (e > ls && IsBlank(t[e - 1])) --e;
+    size_t b = e;
+    while (b > ls && !IsBlank(t[b - 1])) --b;
+    *pos = b;
+    return t.substr(b, e - b);
+  };
+  std::string_view w = word_before(&i);
+  if (EqualsNoCase(w, "the") || EqualsNoCase(w, "your") || EqualsNoCase(w, "a") ||
+      EqualsNoCase(w, "new")) {
+    w = word_before(&i);
+  }
+  if (!EqualsNoCase(w, "as")) return false;
+  std::string_view value = word_before(&i);
+  size_t vb = i, ve = i + value.size();
+  std::string_view verb = word_before(&i);
+  if (!verb.empty() && (verb[0] == '+' || verb[0] == '-') && i == ls) verb.remove_prefix(1);
+  if (!(EqualsNoCase(verb, "use") || EqualsNoCase(verb, "using") || EqualsNoCase(verb, "set") ||
+        EqualsNoCase(verb, "enter") || EqualsNoCase(verb, "type"))) {
+    return false;
+  }
+  const bool quoted =
+      ve - vb >= 2 && (t[vb] == '`' || t[vb] == '"' || t[vb] == '\'') && t[ve - 1] == t[vb];
+  if (quoted) {
+    ++vb;
+    --ve;
+  }
+  value = t.substr(vb, ve - vb);
+  if (value.size() < 3 || IsPlaceholder(value) || IsReference(value)) return true;
+  if (!quoted && (IsStopWord(value) || !LooksMade(value))) return true;
+  Report(sink, t, vb, ve, "password");
+  return true;
+}
+
 struct Word {
   std::string_view word;  // lower case
   bool english;
@@ -295,7 +347,7 @@ class ProsePasswords final : public Detector {
     for (size_t h = 0; h < in.hit_count; ++h) {
       const size_t at = in.hits[h].offset;
       if (at < done || at >= t.size()) continue;
-      if (at > 0 && (IsAlnum(t[at - 1]) || t[at - 1] == '_')) continue;
+      if (!WordStartsAt(t, at)) continue;
       size_t e = at;
       bool english = false, known = false;
       if (StartsWithNoCase(t.substr(at), "mot de passe")) {
@@ -325,6 +377,10 @@ class ProsePasswords final : public Detector {
       }
       if (!known) continue;
       if (e < t.size() && (IsAlnum(t[e]) || t[e] == '_')) continue;
+      if (english && ValueBefore(t, at, sink)) {
+        done = e;
+        continue;
+      }
       AfterWord(t, e, english, sink);
       done = e;
     }

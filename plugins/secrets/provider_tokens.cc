@@ -6,7 +6,8 @@
 // matches reports the token (or the part of it that is secret, for webhook URLs) and the
 // occurrences inside it are skipped. A token written as documentation's example (AWS's
 // AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) is kept. An AWS access key id also reveals the secret
-// access key written beside it (the same or the next line: a CSV export, two shell lines).
+// access key written beside it (on the same line or the next three: a CSV export, two shell
+// lines, a constructor's arguments).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -264,6 +265,8 @@ const RuleSpec kRules[] = {
   {"Azure DevOps token", "jqqj99",
    R"((?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ99[A-Za-z0-9]{18}AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9]))",
    Start::kBefore, 52, 0, kNone},
+  {"Mailchimp key", "-us",
+   R"((?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9]))", Start::kBefore, 32, 0, kNone},
   {"Scalingo token", "tk-us-", R"(tk-us-[A-Za-z0-9_-]{48})", Start::kAtKeyword, 0, 0, kNone},
 };
 // clang-format on
@@ -287,10 +290,10 @@ bool HasBothCases(std::string_view s) {
 
 inline bool IsAwsSecretChar(char c) { return IsAlnum(c) || c == '/' || c == '+'; }
 
-// A 40-character secret access key on the rest of the id's line or the line after it.
+// A 40-character secret access key on the rest of the id's line or the three lines after it.
 void FindAwsSecretBeside(std::string_view t, size_t id_end, SpanSink& sink) {
   size_t limit = LineEnd(t, id_end);
-  if (limit < t.size()) limit = LineEnd(t, limit + 1);
+  for (int line = 0; line < 3 && limit < t.size(); ++line) limit = LineEnd(t, limit + 1);
   limit = std::min(limit, id_end + 400);
   for (size_t i = id_end; i < limit;) {
     if (!IsAwsSecretChar(t[i])) {
@@ -361,7 +364,7 @@ class ProviderTokens final : public Detector {
         const Pattern::Group secret = m.group[rule.spec->group];
         if (!secret.matched() || whole.end <= hit.offset) continue;
         covered = std::max(covered, whole.end);
-        if (!Accept(*rule.spec, t.substr(whole.begin, whole.end - whole.begin))) break;
+        if (!Accept(*rule.spec, t.substr(secret.begin, secret.end - secret.begin))) break;
         Report(sink, t, secret.begin, secret.end, rule.spec->what);
         if (rule.spec->flags & kAwsPair) FindAwsSecretBeside(t, whole.end, sink);
         break;

@@ -70,14 +70,16 @@ bool ContainsNoCase(std::string_view text, std::string_view lower) {
 
 size_t LineStart(std::string_view text, size_t pos) {
   pos = std::min(pos, text.size());
-  while (pos > 0 && text[pos - 1] != '\n') --pos;
-  return pos;
+  const size_t floor = pos > kLineReach ? pos - kLineReach : 0;
+  const void* nl = memrchr(text.data() + floor, '\n', pos - floor);
+  return nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1 : floor;
 }
 
 size_t LineEnd(std::string_view text, size_t pos) {
   if (pos >= text.size()) return text.size();
-  const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
-  return nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+  const size_t limit = std::min(text.size(), pos + kLineReach);
+  const void* nl = std::memchr(text.data() + pos, '\n', limit - pos);
+  return nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : limit;
 }
 
 size_t ContentEnd(std::string_view text, size_t pos) {
@@ -200,11 +202,21 @@ bool IsReference(std::string_view raw) {
     }
   }
   const std::string v = LowerCopy(value);
-  if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "%(", "{%", "(("})) return true;
+  if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "{%", "(("})) return true;
   for (size_t i = 0; i + 1 < v.size(); ++i) {
-    if (v[i] == '%' && (v[i + 1] == 's' || v[i + 1] == 'v' || v[i + 1] == 'd') &&
+    if (v[i] != '%' ||
+        (i > 0 && !(v[i - 1] == ' ' || v[i - 1] == '=' || v[i - 1] == ':' || v[i - 1] == '/'))) {
+      continue;
+    }
+    // A format string: "Bearer %s", "%(password)s".
+    if ((v[i + 1] == 's' || v[i + 1] == 'v' || v[i + 1] == 'd') &&
         (i + 2 == v.size() || !IsAlnum(v[i + 2]))) {
-      return true;  // a format string: "Bearer %s"
+      return true;
+    }
+    if (v[i + 1] == '(') {
+      size_t j = i + 2;
+      while (j < v.size() && (IsAlnum(v[j]) || v[j] == '_')) ++j;
+      if (j > i + 2 && j + 1 < v.size() && v[j] == ')' && IsAlpha(v[j + 1])) return true;
     }
   }
   const size_t open = v.find('{');

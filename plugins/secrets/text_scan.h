@@ -70,6 +70,10 @@ bool EqualsNoCase(std::string_view text, std::string_view lower);
 bool ContainsNoCase(std::string_view text, std::string_view lower);
 
 // --- Lines. A line ends at '\n' (excluded); a '\r' before it is not part of the line's content.
+// A line is looked for at most kLineReach bytes either way: in a longer one (minified code, a
+// blob) each stretch of that length counts as a line. This bounds what one keyword occurrence
+// costs, so a text of one long line full of keywords is not read over and over.
+inline constexpr size_t kLineReach = 4096;
 size_t LineStart(std::string_view text, size_t pos);
 size_t LineEnd(std::string_view text, size_t pos);     // the '\n' or text.size()
 size_t ContentEnd(std::string_view text, size_t pos);  // LineEnd less a '\r' before it

@@ -1,0 +1,697 @@
+// The built-in secret detectors (plugins/secrets), loaded from the built plugin exactly as the
+// server loads it, through the SDK's test kit: what each category hides (the value only, in
+// several formats and positions) and what it keeps.
+//
+// Token-shaped values are assembled at run time from a prefix and generated characters, so no
+// literal in this file looks like a credential to a scanner.
+#include <gtest/gtest.h>
+#include <repo_reader/testkit.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using repo_reader::TextKind;
+using repo_reader::testkit::LoadedPlugin;
+using repo_reader::testkit::Scanned;
+
+const LoadedPlugin& Plugin() {
+  static const LoadedPlugin plugin(std::string(RR_PLUGIN_DIR) + "/repo-reader-secrets.so");
+  return plugin;
+}
+
+const char kAlnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const char kHex[] = "0123456789abcdef";
+const char kDigits[] = "0123456789";
+const char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// Characters drawn from `alphabet` by a fixed generator: the same on every run.
+std::string Chars(const char* alphabet, size_t n, uint32_t seed) {
+  const size_t size = std::char_traits<char>::length(alphabet);
+  std::string out;
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
+  for (size_t i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    out.push_back(alphabet[x % size]);
+  }
+  return out;
+}
+
+std::string Cat(std::initializer_list<std::string> parts) {
+  std::string out;
+  for (const auto& p : parts) out += p;
+  return out;
+}
+
+Scanned Scan(const std::string& text, std::string_view path = {}, TextKind kind = TextKind::kFile) {
+  Scanned s = Plugin().Scan(text, kind, path);
+  EXPECT_TRUE(s.error.empty()) << s.error;
+  return s;
+}
+
+// The text as the agent sees it.
+std::string Redacted(const std::string& text, std::string_view path = {},
+                     TextKind kind = TextKind::kFile) {
+  return Scan(text, path, kind).redacted;
+}
+
+// Every byte of `value` (first occurrence) is hidden, and nothing of the text before it.
+::testing::AssertionResult HidesExactly(const std::string& text, const std::string& value,
+                                        std::string_view path = {},
+                                        TextKind kind = TextKind::kFile) {
+  const size_t at = text.find(value);
+  if (at == std::string::npos) return ::testing::AssertionFailure() << "value not in the text";
+  const Scanned s = Scan(text, path, kind);
+  for (const auto& span : s.spans) {
+    if (span.begin == at && span.end == at + value.size()) return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "`" << value << "` is not hidden exactly in:\n"
+                                       << s.redacted;
+}
+
+// Every byte of `value` is hidden (the span may reach further).
+::testing::AssertionResult Hides(const std::string& text, const std::string& value,
+                                 std::string_view path = {}, TextKind kind = TextKind::kFile) {
+  if (Plugin().Hides(text, value, kind, path)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "`" << value << "` is shown in:\n"
+                                       << Redacted(text, path, kind);
+}
+
+::testing::AssertionResult HidesNothing(const std::string& text, std::string_view path = {},
+                                        TextKind kind = TextKind::kFile) {
+  const Scanned s = Scan(text, path, kind);
+  if (s.spans.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "hidden where nothing should be:\n" << s.redacted;
+}
+
+// --- The plugin
+
+TEST(DetectorPlugin, LoadsAsTheBuiltInSecretDetectors) {
+  ASSERT_TRUE(Plugin().ok()) << Plugin().error();
+  const auto* entry = Plugin().entry();
+  EXPECT_STREQ(entry->name, "repo-reader-secrets");
+  EXPECT_EQ(entry->kinds, repo_reader::kSecretDetectorPlugin);
+  EXPECT_EQ(entry->abi_version, repo_reader::kAbiVersion);
+  EXPECT_EQ(entry->make_hosts, nullptr);
+  EXPECT_NE(std::string(entry->description), "");
+  const auto ids = Plugin().detector_ids();
+  const std::set<std::string> expected = {
+      "provider-tokens",     "settings",       "url-password",
+      "command-line",        "prose-password", "private-keys",
+      "prose-password-intl", "key-material",   "discord-bot-tokens"};
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), expected);
+}
+
+// --- Providers' tokens
+
+struct ProviderCase {
+  std::string token, what;
+};
+
+std::vector<ProviderCase> ProviderTokens() {
+  return {
+      {Cat({"gh", "p_", Chars(kAlnum, 36, 1)}), "GitHub token"},
+      {Cat({"gh", "s_", Chars(kAlnum, 36, 2)}), "GitHub token"},
+      {Cat({"github", "_pat_", Chars(kAlnum, 22, 3), "_", Chars(kAlnum, 59, 4)}), "GitHub token"},
+      {Cat({"gl", "pat-", Chars(kAlnum, 20, 5)}), "GitLab token"},
+      {Cat({"gl", "rt-", Chars(kAlnum, 20, 6)}), "GitLab token"},
+      {Cat({"GR1348941", Chars(kAlnum, 20, 7)}), "GitLab runner token"},
+      {Cat({"AK", "IA", Chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 8)}), "AWS access key"},
+      {Cat({"xo", "xb-", Chars(kDigits, 13, 9), "-", Chars(kDigits, 13, 90), "-",
+            Chars(kAlnum, 24, 91)}),
+       "Slack token"},
+      {Cat({"xa", "pp-1-A0", Chars(kDigits, 9, 10), "-", Chars(kDigits, 13, 92), "-",
+            Chars(kHex, 64, 93)}),
+       "Slack token"},
+      {Cat({"sk", "_live_", Chars(kAlnum, 24, 11)}), "Stripe key"},
+      {Cat({"rk", "_test_", Chars(kAlnum, 24, 12)}), "Stripe key"},
+      {Cat({"AI", "za", Chars(kAlnum, 35, 13)}), "Google API key"},
+      {Cat({"ya", "29.", Chars(kAlnum, 60, 14)}), "Google OAuth token"},
+      {Cat({"GOC", "SPX-", Chars(kAlnum, 28, 15)}), "Google client secret"},
+      {Cat({"sk", "-proj-", Chars(kAlnum, 48, 16), "T3Blbk", "FJ", Chars(kAlnum, 48, 17)}),
+       "OpenAI key"},
+      {Cat({"sk", "-ant-api03-", Chars(kAlnum, 93, 18), "AA"}), "Anthropic key"},
+      {Cat({"npm", "_", Chars(kAlnum, 36, 19)}), "npm token"},
+      {Cat({Chars(kDigits, 10, 94), ":AA", Chars(kAlnum, 33, 20)}), "Telegram bot token"},
+      {Cat({"SK", Chars(kHex, 32, 21)}), "Twilio key"},
+      {Cat({"SG", ".", Chars(kAlnum, 22, 22), ".", Chars(kAlnum, 43, 23)}), "SendGrid key"},
+      {Cat({"shp", "at_", Chars(kHex, 32, 24)}), "Shopify token"},
+      {Cat({"hf", "_", Chars("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 34, 25)}),
+       "Hugging Face token"},
+      {Cat({"pypi", "-AgEIcHlwaS5vcmc", Chars(kAlnum, 120, 26)}), "PyPI token"},
+      {Cat({"dckr", "_pat_", Chars(kAlnum, 27, 27)}), "Docker Hub token"},
+      {Cat({"dop", "_v1_", Chars(kHex, 64, 28)}), "DigitalOcean token"},
+      {Cat({"key", "-", Chars(kHex, 32, 29)}), "Mailgun key"},
+      {Cat({"HRKU", "-AA", Chars(kAlnum, 58, 30)}), "Heroku key"},
+      {Cat({"ATA", "TT3", Chars(kAlnum, 186, 31)}), "Atlassian token"},
+      {Cat({"PMAK", "-", Chars(kHex, 24, 32), "-", Chars(kHex, 34, 33)}), "Postman key"},
+      {Cat({"glc", "_", Chars(kAlnum, 40, 34)}), "Grafana token"},
+      {Cat({"NRAK", "-", Chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 27, 35)}), "New Relic key"},
+      {Cat({"dapi", Chars(kHex, 32, 36)}), "Databricks token"},
+      {Cat({"hvs", ".", Chars(kAlnum, 90, 37)}), "Vault token"},
+      {Cat({Chars(kAlnum, 14, 38), ".atlas", "v1.", Chars(kAlnum, 67, 39)}), "Terraform token"},
+      {Cat({"sntryu", "_", Chars(kHex, 64, 40)}), "Sentry token"},
+      {Cat({"AGE-SECRET", "-KEY-1", Chars("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58, 41)}), "age key"},
+      {Cat({"lin", "_api_", Chars(kAlnum, 40, 42)}), "Linear key"},
+      {Cat({"sq0", "atp-", Chars(kAlnum, 22, 43)}), "Square token"},
+      {Cat({"sbp", "_", Chars(kHex, 40, 44)}), "Supabase token"},
+      {Cat({"pscale", "_tkn_", Chars(kAlnum, 43, 45)}), "PlanetScale token"},
+      {Cat({"ntn", "_", Chars(kDigits, 11, 46), Chars(kAlnum, 35, 47)}), "Notion token"},
+      {Cat({"CFP", "AT-", Chars(kAlnum, 43, 48)}), "Contentful token"},
+      {Cat({"dp", ".pt.", Chars(kAlnum, 43, 49)}), "Doppler token"},
+      {Cat({"LT", "AI", Chars(kAlnum, 20, 50)}), "Alibaba key"},
+      {Cat({"fo1", "_", Chars(kAlnum, 43, 51)}), "Fly token"},
+      {Cat({"pul", "-", Chars(kHex, 40, 52)}), "Pulumi token"},
+      {Cat({"abc", "1Q~", Chars(kAlnum, 34, 53)}), "Azure client secret"},
+  };
+}
+
+TEST(DetectorProviderTokens, EachProviderFormatIsHiddenAloneWhateverItsName) {
+  for (const auto& c : ProviderTokens()) {
+    // A name that says nothing, so only the format can tell.
+    const std::string text = "remote = \"" + c.token + "\"\n";
+    EXPECT_EQ(Redacted(text, "config/app.toml"), "remote = \"[hidden: " + c.what + "]\"\n")
+        << c.token;
+  }
+}
+
+TEST(DetectorProviderTokens, TokensAreHiddenInEveryPosition) {
+  for (const auto& c : ProviderTokens()) {
+    const std::string& tok = c.token;
+    EXPECT_TRUE(HidesExactly("curl -H 'Authorization: Bearer " + tok + "' https://api.test/\n", tok,
+                             "deploy.sh"));
+    EXPECT_TRUE(HidesExactly("{\"env\": \"A=1\\nX=" + tok + "\\nB=2\"}", tok, "app.json"));
+    EXPECT_TRUE(HidesExactly("+  value: " + tok + "\r\n", tok, "k8s.yaml", TextKind::kDiff));
+    EXPECT_TRUE(HidesExactly("Rotate " + tok + ", it leaked.", tok, {}, TextKind::kCommitMessage));
+    EXPECT_TRUE(HidesExactly(tok, tok));  // the whole text, no line end
+  }
+}
+
+TEST(DetectorProviderTokens, WebhookUrlsHideTheirSecretPart) {
+  const std::string slack =
+      Cat({"T0", Chars(kAlnum, 8, 60), "/B0", Chars(kAlnum, 8, 61), "/", Chars(kAlnum, 24, 62)});
+  EXPECT_EQ(Redacted("url: https://hooks.slack.com/services/" + slack + "\n"),
+            "url: https://hooks.slack.com/services/[hidden: Slack webhook]\n");
+  const std::string discord = Chars(kAlnum, 68, 63);
+  const std::string id = Chars(kDigits, 18, 64);
+  EXPECT_EQ(Redacted("https://discord.com/api/webhooks/" + id + "/" + discord),
+            "https://discord.com/api/webhooks/" + id + "/[hidden: Discord webhook]");
+}
+
+TEST(DetectorProviderTokens, AwsSecretKeyBesideItsIdIsHidden) {
+  const std::string id = Cat({"AK", "IA", Chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 70)});
+  const std::string secret = Chars(kBase64, 40, 71);
+  EXPECT_TRUE(HidesExactly("Access key ID,Secret access key\n" + id + "," + secret + "\n", secret,
+                           "credentials.csv"));
+  EXPECT_TRUE(HidesExactly("aws_secret_access_key = " + secret + "\n", secret, ".aws/credentials"));
+}
+
+TEST(DetectorProviderTokens, JwtAndDiscordBotTokenAreHiddenByShape) {
+  const std::string jwt =
+      Cat({"ey", "JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.", "eyJzdWIiOiIxMjM0NTY3OD",
+           "kwIiwibmFtZSI6IkFkYSJ9.", Chars(kAlnum, 43, 80)});
+  EXPECT_TRUE(HidesExactly("Authorization: Bearer " + jwt + "\n", jwt));
+  // base64 of a bot's numeric id, a timestamp, an HMAC.
+  const std::string bot =
+      Cat({"MTE1NzI2NDQ3MjMzODM2Njk5Ng", ".", Chars(kAlnum, 6, 81), ".", Chars(kAlnum, 38, 82)});
+  EXPECT_TRUE(
+      HidesExactly("The old value " + bot + " still works.", bot, {}, TextKind::kCommitMessage));
+}
+
+TEST(DetectorProviderTokens, DocumentationExamplesAndLookAlikesAreKept) {
+  EXPECT_TRUE(HidesNothing("aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n", "README.md"));
+  EXPECT_TRUE(
+      HidesNothing(Cat({"GITHUB_TOKEN=gh", "p_", std::string(36, 'x'), "\n"}), "docs/setup.md"));
+  EXPECT_TRUE(HidesNothing(Cat({"fake = \"gh", "p_", std::string(36, 'A'), "\"\n"}),
+                           "tests/fixtures/fake_tokens.py"));
+  EXPECT_TRUE(HidesNothing("pip install scikit-learn sk-learn-extra task-runner\n"));
+  EXPECT_TRUE(HidesNothing(Cat({"publishable = \"pk", "_live_", Chars(kAlnum, 24, 90), "\"\n"}),
+                           "web/stripe.js"));
+  EXPECT_TRUE(
+      HidesNothing("#define KEY_ENTER 0x1c\nint desk_sk = task_key(monkey);\n", "src/keys.h"));
+}
+
+// --- Passwords in URLs
+
+TEST(DetectorUrlPassword, OnlyThePasswordOfAUrlIsHidden) {
+  EXPECT_EQ(Redacted("database: postgres://shop:Xk9-pw2!@db.example.com/shop\n", "app.yml"),
+            "database: postgres://shop:[hidden: password]@db.example.com/shop\n");
+  EXPECT_EQ(Redacted("REDIS_URL=redis://:Hn4kq8Zr2@cache:6379/0\n", ".env"),
+            "REDIS_URL=redis://:[hidden: password]@cache:6379/0\n");
+  EXPECT_TRUE(HidesExactly("\"url\": \"https:\\/\\/ci:Tq7vLm2x@nexus.test\\/repo\"", "Tq7vLm2x",
+                           "package.json"));
+  EXPECT_TRUE(HidesExactly("-url = \"mysql://root:p@ss:w0rd@mysql:3306/app\"\r\n", "p@ss:w0rd",
+                           "db.tf", TextKind::kDiff));
+}
+
+TEST(DetectorUrlPassword, UrlsWithoutAPasswordAreKept) {
+  EXPECT_TRUE(HidesNothing(
+      "see https://example.com:8443/docs?page=2#x and git@github.com:acme/shop.git\n"
+      "ssh://git@gitlab.test:2222/acme/shop.git https://user@example.com/\n"
+      "postgres://user:<password>@localhost/app redis://:${REDIS_PASSWORD}@cache:6379\n"
+      "https://host:8080/users/alice@example.com\n",
+      "README.md"));
+}
+
+// --- Settings named for a secret
+
+struct SettingCase {
+  const char* path;
+  std::string text;
+  std::string value;
+};
+
+std::vector<SettingCase> SettingCases() {
+  const std::string v = "Tr0ub4dor&3x";
+  const std::string k = Chars(kAlnum, 32, 100);
+  return {
+      {"config/app.yml", "database:\n  password: " + v + "\n", v},
+      {"config/app.yml", "api_key: '" + k + "'  # rotate yearly\n", k},
+      {"config/app.json", "{\"db\": {\"password\": \"" + v + "\", \"host\": \"db\"}}", v},
+      {"config/app.json", "{\"client_secret\": \"a\\\"b" + k + "\"}", "a\\\"b" + k},
+      {".env", "DB_PASSWORD=" + v + "\nAPI_TOKEN=\"" + k + "\"\n", v},
+      {".env.production", "STRIPE_SECRET_KEY=" + k + "\r\n", k},
+      {"conf/app.ini", "[db]\npassword = " + v + " ; old one\n", v},
+      {"pyproject.toml", "[tool.x]\ntoken = \"" + k + "\"\n", k},
+      {"app.properties", "spring.datasource.password=" + v + "\n", v},
+      {"web.config", "<add key=\"ApiKey\" value=\"" + k + "\" />\n", k},
+      {"pom.xml", "<server><password>" + v + "</password></server>\n", v},
+      {"settings.xml", "<db user=\"app\" password=\"" + v + "\"/>\n", v},
+      {"app/settings.py", "SECRET_KEY = '" + k + "'\n", k},
+      {"app/db.py", "conn = connect(host=\"db\", password=\"" + v + "\")\n", v},
+      {"src/api.ts", "const client = new Client({ apiKey: '" + k + "' });\n", k},
+      {"main.go", "\tpassword := \"" + v + "\"\n", v},
+      {"Db.java", "ds.setPassword(\"" + v + "\");\n", v},
+      {"Db.java", "props.put(\"password\", \"" + v + "\");\n", v},
+      {"config.rb", "  :password => \"" + v + "\",\n", v},
+      {"config.php", "    'db_password' => '" + v + "',\n", v},
+      {"Startup.cs", "    options.ClientSecret = \"" + k + "\";\n", k},
+      {"src/config.rs", "const API_TOKEN: &str = \"" + k + "\";\n", k},
+      {"deploy.sh", "export GITHUB_TOKEN=" + k + "\n", k},
+      {"deploy.sh", "./tool --password=" + v + " --verbose\n", v},
+      {"Dockerfile", "ENV DB_PASSWORD " + v + "\n", v},
+      {"main.tf", "  password = \"" + v + "\"\n", v},
+      {"variables.tf",
+       "variable \"db_password\" {\n  type    = string\n  default = \"" + v + "\"\n}\n", v},
+      {"k8s/deploy.yaml", "env:\n  - name: API_KEY\n    value: \"" + k + "\"\n", k},
+      {"requests/admin.http", "GET /admin\nAuthorization: Basic " + k + "\n", k},
+      {"requests/admin.http", "X-Api-Key: " + k + "\n", k},
+      {"appsettings.json", "\"Db\": \"Server=db;User Id=app;Password=" + v + ";Encrypt=true\"\n",
+       v},
+      {"notes.md", "call https://api.test/v1?api_key=" + k + "&q=1\n", k},
+      {"", "Set the password: " + v + " on staging", v},
+      {"config.ini", "[mail]\nmailgunsigningkey = " + k + "\n", k},
+      {"src/Api.java", "static final String DDAPPLICATIONKEY = \"" + k + "\";\n", k},
+      {"ecs/task.json", "{\"name\": \"DB_PASSWORD\", \"value\": \"" + v + "\"}\n", v},
+  };
+}
+
+TEST(DetectorSettings, ValueOfASettingNamedForASecretIsHiddenInEachFormat) {
+  for (const auto& c : SettingCases()) {
+    EXPECT_TRUE(HidesExactly(c.text, c.value, c.path)) << c.path;
+  }
+}
+
+TEST(DetectorSettings, OnlyTheValueIsHiddenNotTheNameOrQuotes) {
+  EXPECT_EQ(Redacted("  \"password\": \"Tr0ub4dor&3\",\n", "config.json"),
+            "  \"password\": \"[hidden: password]\",\n");
+  EXPECT_EQ(Redacted("Authorization: Bearer abcDEF123456ghiJKL\n", "api.http"),
+            "Authorization: Bearer [hidden: credentials]\n");
+  EXPECT_EQ(Redacted("password: hunter2\r\nuser: ada\r\n", "app.yml"),
+            "password: [hidden: password]\r\nuser: ada\r\n");
+}
+
+TEST(DetectorSettings, DiffLinesAreReadWithTheFormatOfTheirFile) {
+  const std::string diff =
+      "diff --git a/config/app.yml b/config/app.yml\n"
+      "--- a/config/app.yml\n"
+      "+++ b/config/app.yml\n"
+      "@@ -1,2 +1,2 @@\n"
+      "-  password: Old-pw-2023\n"
+      "+  password: New-pw-2024\n"
+      " user: app\n"
+      "diff --git a/app/db.py b/app/db.py\n"
+      "--- a/app/db.py\n"
+      "+++ b/app/db.py\n"
+      "@@ -1 +1 @@\n"
+      "+password = user_password\n";
+  const Scanned s = Scan(diff, {}, TextKind::kDiff);
+  EXPECT_NE(s.redacted.find("-  password: [hidden: password]\n"), std::string::npos) << s.redacted;
+  EXPECT_NE(s.redacted.find("+  password: [hidden: password]\n"), std::string::npos) << s.redacted;
+  EXPECT_NE(s.redacted.find("+password = user_password\n"), std::string::npos) << s.redacted;
+}
+
+TEST(DetectorSettings, PairedNameAndValueLinesAreReadTogether) {
+  const std::string v = "Falcon4225?x";
+  const std::string diff =
+      "@@ -12,3 +12,3 @@\n"
+      "             - name: API_TOKEN\n"
+      "-              value: Old-Value-123\n"
+      "+              value: " +
+      v +
+      "\n"
+      "             - name: LOG_LEVEL\n"
+      "               value: info\n";
+  const Scanned s = Scan(diff, "k8s/deploy.yaml", TextKind::kDiff);
+  EXPECT_NE(s.redacted.find("-              value: [hidden: token]\n"), std::string::npos)
+      << s.redacted;
+  EXPECT_NE(s.redacted.find("+              value: [hidden: token]\n"), std::string::npos)
+      << s.redacted;
+  EXPECT_NE(s.redacted.find("value: info"), std::string::npos) << s.redacted;
+  // Only the item's own value: the next <add> is another setting.
+  EXPECT_TRUE(
+      HidesNothing("<add key=\"ConsumerSecret\" value=\"your-token-goes-here\" />\n"
+                   "<add key=\"Region\" value=\"westeurope\" />\n",
+                   "Web.config"));
+}
+
+TEST(DetectorSettings, ReferencesAndPlaceholdersAreKept) {
+  EXPECT_TRUE(
+      HidesNothing("password = os.environ[\"DB_PASSWORD\"]\n"
+                   "token = os.getenv('API_TOKEN')\n"
+                   "api_key = settings.API_KEY\n"
+                   "secret = self.secret\n"
+                   "password = user_password\n"
+                   "token: str = None\n"
+                   "def login(password: str, token: Optional[str] = None): ...\n"
+                   "access_token = get_token()\n"
+                   "max_tokens = 4096\n",
+                   "app/config.py"));
+  EXPECT_TRUE(
+      HidesNothing("const apiKey = process.env.API_KEY;\nconst token: string = opts.token;\n"
+                   "headers: { Authorization: `Bearer ${token}` }\n",
+                   "src/client.ts"));
+  EXPECT_TRUE(
+      HidesNothing("password: ${DB_PASSWORD}\n"
+                   "api_key: \"{{ .Values.apiKey }}\"\n"
+                   "token: ${{ secrets.GITHUB_TOKEN }}\n"
+                   "client_secret: <your-client-secret>\n"
+                   "secret: changeme\n"
+                   "password: \"********\"\n"
+                   "auth_token: xxxxxxxxxxxxxxxx\n"
+                   "api_key: your_api_key_here\n"
+                   "secret_key: REDACTED\n"
+                   "password: null\n"
+                   "token: ~\n"
+                   "credentials: {}\n"
+                   "password: example\n",
+                   "config/app.yml"));
+  EXPECT_TRUE(HidesNothing("DB_PASSWORD=%DB_PASSWORD%\nTOKEN=$TOKEN\nSECRET=\n", "run.env"));
+}
+
+TEST(DetectorSettings, NamesThatMerelyHoldTheWordAreKept) {
+  EXPECT_TRUE(HidesNothing(
+      "author: Ada Lovelace\n"
+      "token_type: Bearer\n"
+      "password_min_length: 12\n"
+      "auth_method: oauth2\n"
+      "secret_name: tls-cert\n"
+      "token_url: https://oauth2.example.com/token\n"
+      "password_field: user_password\n"
+      "passwordless: true\n"
+      "keyboard_layout: dvorak\n"
+      "public_key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq0n0rWvQmK3zEw1LfH0p7bq2s9gkV3Z9x\n"
+      "ssh_key_path: ~/.ssh/id_ed25519\n"
+      "next_page_token: CAoQAA\n",
+      "config/app.yml"));
+}
+
+TEST(DetectorSettings, TranslationsAndSentencesAreKept) {
+  EXPECT_TRUE(HidesNothing("password: Passwort\nforgot_password: Passwort vergessen?\n",
+                           "config/locales/de.yml"));
+  EXPECT_TRUE(
+      HidesNothing("\"password\": \"Mot de passe\",\n\"token\": \"Jeton\"\n", "src/i18n/fr.json"));
+  EXPECT_TRUE(HidesNothing("/// - password: MySQL password of the user\n", "src/session.h"));
+}
+
+TEST(DetectorCommandLine, PasswordsGivenToCommandsAreHidden) {
+  EXPECT_EQ(Redacted("curl -u deploy:Glacier7140! https://nexus.test/status\n", "check.sh"),
+            "curl -u deploy:[hidden: password] https://nexus.test/status\n");
+  EXPECT_TRUE(HidesExactly("docker login -u admin -p Saffron3818# registry.test\n", "Saffron3818#",
+                           "ci/push.sh"));
+  EXPECT_TRUE(HidesExactly("mysql -u root -pS3cretPw app < dump.sql\n", "S3cretPw", "load.sh"));
+  EXPECT_TRUE(HidesNothing(
+      "docker run -p 8080:80 app\ncurl -u \"$USER:$PASS\" https://x.test\nmkdir -p out\n",
+      "run.sh"));
+}
+
+// --- Passwords in prose
+
+TEST(DetectorProsePassword, PasswordWrittenInASentenceIsHidden) {
+  EXPECT_TRUE(HidesExactly("The admin password for the router is Juniper5018?.", "Juniper5018?", {},
+                           TextKind::kCommitMessage));
+  EXPECT_TRUE(HidesExactly("# the password is Tundra9576? (same as staging)\n", "Tundra9576?",
+                           "tools/maintenance.py"));
+  EXPECT_TRUE(
+      HidesExactly("Log in as admin with password Quartz311#.\n", "Quartz311#", "wiki/access.md"));
+  EXPECT_TRUE(HidesExactly("pw is abc123xyz\n", "abc123xyz", "notes.txt"));
+  EXPECT_TRUE(HidesExactly("+use `glacier-bfamvV` as the password\n", "glacier-bfamvV",
+                           "docs/access.md", TextKind::kDiff));
+  EXPECT_TRUE(HidesExactly("Das Passwort lautet Thunder2333?.", "Thunder2333?", {},
+                           TextKind::kCommitMessage));
+  EXPECT_TRUE(HidesExactly("mot de passe : Orbit8106!\n", "Orbit8106!", "README.txt"));
+  EXPECT_TRUE(
+      HidesExactly("La contrase\xc3\xb1"
+                   "a es Sunflower1624!\n",
+                   "Sunflower1624!", "README.txt"));
+  EXPECT_TRUE(HidesExactly("\xd0\x9f\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb\xd1\x8c: Maple7339?\n",
+                           "Maple7339?", {}, TextKind::kCommitMessage));
+  EXPECT_TRUE(
+      HidesExactly("\xe5\xaf\x86\xe7\xa0\x81\xef\xbc\x9a"
+                   "Glacier3423#\n",
+                   "Glacier3423#", "README.txt"));
+}
+
+TEST(DetectorProsePassword, OrdinarySentencesAboutPasswordsAreKept) {
+  EXPECT_TRUE(HidesNothing(
+      "The password is required and is stored as a bcrypt hash.\n"
+      "If the password is incorrect, the form shows an error.\n"
+      "password.encode() is called before hashing; if (password !== confirmPassword) {}\n"
+      "Passwort: siehe Tresor.\n"
+      "Le mot de passe est stock\xc3\xa9 dans le coffre.\n"
+      "La contrase\xc3\xb1"
+      "a es obligatoria.\n",
+      "docs/security.md"));
+}
+
+// --- Private keys
+
+std::string KeyBody(const std::string& der_prefix, size_t lines, uint32_t seed,
+                    const std::string& prefix = "", const std::string& eol = "\n") {
+  std::string all = der_prefix + Chars(kBase64, lines * 64 - der_prefix.size() - 4, seed) + "AQAB";
+  std::string out;
+  for (size_t i = 0; i < all.size(); i += 64) out += prefix + all.substr(i, 64) + eol;
+  return out;
+}
+
+const char kPkcs8[] = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ";
+
+TEST(DetectorPrivateKeys, KeyMaterialIsHiddenAndMarkerLinesStayVisible) {
+  const std::string body = KeyBody(kPkcs8, 6, 200);
+  const std::string text =
+      "key: |\n-----BEGIN PRIVATE KEY-----\n" + body + "-----END PRIVATE KEY-----\nnext: 1\n";
+  EXPECT_EQ(Redacted(text, "secrets.yml"),
+            "key: |\n-----BEGIN PRIVATE KEY-----\n[hidden: private key]\n"
+            "-----END PRIVATE KEY-----\nnext: 1\n");
+  for (const char* kind : {"RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED "}) {
+    const std::string t = std::string("-----BEGIN ") + kind + "PRIVATE KEY-----\r\n" +
+                          KeyBody("MIIEpAIBAAKCAQEA", 4, 201, "", "\r\n") + "-----END " + kind +
+                          "PRIVATE KEY-----\r\n";
+    EXPECT_TRUE(Hides(t, KeyBody("MIIEpAIBAAKCAQEA", 4, 201, "", "\r\n").substr(0, 200))) << kind;
+    EXPECT_NE(Redacted(t).find(std::string("-----END ") + kind + "PRIVATE KEY-----"),
+              std::string::npos);
+  }
+}
+
+TEST(DetectorPrivateKeys, PgpPrivateKeyBlockIsHidden) {
+  const std::string body = "Version: GnuPG v2\n\nlQOYBF" + Chars(kBase64, 58, 210) + "\n" +
+                           Chars(kBase64, 64, 211) + "\n=Ab3d\n";
+  const std::string text =
+      "-----BEGIN PGP PRIVATE KEY BLOCK-----\n" + body + "-----END PGP PRIVATE KEY BLOCK-----\n";
+  EXPECT_TRUE(Hides(text, body.substr(0, body.size() - 1)));
+}
+
+TEST(DetectorPrivateKeys, AWindowStartingOrEndingInsideABlockHidesItsPart) {
+  const std::string body = KeyBody(kPkcs8, 5, 220);
+  // Starts inside: no BEGIN line, an END line.
+  EXPECT_EQ(Redacted(body + "-----END PRIVATE KEY-----\n"),
+            "[hidden: private key]\n-----END PRIVATE KEY-----\n");
+  // Ends inside: a BEGIN line, no END line.
+  EXPECT_EQ(Redacted("-----BEGIN RSA PRIVATE KEY-----\n" + body),
+            "-----BEGIN RSA PRIVATE KEY-----\n[hidden: private key]\n");
+}
+
+TEST(DetectorPrivateKeys, KeyInAJsonStringWithEscapesIsHidden) {
+  std::string escaped;
+  const std::string body = KeyBody(kPkcs8, 4, 230);
+  for (char c : body) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+  const std::string text =
+      "{\"type\": \"service_account\", \"private_key\": \"-----BEGIN PRIVATE "
+      "KEY-----\\n" +
+      escaped +
+      "-----END PRIVATE KEY-----\\n\", "
+      "\"client_email\": \"ci@acme.iam.gserviceaccount.com\"}";
+  const Scanned s = Scan(text, "sa.json");
+  EXPECT_NE(s.redacted.find("\"-----BEGIN PRIVATE KEY-----\\n[hidden: private key]\\n-----END "
+                            "PRIVATE KEY-----\\n\""),
+            std::string::npos)
+      << s.redacted;
+  EXPECT_NE(s.redacted.find("ci@acme.iam.gserviceaccount.com"), std::string::npos);
+}
+
+TEST(DetectorPrivateKeys, KeyInADiffHunkIsHidden) {
+  const std::string body = KeyBody("MIIEpAIBAAKCAQEA", 5, 240, "+");
+  const std::string diff = "@@ -0,0 +1,7 @@\n+-----BEGIN RSA PRIVATE KEY-----\n" + body +
+                           "+-----END RSA PRIVATE KEY-----\n";
+  EXPECT_TRUE(Hides(diff, body.substr(1, body.size() - 2), {}, TextKind::kDiff));
+  // A hunk that shows only key lines, no marker at all.
+  EXPECT_TRUE(Hides("@@ -10,3 +10,3 @@\n" + KeyBody("", 3, 241, " ") + "-" +
+                        Chars(kBase64, 64, 242) + "\n+" + Chars(kBase64, 64, 243) + "\n",
+                    Chars(kBase64, 64, 242), {}, TextKind::kDiff));
+}
+
+TEST(DetectorPrivateKeys, KeyWrittenInBase64OnOneLineIsHidden) {
+  // base64 of "-----BEGIN RSA PRIVATE KEY-----\n" and of its first line.
+  const std::string pem64 = Cat({"LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVB",
+                                 Chars(kAlnum, 200, 250), "Cg=="});
+  EXPECT_TRUE(
+      HidesExactly("users:\n- user:\n    client-key-data: " + pem64 + "\n", pem64, ".kube/config"));
+  const std::string der = Cat({kPkcs8, Chars(kBase64, 300, 251), "=="});
+  EXPECT_TRUE(HidesExactly("\"privateKey\": \"" + der + "\"", der, "keys.json"));
+  const std::string openssh =
+      Cat({"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", Chars(kAlnum, 80, 252)});
+  EXPECT_TRUE(HidesExactly("PRIVATE_KEY=" + openssh + "\n", openssh, "docker/app.env"));
+}
+
+TEST(DetectorPrivateKeys, PublicKeysCertificatesAndImagesAreKept) {
+  const std::string cert_body = KeyBody("MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBa", 6, 260);
+  EXPECT_TRUE(
+      HidesNothing("-----BEGIN CERTIFICATE-----\n" + cert_body + "-----END CERTIFICATE-----\n"));
+  EXPECT_TRUE(HidesNothing("-----BEGIN PUBLIC KEY-----\n" +
+                           KeyBody("MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA", 5, 261) +
+                           "-----END PUBLIC KEY-----\n"));
+  // A certificate's body alone, as a window may show it.
+  EXPECT_TRUE(HidesNothing(cert_body));
+  EXPECT_TRUE(HidesNothing(
+      "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ" + Chars(kBase64, 300, 262) + " ada@laptop\n",
+      "authorized_keys"));
+  // certificate-authority-data: base64 of "-----BEGIN CERTIFICATE-----".
+  EXPECT_TRUE(HidesNothing("certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1J" +
+                               Chars(kAlnum, 200, 263) + "\n",
+                           ".kube/config"));
+  EXPECT_TRUE(HidesNothing("<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB" +
+                               Chars(kBase64, 400, 264) + "\">\n",
+                           "index.html"));
+  // A parser's constant: a BEGIN line with no key after it.
+  EXPECT_TRUE(HidesNothing(
+      "static const char kBegin[] = \"-----BEGIN RSA PRIVATE KEY-----\";\n"
+      "static const char kEnd[] = \"-----END RSA PRIVATE KEY-----\";\nint parse(void);\n",
+      "src/pem.c"));
+}
+
+// --- Things a repository is full of
+
+TEST(DetectorHardNegatives, IdsHashesAndOrdinaryValuesAreKept) {
+  EXPECT_TRUE(
+      HidesNothing("commit 9fceb02d0ae598e95dc970b74767f19372d61af8\n"
+                   "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n"
+                   "request_id: 123e4567-e89b-12d3-a456-426614174000\n"
+                   "version: 1.24.3-rc.1+build.5\n"
+                   "color: #1e90ff; background: rgba(0,0,0,.5)\n",
+                   "NOTES.md"));
+  EXPECT_TRUE(HidesNothing(
+      "\"integrity\": \"sha512-" + Chars(kBase64, 86, 300) +
+          "==\",\n"
+          "\"resolved\": \"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz\"\n",
+      "package-lock.json"));
+  EXPECT_TRUE(HidesNothing("def authenticate(username, password):\n    return check(password)\n",
+                           "app/auth.py"));
+}
+
+// --- Contract
+
+TEST(DetectorPlugin, DetectorsAreSafeToRunOnManyThreadsAtOnce) {
+  const auto* entry = Plugin().entry();
+  ASSERT_NE(entry, nullptr);
+  auto made = entry->make_secret_detectors({});
+  ASSERT_TRUE(made.error.empty()) << made.error;
+  std::string text;
+  for (const auto& c : SettingCases()) text += c.text;
+  for (const auto& c : ProviderTokens()) text += "x = " + c.token + "\n";
+  text += "-----BEGIN PRIVATE KEY-----\n" + KeyBody(kPkcs8, 6, 400) + "-----END PRIVATE KEY-----\n";
+  struct Collect : repo_reader::SpanSink {
+    std::vector<std::pair<size_t, size_t>> spans;
+    void Add(size_t b, size_t e, std::string_view) override { spans.push_back({b, e}); }
+  };
+  // Every detector on every keyword's occurrences, as the server would call it.
+  auto run = [&]() {
+    std::vector<std::pair<size_t, size_t>> all;
+    std::string lower(text);
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const auto& d : made.made) {
+      std::vector<repo_reader::KeywordHit> hits;
+      const auto words = d->keywords();
+      for (uint32_t k = 0; k < words.size(); ++k) {
+        std::string w = words[k];
+        for (auto& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        for (size_t at = lower.find(w); at != std::string::npos; at = lower.find(w, at + 1)) {
+          hits.push_back({static_cast<uint32_t>(at), k});
+        }
+      }
+      std::sort(hits.begin(), hits.end(),
+                [](const auto& a, const auto& b) { return a.offset < b.offset; });
+      if (!words.empty() && hits.empty()) continue;
+      Collect sink;
+      d->Scan({text, TextKind::kFile, "mixed.txt", hits.data(), hits.size()}, sink);
+      all.insert(all.end(), sink.spans.begin(), sink.spans.end());
+    }
+    std::sort(all.begin(), all.end());
+    return all;
+  };
+  const auto expected = run();
+  ASSERT_FALSE(expected.empty());
+  std::vector<std::thread> threads;
+  std::vector<int> same(4, 0);
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&, i] {
+      bool ok = true;
+      for (int r = 0; r < 20; ++r) ok = ok && run() == expected;
+      same[i] = ok;
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int s : same) EXPECT_TRUE(s);
+}
+
+// One line of a megabyte full of keywords (minified code, a blob): each occurrence reads a
+// bounded stretch around it, so the scan stays linear. A quadratic scan would take minutes.
+TEST(DetectorPlugin, ALongLineFullOfKeywordsIsScannedInBoundedTime) {
+  std::string line;
+  while (line.size() < (1u << 20)) line += "token=ab1 password: \"x\" key-";
+  const auto start = std::chrono::steady_clock::now();
+  const Scanned s = Plugin().Scan(line, TextKind::kFile, ".env");
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(s.error.empty()) << s.error;
+  EXPECT_LT(seconds, 20.0);
+}
+
+TEST(DetectorPlugin, EmptyAndBinaryLookingTextsAreScannedWithoutFailure) {
+  EXPECT_TRUE(HidesNothing(""));
+  std::string noise;
+  for (int i = 0; i < 4096; ++i) noise.push_back(static_cast<char>((i * 131 + 7) & 0xff));
+  const Scanned s = Plugin().Scan(noise);
+  EXPECT_TRUE(s.error.empty()) << s.error;
+  EXPECT_TRUE(Scan("password").spans.empty());
+  EXPECT_TRUE(Scan("-----BEGIN RSA PRIVATE KEY-----").spans.empty());
+  EXPECT_TRUE(Scan("https://").spans.empty());
+}
+
+}  // namespace
