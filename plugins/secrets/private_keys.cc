@@ -508,13 +508,12 @@ class KeyMaterialLines final : public Detector {
     const size_t size = t.size();
     size_t run_begin = std::string_view::npos, run_end = 0, run_lines = 0;
     std::string_view first_core;
-    bool in_public_block = false;  // the nearest marker above is a BEGIN of a public thing
+    Markers markers;
     bool run_in_public_block = false;
     size_t line = 0;
     while (line < size) {
       const void* nl = std::memchr(data + line, '\n', size - line);
       const size_t le = nl ? static_cast<size_t>(static_cast<const char*>(nl) - data) : size;
-      NoteMarker(t, line, le, &in_public_block);
       bool key_line = false;
       size_t off = 0;
       std::string_view core;
@@ -530,7 +529,7 @@ class KeyMaterialLines final : public Detector {
         if (run_lines == 0) {
           run_begin = line + off;
           first_core = core;
-          run_in_public_block = in_public_block;
+          run_in_public_block = markers.InPublicBlock(t, line);
         }
         ++run_lines;
         run_end = line + off + core.size();
@@ -568,23 +567,34 @@ class KeyMaterialLines final : public Detector {
     Report(sink, t, begin, end, kWhat);
   }
 
-  // A PEM marker line ("-----BEGIN CERTIFICATE-----", after a diff's marker, blanks or a
-  // quote): a BEGIN of anything but a private key starts a public block, any other marker
-  // ends it.
-  static void NoteMarker(std::string_view t, size_t line, size_t le, bool* in_public_block) {
-    size_t i = line;
-    if (i < le && (t[i] == '+' || t[i] == '-' || t[i] == ' ')) {
-      if (t.compare(i, 5, "-----") != 0) ++i;
+  // The PEM markers of a text, read forwards once as runs are found: whether the nearest marker
+  // above a position is the BEGIN line of something other than a private key (a certificate, a
+  // public key), whose body the lines below are.
+  struct Markers {
+    size_t read_to = 0;
+    bool in_public_block = false;
+    bool InPublicBlock(std::string_view t, size_t pos) {
+      while (read_to < pos) {
+        const void* found = memmem(t.data() + read_to, pos - read_to, "-----", 5);
+        if (!found) {
+          read_to = pos;
+          break;
+        }
+        const size_t at = static_cast<size_t>(static_cast<const char*>(found) - t.data());
+        const std::string_view rest = t.substr(at + 5, 80);
+        if (rest.substr(0, 6) == "BEGIN ") {
+          const size_t close = rest.find("-----");
+          const std::string_view kind = rest.substr(0, close);
+          in_public_block = kind.find("PRIVATE") == std::string_view::npos;
+        } else if (rest.substr(0, 4) == "END ") {
+          in_public_block = false;
+        }
+        read_to = at + 5;
+        while (read_to < pos && t[read_to] == '-') ++read_to;
+      }
+      return in_public_block;
     }
-    while (i < le && (IsBlank(t[i]) || t[i] == '"' || t[i] == '\'')) ++i;
-    if (le - i < 14 || t.compare(i, 5, "-----") != 0) return;
-    const std::string_view rest = t.substr(i + 5, std::min<size_t>(le - i - 5, 80));
-    if (rest.substr(0, 6) == "BEGIN ") {
-      *in_public_block = rest.find("PRIVATE") == std::string_view::npos;
-    } else if (rest.substr(0, 4) == "END ") {
-      *in_public_block = false;
-    }
-  }
+  };
 };
 
 }  // namespace
