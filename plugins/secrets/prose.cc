@@ -17,6 +17,7 @@
 // The words written in ASCII are keywords. The others have none, so prose-password-intl is
 // called on every text: it skips ASCII 32 bytes at a time and looks at non-ASCII bytes
 // only, which costs little next to the server's own pass.
+#include <array>
 #include <cstring>
 #include <memory>
 
@@ -394,7 +395,7 @@ struct Needle {
 };
 
 // The non-ASCII words, from their first non-ASCII byte.
-const Needle kNeedles[] = {
+constexpr Needle kNeedles[] = {
     {"\xd0\xbf\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb", 0, ""},                      // пароль
     {"\xd0\x9f\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb", 0, ""},                      // Пароль
     {"\xd0\x9f\xd0\x90\xd0\xa0\xd0\x9e\xd0\x9b\xd0\xac", 0, ""},              // ПАРОЛЬ
@@ -413,6 +414,14 @@ const Needle kNeedles[] = {
     {"\xc3\xb3", 5, "jelsz"},                                             // jelszó
     {"\xce\xba\xcf\x89\xce\xb4\xce\xb9\xce\xba\xcf\x8c\xcf\x82", 0, ""},  // κωδικός
 };
+
+// The bytes the needles start with: any other non-ASCII byte is passed over at once.
+constexpr std::array<bool, 256> MakeLeadBytes() {
+  std::array<bool, 256> lead{};
+  for (const Needle& n : kNeedles) lead[static_cast<unsigned char>(n.bytes[0])] = true;
+  return lead;
+}
+constexpr std::array<bool, 256> kLeadBytes = MakeLeadBytes();
 
 class ProsePasswordsIntl final : public Detector {
  public:
@@ -437,7 +446,7 @@ class ProsePasswordsIntl final : public Detector {
         if (w & 0x8080808080808080ull) break;
         i += 8;
       }
-      while (i < size && data[i] < 0x80) ++i;
+      while (i < size && (data[i] < 0x80 || !kLeadBytes[data[i]])) ++i;
       if (i >= size) return;
       const size_t next = Match(t, i, sink);
       i = next > i ? next : i + 1;
