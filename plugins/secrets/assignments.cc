@@ -414,18 +414,33 @@ bool LooksLikeCode(std::string_view v) {
   const Mix m = MixOf(v);
   if (m.digit > 0 || !IsIdentifierWord(v)) return false;
   const bool snake = m.upper == 0 && v.find('_') != std::string_view::npos;
+  const bool pascal = (ClassOf(v[0]) & kUpper) && m.upper >= 2 && m.lower >= 3 * m.upper &&
+                      v.find('_') == std::string_view::npos;
+  if (pascal) return true;
   const bool camel =
       m.upper > 0 && (ClassOf(v[0]) & kLower) && v.find('_') == std::string_view::npos;
   return snake || camel;
 }
 
-// A value that looks made to be secret rather than a word: digits or symbols, case mixed
-// inside it, or long.
+// A value that looks made to be secret rather than a word: digits or symbols (not just the
+// separators of kebab-case or dotted words), case mixed inside it, or long.
 bool IsSecretLike(std::string_view v) {
   const Mix m = MixOf(v);
-  if (m.digit > 0 || m.symbol > 0 || v.size() >= 16) return true;
+  int separators = 0;
+  for (char c : v) separators += c == '-' || c == '_' || c == '.';
+  if (m.digit > 0 || m.symbol > separators) return true;
+  if (m.upper == 0) return false;  // lower-case words: always-impersonate, the_repository
+  if (v.size() >= 16) return true;
   const int inner_upper = m.upper - ((ClassOf(v[0]) & kUpper) ? 1 : 0);
   return inner_upper > 0 && m.lower > 0;
+}
+
+// A regular expression given as the value ("[^\\W\\d]\\w*", "(?:…)").
+bool IsPattern(std::string_view v) {
+  for (std::string_view p : {"(?:", "[^", ".*", "[a-z", "[A-Z", "[0-9", "\\w*", "\\w+", "\\d+"}) {
+    if (v.find(p) != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 // The longest run of one repeated byte (000000…, AAAA…: a fixture, not a secret).
@@ -712,8 +727,10 @@ class Settings final : public Detector {
 
     const char before = b > name_qlen ? t[b - 1 - name_qlen] : '\n';
     // A query's or a connection string's parameter: the separator before the name.
-    const char in_params =
-        !name_quoted && (before == ';' || before == '?' || before == '&') ? before : 0;
+    const char in_params = !name_quoted && (before == ';' || before == '?' || before == '&') &&
+                                   !AfterHtmlEntity(t, b - name_qlen)
+                               ? before
+                               : 0;
     const bool element = !name_quoted && b > 0 && t[b - 1] == '<';
 
     const size_t after_name = p;
@@ -751,7 +768,7 @@ class Settings final : public Detector {
                (dashed || IsDockerEnv(t, b) ||
                 (kind == Kind::kPassword && (c == '"' || c == '\'') && !name_quoted && !in_string &&
                  (format == Format::kUnknown || IsSqlPath(paths.At(b))) &&
-                 (b == line_start || IsBlank(t[b - 1]))) ||
+                 (b == line_start || IsBlank(t[b - 1])) && IsFullPasswordWord(words)) ||
                 (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")))) {
       op = Op::kSpace;
     } else {
@@ -794,6 +811,8 @@ class Settings final : public Detector {
     if (!ReadValue(t, p, line_end, op, in_string, in_params, format, &v)) return;
     if ((op == Op::kPair || op == Op::kCall) && !v.quoted) return;
     if (op == Op::kPair && !ClosesCall(t, v.end + 1, line_end)) return;
+    if (v.quoted && IsPrefixOfAnExpression(t, v, line_end)) return;
+    if (op == Op::kSpace && !scheme && !IsSecretLike(t.substr(v.begin, v.end - v.begin))) return;
     if (format == Format::kUnknown && op == Op::kColon && !v.quoted && !scheme && !in_string &&
         IsLettersOnly(t.substr(v.begin, v.end - v.begin)) && WordFollows(t, v.end, line_end)) {
       return;  // a sentence: "password: MySQL password", "SECRET: PKCS-12 bag with …"
@@ -890,8 +909,33 @@ class Settings final : public Detector {
            (i - 1 == line_start && c == ' ');
   }
 
+  // "password", "passwd", "passphrase" but not "pass" or "pw", which are also verbs and
+  // abbreviations in prose ("did not pass "-v" options").
+  static bool IsFullPasswordWord(const Words& words) {
+    const std::string_view w = words.word[words.count - 1];
+    return w.size() > 4 && IsPasswordWord(w);
+  }
+
   static bool IsSqlPath(std::string_view path) {
     return path.size() > 4 && EqualsNoCase(path.substr(path.size() - 4), ".sql");
+  }
+
+  // `&ldquo;secret:1…`: the ';' before the name ends an HTML entity, not a parameter.
+  static bool AfterHtmlEntity(std::string_view t, size_t at) {
+    if (at < 3 || t[at - 1] != ';') return false;
+    size_t i = at - 1;
+    while (i > 0 && at - i < 10 && IsAlnum(t[i - 1])) --i;
+    return i > 0 && i < at - 1 && t[i - 1] == '&';
+  }
+
+  // `" --username=" + user`, `'Bearer %s' % token`: a string that an expression completes.
+  static bool IsPrefixOfAnExpression(std::string_view t, const Value& v, size_t line_end) {
+    const size_t after = SkipBlanks(t, v.end + 1, line_end);
+    if (after >= line_end || (t[after] != '+' && t[after] != '%')) return false;
+    const std::string_view value = t.substr(v.begin, v.end - v.begin);
+    const char last = value.empty() ? ' ' : value.back();
+    return IsBlank(value.front()) || IsBlank(last) || last == ':' || last == '=' || last == '/' ||
+           last == '-';
   }
 
   static bool ClosesCall(std::string_view t, size_t at, size_t line_end) {
@@ -1011,6 +1055,7 @@ class Settings final : public Detector {
         ++end;
       }
     } else if (format == Format::kEnv || format == Format::kIni || format == Format::kYaml) {
+      if (t[p] == '#' || t[p] == ';') return false;  // nothing but a comment
       const bool flow = format == Format::kYaml && LineHasFlowMapping(t, p);
       // Inside a quoted command (`curl -H 'Authorization: Bearer …'`) the quote ends it.
       char enclosing = OpenQuoteBefore(t, LineStart(t, p), p);
@@ -1024,11 +1069,24 @@ class Settings final : public Detector {
         ++end;
       }
     } else {
-      while (end < line_end && !IsBlank(t[end]) && !std::strchr(",;)}]\"'`<>", t[end])) ++end;
+      while (end < line_end && !IsBlank(t[end]) && !std::strchr(",;)}]\"'`<>", t[end]) &&
+             !StartsHtmlEntity(t, end, line_end)) {
+        ++end;
+      }
     }
     while (end > p && IsBlank(t[end - 1])) --end;
     v->end = end;
     return v->end > v->begin;
+  }
+
+  // "&rdquo;", "&#39;": an HTML entity, which ends an unquoted value in prose.
+  static bool StartsHtmlEntity(std::string_view t, size_t at, size_t line_end) {
+    if (t[at] != '&') return false;
+    size_t i = at + 1;
+    if (i < line_end && t[i] == '#') ++i;
+    const size_t from = i;
+    while (i < line_end && i - from < 8 && IsAlnum(t[i])) ++i;
+    return i > from + 1 && i < line_end && t[i] == ';';
   }
 
   static bool LineHasFlowMapping(std::string_view t, size_t p) {
@@ -1042,7 +1100,11 @@ class Settings final : public Detector {
   // scheme, inside a string, in a query or a connection string).
   static bool Judge(Kind kind, Format format, const Value& v, std::string_view value,
                     std::string_view name, const Words& words, bool literal) {
-    if (value.empty() || v.template_string) return false;
+    if (value.empty() || v.template_string || IsBlank(value[0])) return false;
+    if (value.size() > 1 && value[0] == '-' && (value[1] == '-' || IsAlpha(value[1])) &&
+        value.find(' ') == std::string_view::npos && value.size() < 24) {
+      return false;  // an option: "--quiet", "-v/-q"
+    }
     if (value.substr(0, 5) == "-----") return false;
     if (IsReference(value) || IsPlaceholder(value)) return false;
     if (value.size() >= 8 && LongestRun(value) >= 8) return false;
@@ -1056,7 +1118,7 @@ class Settings final : public Detector {
     }
     if (value.find("://") != std::string_view::npos) return false;
     if (IsPathLike(value) || IsProseText(value) || IsTranslationOfPassword(value)) return false;
-    if (IsFieldName(value)) return false;
+    if (IsFieldName(value) || IsPattern(value)) return false;
     if (format == Format::kTranslation && MixOf(value).digit == 0) return false;
     if (format == Format::kYaml && (value[0] == '*' || value[0] == '&' || value[0] == '!')) {
       return false;

@@ -478,6 +478,29 @@ bool StartsLikeNonKey(std::string_view core) {
   return false;
 }
 
+// A certificate (or a request for one) names its subject and issuer with X.500 attributes,
+// whose OID prefix (06 03 55 04) shows in base64 as one of these at any alignment; a private
+// key holds none.
+bool HoldsNameAttributes(std::string_view run) {
+  return run.find("BgNVB") != std::string_view::npos ||
+         run.find("YDVQ") != std::string_view::npos || run.find("GA1UE") != std::string_view::npos;
+}
+
+// XML signatures and key files carry public base64 in elements of their own: a signature
+// value, a certificate, an RSA modulus.
+bool InPublicXmlElement(std::string_view t, size_t begin) {
+  const size_t from = begin > 200 ? begin - 200 : 0;
+  const std::string_view before = t.substr(from, begin - from);
+  const size_t close = before.rfind('>');
+  if (close == std::string_view::npos) return false;
+  const std::string_view tag = before.substr(0, close);
+  for (std::string_view name : {"SignatureValue", "Certificate", "Modulus", "Exponent",
+                                "DigestValue", "X509CRL", "PublicKey", "SubjectPublicKeyInfo"}) {
+    if (tag.size() >= name.size() && tag.substr(tag.size() - name.size()) == name) return true;
+  }
+  return false;
+}
+
 bool IsKeyLine(std::string_view core) {
   const size_t n = core.size();
   if (n != 64 && n != 70 && n != 76) return false;
@@ -554,7 +577,10 @@ class KeyMaterialLines final : public Detector {
  private:
   static void Flush(std::string_view t, size_t begin, size_t end, std::string_view first_core,
                     SpanSink& sink) {
-    if (StartsLikeNonKey(first_core)) return;
+    if (StartsLikeNonKey(first_core) || HoldsNameAttributes(t.substr(begin, end - begin)) ||
+        InPublicXmlElement(t, begin)) {
+      return;
+    }
     for (int k = 0; k < 4; ++k) {  // Proc-Type, DEK-Info just above
       const size_t ls = LineStart(t, begin);
       if (ls < 2) break;

@@ -159,6 +159,7 @@ void ReportValue(std::string_view t, size_t p, size_t end, SpanSink& sink) {
     vb = p + 1;
     ve = vb;
     while (ve < end && t[ve] != open) ++ve;
+    if (ve == end) return;  // a quote that does not close: code, not a quoted value
     quoted = true;
   } else if (t.substr(p, 3) == "\xe2\x80\x9c" || t.substr(p, 3) == "\xe3\x80\x8c" ||
              t.substr(p, 2) == "\xc2\xab") {
@@ -191,18 +192,25 @@ void ReportValue(std::string_view t, size_t p, size_t end, SpanSink& sink) {
 // A word right after "password" that is its value ("with password Quartz311#"): letters with
 // digits or symbols, starting with a letter or digit, not a call or an operator.
 bool IsDirectValue(std::string_view w) {
+  while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == '?' || w.back() == '!')) {
+    w.remove_suffix(1);
+  }
   if (w.size() < 6 || !IsAlnum(w[0]) || IsStopWord(w)) return false;
-  int letters = 0, others = 0;
-  for (char c : w) {
+  int letters = 0, digits = 0, marks = 0, inner_upper = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const char c = w[i];
     if (IsAlpha(c)) {
       ++letters;
+      if (i > 0 && (ClassOf(c) & kUpper)) ++inner_upper;
+    } else if (IsDigit(c)) {
+      ++digits;
     } else if (c == '(' || c == ')' || c == '/' || c == '\\' || c == '<' || c == '>') {
       return false;
-    } else {
-      ++others;
+    } else if (c != '.' && c != '_' && c != '-') {
+      ++marks;
     }
   }
-  return letters > 0 && others > 0;
+  return letters > 0 && (digits > 0 || marks > 0 || (inner_upper > 0 && letters > inner_upper));
 }
 
 // After the password word ending at `p`: up to a few words, then a verb or (not in English)

@@ -152,7 +152,9 @@ Format FormatOfPath(std::string_view path) {
                   "swift", "rs",  "c",   "cc",    "cpp",  "cxx",    "h",      "hh",     "hpp",
                   "hxx",   "m",   "mm",  "dart",  "lua",  "pl",     "pm",     "r",      "jl",
                   "ex",    "exs", "erl", "clj",   "cljs", "groovy", "gradle", "vue",    "svelte",
-                  "zig",   "nim", "cr",  "elm",   "hs",   "ml",     "sql",    "coffee", "sol"})) {
+                  "zig",   "nim", "cr",  "elm",   "hs",   "ml",     "sql",    "coffee", "sol",
+                  "pas",   "pp",  "dpr", "lpr",   "ada",  "adb",    "ads",    "f90",    "for",
+                  "cob",   "vbs", "bas", "tcl",   "awk",  "d",      "v",      "sv"})) {
     return Format::kCode;
   }
   return Format::kUnknown;
@@ -202,7 +204,9 @@ bool IsReference(std::string_view raw) {
     }
   }
   const std::string v = LowerCopy(value);
-  if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "{%", "(("})) return true;
+  if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "{%"})) return true;
+  const size_t paren = v.find("((");
+  if (paren != std::string::npos && v.find("))", paren) != std::string::npos) return true;
   for (size_t i = 0; i + 1 < v.size(); ++i) {
     if (v[i] != '%' ||
         (i > 0 && !(v[i - 1] == ' ' || v[i - 1] == '=' || v[i - 1] == ':' || v[i - 1] == '/'))) {
@@ -278,6 +282,11 @@ bool IsReference(std::string_view raw) {
 bool IsPlaceholder(std::string_view raw) {
   const std::string_view value = Trim(raw);
   if (value.empty()) return true;
+  const size_t bar = value.find('|');
+  if (bar != std::string_view::npos && bar > 0 && bar + 1 < value.size()) {
+    // Alternatives written as documentation does: "true|false", "<token>|none".
+    return IsPlaceholder(value.substr(0, bar)) && IsPlaceholder(value.substr(bar + 1));
+  }
   if (value.size() >= 2 && ((value.front() == '<' && value.back() == '>') ||
                             (value.front() == '[' && value.back() == ']') ||
                             (value.front() == '(' && value.back() == ')'))) {
@@ -417,7 +426,7 @@ bool IsProseText(std::string_view raw) {
     } else if (IsBlank(c)) {
       in_word = false;
     } else if (c == '.' || c == ',' || c == '!' || c == '?' || c == ':' || c == '-' || c == '(' ||
-               c == ')') {
+               c == ')' || c == ';') {
       in_word = false;
     } else {
       return false;

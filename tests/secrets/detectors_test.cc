@@ -615,6 +615,35 @@ TEST(DetectorHardNegatives, IdsHashesAndOrdinaryValuesAreKept) {
                            "app/auth.py"));
 }
 
+// Lines met in real code and documentation that once looked like settings to the detectors.
+TEST(DetectorHardNegatives, LinesFromRealCodeAndDocumentationAreKept) {
+  EXPECT_TRUE(HidesNothing("#define LN_userPassword \"userPassword\"\n", "openssl/obj_mac.h"));
+  EXPECT_TRUE(HidesNothing(" * @NL80211_ATTR_TDLS_DIALOG_TOKEN: Non-zero token for a dialog\n",
+                           "linux/nl80211.h"));
+  EXPECT_TRUE(HidesNothing("my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", "Event.pm"));
+  EXPECT_TRUE(HidesNothing("for (const key of ['_auth', '_authToken', 'username']) {}\n",
+                           "config/index.js"));
+  EXPECT_TRUE(HidesNothing("print(\"shlex: token=\" + repr(raw))\n", "shlex.py"));
+  EXPECT_TRUE(HidesNothing("jsonnet_token = r'[^\\W\\d]\\w*'\n", "lexers/jsonnet.py"));
+  EXPECT_TRUE(HidesNothing("creds = \" --username=\" + auth\n", "package_index.py"));
+  EXPECT_TRUE(HidesNothing(" * \"git pull --rebase\" did not pass \"-v/-q\" options\n",
+                           "RelNotes/1.8.3.txt"));
+  EXPECT_TRUE(HidesNothing("#jdk.security.krb5.default.initiate.credential=always-impersonate\n",
+                           "java.security"));
+  EXPECT_TRUE(HidesNothing("# com.sun.management.jmxremote.ssl.need.client.auth=true|false\n",
+                           "management.properties"));
+  EXPECT_TRUE(HidesNothing("like &ldquo;secret:1&rdquo;, &ldquo;secret:2&rdquo;\n", "nettle.html"));
+  EXPECT_TRUE(HidesNothing("  UserEncPass := NoUser;\n", "examples/testpass.pp"));
+  EXPECT_TRUE(HidesNothing("-auth=anonymous:$FROM_EMAIL\n", "File/Fetch.pm"));
+  // An XML signature's value and a certificate's body split over lines.
+  EXPECT_TRUE(HidesNothing("<dsig:SignatureValue>" + Chars(kBase64, 64, 500) + "\n" +
+                               Chars(kBase64, 64, 501) + "\n" + Chars(kBase64, 64, 502) +
+                               "</dsig:SignatureValue>\n",
+                           "sign-res.xml"));
+  EXPECT_TRUE(HidesNothing(Chars(kBase64, 30, 503) + "BgNVBAMT" + Chars(kBase64, 26, 504) + "\n" +
+                           Chars(kBase64, 64, 505) + "\n" + Chars(kBase64, 64, 506) + "\n"));
+}
+
 // --- Contract
 
 TEST(DetectorPlugin, DetectorsAreSafeToRunOnManyThreadsAtOnce) {
