@@ -10,8 +10,11 @@
 // Then it reads how the value is given: `name: v`, `name = v`, `name := v`, `name => v`,
 // `"name": "v"`, `<name>v</name>`, `name="v"` in a tag, `<add key="name" value="v"/>`,
 // `("name", "v")`, `setName("v")`, `--name v`, Dockerfile's `ENV NAME v`, SQL's
-// `PASSWORD 'v'`, a header's `Authorization: Bearer v`. Only the value is reported, without
-// quotes or an authorization scheme.
+// `PASSWORD 'v'`, a header's `Authorization: Bearer v`, a name inside a string
+// ("Server=db;Password=v;", "?api_key=v&", a JSON string's "\nTOKEN=v\n"); and beside the
+// name: `- name: API_TOKEN` with `value: v` on the lines after it (Kubernetes, ECS,
+// CloudFormation), a Terraform variable's `default = "v"`. Only the value is reported,
+// without quotes or an authorization scheme. A comment's line is read as prose.
 //
 // A value is kept when it is a reference or a placeholder (os.environ[…], ${VAR}, {{ … }},
 // <your-token>, changeme, xxx, none…), a URL or a path, words people read, the name again, or a

@@ -20,9 +20,10 @@
 // key-material (no keywords; a line scan): two or more consecutive lines of 64, 70 or 76
 // characters of base64 with mixed case and digits (a diff hunk or a window showing only a
 // key's body), unless a certificate's or public key's BEGIN line is the nearest marker above
-// them, or their first line starts like a certificate, a public key or a known file format
-// (PNG, JPEG, fonts, archives). Header lines just above a run (Proc-Type, DEK-Info) go with
-// it.
+// them, their first line starts like a certificate, a public key or a known file format (PNG,
+// JPEG, fonts, archives), they hold a certificate's X.500 name attributes, or they sit in an
+// XML element for a signature value, a certificate or a modulus. Header lines just above a
+// run (Proc-Type, DEK-Info) go with it.
 #include <algorithm>
 #include <cstring>
 #include <memory>

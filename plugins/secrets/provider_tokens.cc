@@ -8,6 +8,9 @@
 // AKIAIOSFODNN7EXAMPLE, ghp_xxxx…) is kept. An AWS access key id also reveals the secret
 // access key written beside it (on the same line or the next three: a CSV export, two shell
 // lines, a constructor's arguments).
+//
+// discord-bot-tokens, here too, has no keyword: a Discord bot token starts with the base64 of
+// the bot's numeric id, a shape of its own, found by a scan of the text's '.' bytes.
 #include <algorithm>
 #include <cstring>
 #include <memory>

@@ -1,9 +1,10 @@
 // url-password: the password in scheme://user:password@host.
 //
 // At each "://" (or JSON's escaped ":\/\/") after a scheme, the authority is read up to the
-// first '/', '?', '#', blank, quote or bracket; the user information is what comes before its
-// last '@', and the password what follows the first ':' in it. The user may be empty
-// (redis://:password@host). Only the password is reported. A reference or placeholder
+// first '/', '?', '#', blank, quote or bracket (unless an '@' follows soon after and what came
+// after the ':' is not a port: a password written with a '/' in it); the user information is
+// what comes before its last '@', and the password what follows the first ':' in it. The user may
+// be empty (redis://:password@host). Only the password is reported. A reference or placeholder
 // (${DB_PASSWORD}, <password>, ***) is kept, and so is a URL without a password.
 #include <memory>
 
