@@ -170,6 +170,20 @@ std::vector<ProviderCase> ProviderTokens() {
       {Cat({"fo1", "_", Chars(kAlnum, 43, 51)}), "Fly token"},
       {Cat({"pul", "-", Chars(kHex, 40, 52)}), "Pulumi token"},
       {Cat({"abc", "1Q~", Chars(kAlnum, 34, 53)}), "Azure client secret"},
+      {Cat({Chars(kAlnum, 52, 54), "JQQJ99", Chars(kAlnum, 18, 55), "AZDO", Chars(kAlnum, 4, 56)}),
+       "Azure DevOps token"},
+      {Cat({"sk", ".eyJ1IjoiYWNtZSIsImEiOiJj", Chars(kAlnum, 20, 57), ".", Chars(kAlnum, 22, 58)}),
+       "Mapbox token"},
+      {Cat({"sntrys", "_eyJpYXQiOjE3MDAwMDAwMDB9", Chars(kAlnum, 60, 59)}), "Sentry token"},
+      {Cat({"glsa", "_", Chars(kAlnum, 32, 65), "_", Chars(kHex, 8, 66)}), "Grafana token"},
+      {Cat({"sq0", "csp-", Chars(kAlnum, 43, 67)}), "Square token"},
+      {Cat({"EA", "AA", Chars(kAlnum, 60, 68)}), "Square token"},
+      {Cat({"dp", ".st.", Chars(kAlnum, 43, 69)}), "Doppler token"},
+      {Cat({"fm", "2_", Chars(kBase64, 120, 70)}), "Fly token"},
+      {Cat({"xkey", "sib-", Chars(kHex, 64, 71), "-", Chars(kAlnum, 16, 72)}), "Brevo key"},
+      {Cat({Chars(kHex, 32, 73), "-us", "12"}), "Mailchimp key"},
+      {Cat({"sk", "-", Chars(kAlnum, 20, 74), "T3Blbk", "FJ", Chars(kAlnum, 20, 75)}), "API key"},
+      {Cat({"rubygems", "_", Chars(kHex, 48, 76)}), "RubyGems token"},
   };
 }
 
@@ -203,6 +217,21 @@ TEST(DetectorProviderTokens, WebhookUrlsHideTheirSecretPart) {
   const std::string id = Chars(kDigits, 18, 64);
   EXPECT_EQ(Redacted("https://discord.com/api/webhooks/" + id + "/" + discord),
             "https://discord.com/api/webhooks/" + id + "/[hidden: Discord webhook]");
+}
+
+TEST(DetectorProviderTokens, KeysInsideConnectionStringsAndSignedUrlsAreHidden) {
+  const std::string account_key = Chars(kBase64, 86, 110) + "==";
+  EXPECT_TRUE(
+      HidesExactly("\"Storage\": \"DefaultEndpointsProtocol=https;AccountName=acme;"
+                   "AccountKey=" +
+                       account_key + ";EndpointSuffix=core.windows.net\"",
+                   account_key, "appsettings.json"));
+  const std::string sig = Chars(kAlnum, 43, 111) + "%3D";
+  EXPECT_TRUE(
+      HidesExactly("https://acme.blob.core.windows.net/c/f.zip?sv=2022-11-02&se=2030-01-"
+                   "01&sr=b&sp=r&sig=" +
+                       sig + "\n",
+                   sig, "docs/download.md"));
 }
 
 TEST(DetectorProviderTokens, AwsSecretKeyBesideItsIdIsHidden) {
