@@ -229,6 +229,17 @@ Kind KindOfWords(const Words& words) {
   if (n == 0) return Kind::kNone;
   std::string_view head = words.word[n - 1];
   while (!head.empty() && IsDigit(head.back())) head.remove_suffix(1);
+  // A qualifier written onto the word: "secretkeybase", "apikeyprod", "passwordvalue".
+  for (std::string_view q : {"base", "value", "b64", "base64", "hex", "prod", "str", "string"}) {
+    if (head.size() > q.size() + 3 && EndsWith(head, q)) {
+      const std::string_view rest = head.substr(0, head.size() - q.size());
+      if (EndsWith(rest, "key") || EndsWith(rest, "secret") || EndsWith(rest, "token") ||
+          EndsWith(rest, "password")) {
+        head = rest;
+        break;
+      }
+    }
+  }
   const std::string_view prev = n > 1 ? words.word[n - 2] : std::string_view();
   if (n > 1 && IsNegatingFirstWord(words.word[0])) return Kind::kNone;
 
@@ -611,9 +622,9 @@ class Settings final : public Detector {
   static constexpr std::string_view kContinuations[][7] = {
       {"", "word", "words", "wd", "phrase", "wort", "code"},
       {"", "d", "s", "", "", "", ""},
-      {"", "s", "", "", "", "", ""},
-      {"", "s", "", "", "", "", ""},
-      {"", "s", "", "", "", "", ""},
+      {"", "s", "value", "", "", "", ""},
+      {"", "s", "value", "", "", "", ""},
+      {"", "s", "base", "value", "", "", ""},
       {"", "orization", "z", "", "", "", ""},
       {"", "s", "ential", "entials", "", "", ""},
       {"", "", "", "", "", "", ""},
@@ -829,10 +840,6 @@ class Settings final : public Detector {
         value = t.substr(v.begin, v.end - v.begin);
         scheme = true;
       }
-    }
-    if (name.kind == Kind::kAuth && !v.quoted && !scheme && v.end < line_end && IsBlank(t[v.end]) &&
-        format == Format::kUnknown) {
-      return;
     }
     if (!Judge(name.kind, format, v, value, t.substr(name.b, name.e - name.b), *name.words,
                scheme || in_string || in_params)) {

@@ -18,8 +18,8 @@
 //  - A PuTTY key file's Private-Lines.
 //
 // key-material (no keywords; a line scan): two or more consecutive lines of 64, 70 or 76
-// characters of base64 with mixed case and digits (a diff hunk or a window showing only a
-// key's body), unless a certificate's or public key's BEGIN line is the nearest marker above
+// characters of base64 with both cases and digits or '+' '/' (a diff hunk or a window showing only
+// a key's body), unless a certificate's or public key's BEGIN line is the nearest marker above
 // them, their first line starts like a certificate, a public key or a known file format (PNG,
 // JPEG, fonts, archives), they hold a certificate's X.500 name attributes, or they sit in an
 // XML element for a signature value, a certificate or a modulus. Header lines just above a
@@ -505,20 +505,20 @@ bool InPublicXmlElement(std::string_view t, size_t begin) {
 bool IsKeyLine(std::string_view core) {
   const size_t n = core.size();
   if (n != 64 && n != 70 && n != 76) return false;
-  int lower = 0, upper = 0, digit = 0;
+  int lower = 0, upper = 0, other = 0;  // other: digits, '+', '/'
   for (char c : core) {
     const uint8_t k = ClassOf(c);
     if (k & kLower) {
       ++lower;
     } else if (k & kUpper) {
       ++upper;
-    } else if (k & kDigit) {
-      ++digit;
-    } else if (!(k & kB64Symbol)) {
+    } else if (k & (kDigit | kB64Symbol)) {
+      ++other;
+    } else {
       return false;
     }
   }
-  return lower > 0 && upper > 0 && digit > 0;
+  return lower > 0 && upper > 0 && other > 0;
 }
 
 class KeyMaterialLines final : public Detector {

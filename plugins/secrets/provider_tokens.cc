@@ -270,6 +270,8 @@ const RuleSpec kRules[] = {
    Start::kBefore, 52, 0, kNone},
   {"Mailchimp key", "-us",
    R"((?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9]))", Start::kBefore, 32, 0, kNone},
+  {"Sourcegraph token", "sgp_", R"((?<![A-Za-z0-9_])sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40})",
+   Start::kAtKeyword, 0, 0, kNone},
   {"Scalingo token", "tk-us-", R"(tk-us-[A-Za-z0-9_-]{48})", Start::kAtKeyword, 0, 0, kNone},
 };
 // clang-format on

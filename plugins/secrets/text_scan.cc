@@ -160,6 +160,24 @@ Format FormatOfPath(std::string_view path) {
   return Format::kUnknown;
 }
 
+Format PathAt::FormatAt(size_t pos) {
+  const Format format = FormatOfPath(At(pos));
+  if (format != Format::kUnknown || input_.kind != TextKind::kFile) return format;
+  // A script without an extension says what it is on its first line.
+  const std::string_view t = input_.text;
+  if (t.substr(0, 2) == "#!") {
+    const std::string_view first = t.substr(0, t.find('\n'));
+    if (first.find("sh") != std::string_view::npos) return Format::kEnv;
+    if (first.find("python") != std::string_view::npos ||
+        first.find("node") != std::string_view::npos ||
+        first.find("ruby") != std::string_view::npos ||
+        first.find("perl") != std::string_view::npos) {
+      return Format::kCode;
+    }
+  }
+  return format;
+}
+
 std::string_view PathAt::At(size_t pos) {
   if (input_.kind != TextKind::kDiff) return input_.path;
   if (!indexed_) {

@@ -105,7 +105,8 @@ class PathAt {
  public:
   explicit PathAt(const ScanInput& input) : input_(input) {}
   std::string_view At(size_t pos);
-  Format FormatAt(size_t pos) { return FormatOfPath(At(pos)); }
+  // FormatOfPath, or for a file whose name says nothing, what its "#!" line says.
+  Format FormatAt(size_t pos);
 
  private:
   const ScanInput& input_;
