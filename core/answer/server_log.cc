@@ -35,8 +35,9 @@ void LogLine(std::string_view line) {
   if (filter) {
     const ScanResult r = filter->Scan(text, TextKind::kOther);
     if (!r.ok()) {
+      // Only which detector failed: what it said may quote the text it could not check.
       text = "repo-reader: a log line was left out: the secret filter could not check it (" +
-             r.failure + ")";
+             r.failed_by + " failed)";
     } else if (!r.spans.empty()) {
       text = SecretFilter::Redact(text, r.spans);
     }

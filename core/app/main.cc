@@ -126,8 +126,8 @@ class RepoReaderApp : public Application {
   static void Say(const Plugins& plugins, const std::string& line) {
     const ScanResult r = plugins.secrets->Scan(line, TextKind::kOther);
     if (!r.ok()) {
-      std::cout << "(a line was left out: the secret filter could not check it: " << r.failure
-                << ")\n";
+      std::cout << "(a line was left out: the secret filter could not check it: " << r.failed_by
+                << " failed)\n";
       return;
     }
     std::cout << (r.spans.empty() ? line : SecretFilter::Redact(line, r.spans)) << "\n";

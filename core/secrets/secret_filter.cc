@@ -175,7 +175,7 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   ScanResult r;
   if (detectors_.empty() || text.empty()) return r;
   if (text.size() > UINT32_MAX) {
-    r.failure = "the text is larger than the secret filter reads (4 GB)";
+    r.failure = r.failed_by = "the text is larger than the secret filter reads (4 GB)";
     return r;
   }
   // Per-thread buffers: the hits of each detector, reused call after call.
@@ -227,7 +227,8 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
     }
     h.clear();
     if (!failed.empty() && r.failure.empty()) {
-      r.failure = "secret detector `" + c.id + "` of plugin `" + c.d.plugin + "` " + failed;
+      r.failed_by = "secret detector `" + c.id + "` of plugin `" + c.d.plugin + "`";
+      r.failure = r.failed_by + " " + failed;
     }
   }
   for (auto& h : hits) h.clear();

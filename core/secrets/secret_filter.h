@@ -33,6 +33,7 @@ struct HiddenSpan {
 struct ScanResult {
   std::vector<HiddenSpan> spans;  // sorted, non-overlapping (overlaps merged)
   std::string failure;            // non-empty: a detector failed; the text must be withheld
+  std::string failed_by;          // which detector, without what it said (safe to log as is)
   bool ok() const { return failure.empty(); }
 };
 

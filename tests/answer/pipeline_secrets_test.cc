@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/answer/pipeline.h"
+#include "core/answer/server_log.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -41,6 +42,16 @@ class TestDetector : public SecretDetector {
         if (end > body) sink.Add(body, end, "private key");
       }
     }
+  }
+};
+
+// Throws with a message that quotes the text it was given.
+class Echoer : public SecretDetector {
+ public:
+  const char* id() const noexcept override { return "echoer"; }
+  std::vector<std::string> keywords() const override { return {"boom"}; }
+  void Scan(const ScanInput& in, SpanSink&) const override {
+    throw std::runtime_error("cannot read " + std::string(in.text));
   }
 };
 
@@ -178,6 +189,23 @@ TEST(PipelineSecrets, ANumberColumnHoldingTextIsScannedAsText) {
   d.lines.push_back("tok_inlinehead");
   const std::string out = Pipeline().Finish(d);
   EXPECT_EQ(out.find("tok_inlinehead"), std::string::npos) << out;
+}
+
+TEST(PipelineSecrets, ALogLineTheFilterFailsOnIsLeftOutWithoutWhatTheDetectorSaid) {
+  std::string error;
+  auto f = SecretFilter::Make({{std::make_shared<Echoer>(), "test"}}, &error);
+  ASSERT_TRUE(f) << error;
+  SetLogFilter(f);
+  ::testing::internal::CaptureStderr();
+  LogLine("boom with tok_quoted_by_the_exception");
+  // The withheld answer's own log line names the failure, which quotes the text again.
+  const std::string out = AnswerPipeline(5000, {}, f).FinishError("boom tok_in_an_error");
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  SetLogFilter(nullptr);
+  EXPECT_EQ(log.find("tok_"), std::string::npos) << log;
+  EXPECT_NE(log.find("left out"), std::string::npos) << log;
+  EXPECT_NE(log.find("echoer"), std::string::npos) << log;
+  EXPECT_EQ(out.find("tok_"), std::string::npos) << out;
 }
 
 }  // namespace
