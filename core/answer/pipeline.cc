@@ -36,7 +36,9 @@ class AnswerPipeline::Hider {
   explicit Hider(const SecretFilter* filter) : filter_(filter) {}
 
   // A piece (header, note, closing line, error): the text with its secrets hidden, and how many.
-  std::pair<std::string, size_t> Piece(std::string text, TextKind kind) {
+  // `marks`, when given, receives where each hidden value's mark begins in the text returned.
+  std::pair<std::string, size_t> Piece(std::string text, TextKind kind,
+                                       std::vector<size_t>* marks = nullptr) {
     if (!filter_ || text.empty()) return {std::move(text), 0};
     ScanResult r = filter_->Scan(text, kind);
     if (!r.ok()) {
@@ -44,31 +46,52 @@ class AnswerPipeline::Hider {
       return {std::string(), 0};
     }
     if (r.spans.empty()) return {std::move(text), 0};
+    if (marks) {
+      size_t grown = 0;  // bytes the marks before this one added (or took away)
+      for (const auto& sp : r.spans) {
+        marks->push_back(sp.begin + grown);
+        grown += std::string_view("[hidden: ]").size() + sp.what.size();
+        grown -= sp.end - sp.begin;
+      }
+    }
     return {SecretFilter::Redact(text, r.spans), r.spans.size()};
   }
 
   // The body's lines, in place: one text of every line's own text (after the tool's line
-  // numbers), with the lead-in's open block before it. Records the first line each hidden span
-  // touches, so that only what is shown is counted.
+  // numbers, or as the draft's scan_as gives it), with the lines before the body that may bear
+  // on it. Records the first line each hidden span shows on, so that only what is shown is
+  // counted.
   void Body(Draft& d) {
     if (!filter_ || d.lines.empty()) return;
-    const std::string tail = OpenBlock(d.lead_in);
-    std::vector<size_t> content(d.lines.size()), start(d.lines.size());
+    const std::string tail = LeadIn(d.lead_in);
+    const size_t n = d.lines.size();
+    // Per line: where its own text starts in the line and in the view, and how many bytes of
+    // the view from there are shown.
+    std::vector<size_t> content(n), start(n), shown(n);
     std::string view = tail;
-    for (size_t i = 0; i < d.lines.size(); ++i) {
-      content[i] = NumberedBy(d.lines[i], d.number_width) ? d.number_width : 0;
+    size_t next = 0;  // in d.scan_as
+    for (size_t i = 0; i < n; ++i) {
       if (i) view.push_back('\n');
       start[i] = view.size();
-      view.append(d.lines[i], content[i], std::string::npos);
+      while (next < d.scan_as.size() && d.scan_as[next].line < i) ++next;
+      if (next < d.scan_as.size() && d.scan_as[next].line == i) {
+        const Draft::ScanAs& s = d.scan_as[next];
+        content[i] = std::min(d.number_width, d.lines[i].size());
+        shown[i] = std::min({s.shown, s.text.size(), d.lines[i].size() - content[i]});
+        view.append(s.text);
+      } else {
+        content[i] = NumberedBy(d.lines[i], d.number_width) ? d.number_width : 0;
+        shown[i] = d.lines[i].size() - content[i];
+        view.append(d.lines[i], content[i], std::string::npos);
+      }
     }
     ScanResult r = filter_->Scan(view, d.body_kind, d.body_path);
     if (!r.ok()) {
       Fail(r.failure);
       return;
     }
-    // Replacements per line, in view offsets, applied right to left.
-    std::vector<std::vector<std::pair<std::pair<size_t, size_t>, const std::string*>>> edits(
-        d.lines.size());
+    // Replacements per line, in offsets from the line's own text, applied right to left.
+    std::vector<std::vector<std::pair<std::pair<size_t, size_t>, const std::string*>>> edits(n);
     for (const auto& sp : r.spans) {
       if (sp.end <= tail.size()) continue;  // wholly in the lead-in: not shown
       const size_t b = std::max(sp.begin, tail.size());
@@ -76,14 +99,16 @@ class AnswerPipeline::Hider {
       size_t l =
           static_cast<size_t>(std::upper_bound(start.begin(), start.end(), b) - start.begin());
       l = l ? l - 1 : 0;
-      body_first_line_.push_back(l);
-      for (size_t i = l; i < d.lines.size() && start[i] < sp.end; ++i) {
-        const size_t line_end = start[i] + d.lines[i].size() - content[i];
-        const size_t from = std::max(b, start[i]), to = std::min(sp.end, line_end);
-        if (from < to) edits[i].push_back({{from - start[i], to - start[i]}, &sp.what});
+      bool counted = false;
+      for (size_t i = l; i < n && start[i] < sp.end; ++i) {
+        const size_t from = std::max(b, start[i]), to = std::min(sp.end, start[i] + shown[i]);
+        if (from >= to) continue;  // not on what this line shows
+        if (!counted) body_first_line_.push_back(i);
+        counted = true;
+        edits[i].push_back({{from - start[i], to - start[i]}, &sp.what});
       }
     }
-    for (size_t i = 0; i < d.lines.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       if (edits[i].empty()) continue;
       std::string& line = d.lines[i];
       for (auto it = edits[i].rbegin(); it != edits[i].rend(); ++it) {
@@ -116,18 +141,31 @@ class AnswerPipeline::Hider {
     return true;
   }
 
-  // The part of `lead_in` from the start of its last armour line (-----BEGIN …) when no
-  // -----END line follows it: the block the body opens inside. Only the last 64 KB are looked
-  // at; a block longer than that is seen from where the window starts.
-  static std::string OpenBlock(const std::string& lead_in) {
-    constexpr size_t kLookBack = 64 * 1024;
+  // What of `lead_in` is read before the body: its last few lines (a value recognised by the
+  // line above it, as an AWS secret access key by its key id), and from the start of its last
+  // armour line (-----BEGIN …) when no -----END line follows it: the block the body opens inside.
+  // Only the last 64 KB are looked at; a block longer than that is seen from where the window
+  // starts.
+  static std::string LeadIn(const std::string& lead_in) {
+    constexpr size_t kLookBack = 64 * 1024, kLines = 4, kLinesBytes = 16 * 1024;
     if (lead_in.empty()) return std::string();
     const size_t from = lead_in.size() > kLookBack ? lead_in.size() - kLookBack : 0;
-    const size_t begin = lead_in.rfind("-----BEGIN ");
-    if (begin == std::string::npos || begin < from) return std::string();
-    if (lead_in.find("-----END ", begin) != std::string::npos) return std::string();
-    const size_t line = lead_in.rfind('\n', begin);
-    std::string tail = lead_in.substr(line == std::string::npos ? 0 : line + 1);
+    // The last kLines lines, up to kLinesBytes.
+    size_t begin = lead_in.size() - 1;  // the last line's '\n' (or last byte)
+    for (size_t k = 0; k < kLines && begin > 0; ++k) {
+      const size_t nl = lead_in.rfind('\n', begin - 1);
+      begin = nl == std::string::npos ? 0 : nl;
+    }
+    if (begin > 0 || lead_in[0] == '\n') ++begin;
+    begin = std::max(begin, lead_in.size() > kLinesBytes ? lead_in.size() - kLinesBytes : 0);
+    // An open block, from its BEGIN line.
+    const size_t armour = lead_in.rfind("-----BEGIN ");
+    if (armour != std::string::npos && armour >= from &&
+        lead_in.find("-----END ", armour) == std::string::npos) {
+      const size_t line = lead_in.rfind('\n', armour);
+      begin = std::min(begin, line == std::string::npos ? 0 : line + 1);
+    }
+    std::string tail = lead_in.substr(begin);
     if (!tail.empty() && tail.back() == '\n') tail.pop_back();
     tail.push_back('\n');
     return tail;
@@ -152,13 +190,20 @@ std::string AnswerPipeline::Withheld(const std::string& failure) const {
 
 std::string AnswerPipeline::FinishError(std::string_view message) const {
   Hider hider(secrets_.get());
-  auto [text, hidden] = hider.Piece(std::string(message), TextKind::kError);
+  std::vector<size_t> marks;
+  auto [text, hidden] = hider.Piece(std::string(message), TextKind::kError, &marks);
   if (!hider.failure().empty()) return Withheld(hider.failure());
-  const std::string closing = hidden ? "\n" + HiddenNote(hidden) : std::string();
+  std::string closing = hidden ? "\n" + HiddenNote(hidden) : std::string();
   const size_t room = limit_ > CodePoints(closing) ? limit_ - CodePoints(closing) : 0;
   if (CodePoints(text) > room) {
     const std::string note = "\n[the message was cut at " + WithCommas(room) + " characters]";
-    text = CutToCodePoints(std::move(text), room > note.size() ? room - note.size() : 0) + note;
+    const size_t keep = PrefixBytes(text, room > note.size() ? room - note.size() : 0);
+    // Only the hidden values whose mark is kept are counted (a shorter count fits the room).
+    hidden = static_cast<size_t>(
+        std::count_if(marks.begin(), marks.end(), [keep](size_t at) { return at < keep; }));
+    closing = hidden ? "\n" + HiddenNote(hidden) : std::string();
+    text.resize(keep);
+    text += note;
   }
   return Filter(std::move(text) + closing);
 }

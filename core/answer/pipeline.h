@@ -5,11 +5,11 @@
 // Host links and guidance join between the header and the cap.
 //
 // The secret filter sees every piece of the answer: the body as one text (so a private key's
-// block is seen whole, and a window of a file is seen with the block it opens inside), the
-// header, the cut note and the closing lines. It runs before the cap is measured, so the cap
-// counts what is shown; a value it hides becomes `[hidden: <what>]`, and the answer then ends
-// saying how many were hidden (room for that line is kept inside the cap). If a detector fails,
-// the answer is withheld, never shown unfiltered.
+// block is seen whole, and a window of a file is seen with the lines around it and the block it
+// opens inside), the header, the cut note and the closing lines. It runs before the cap is
+// measured, so the cap counts what is shown; a value it hides becomes `[hidden: <what>]`, and the
+// answer then ends saying how many were hidden (room for that line is kept inside the cap). If a
+// detector fails, the answer is withheld, never shown unfiltered.
 #pragma once
 
 #include <functional>
@@ -45,6 +45,18 @@ struct Draft {
   std::string body_path;
   size_t number_width = 0;
   std::string lead_in;
+  // Optional, sorted by `line`: lines the secret filter reads otherwise than they are shown.
+  // `text` stands for lines[line] after its first number_width bytes: its first `shown` bytes
+  // byte for byte (read_file writes an escape there as blanks, so that its letters never join
+  // the value beside it); the rest is read as if it followed on that line, and never shown: the
+  // part of a line past its cut, the lines just after a window. A value split there is still
+  // recognised, and what of it is shown hidden.
+  struct ScanAs {
+    size_t line = 0;
+    std::string text;
+    size_t shown = 0;
+  };
+  std::vector<ScanAs> scan_as;
 };
 
 // A stage that sees the finished text last and may rewrite it (the secret filter plugs in

@@ -123,6 +123,19 @@ class Loader {
       Problem(spec, s.error());
       return;
     }
+    // The folder it is named in, too, when that is not the file's own (a link): anyone who can
+    // write that folder could point the link at another library.
+    if (const std::string named = FolderOf(path); named != FolderOf(real)) {
+      struct stat fst;
+      if (stat(named.c_str(), &fst) != 0) {
+        Problem(spec, "the folder " + named + " cannot be read: " + std::strerror(errno));
+        return;
+      }
+      if (std::string why = Untrusted(fst, "its folder", named); !why.empty()) {
+        Problem(spec, why);
+        return;
+      }
+    }
 
     Library lib;
     try {

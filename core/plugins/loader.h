@@ -3,11 +3,12 @@
 //
 // A plugin is named by name (a file `<name>.so` in the plugin folder) or by path. It is
 // refused, with a sentence an operator understands, when: the file is missing or not a regular
-// file; it, or its folder, can be written by anyone but its owner (group or others), or its
-// owner is neither root nor the server's user; it cannot be loaded; it exports no
-// `repo_reader_plugin` entry; it was built against another SDK ABI version; its entry is
-// malformed (a bad name, no kind, a kind without its factory); its name is taken by a plugin
-// loaded before it; a factory fails or throws. Every problem is reported, not only the first.
+// file; it, or its folder (or the folder it is named in, reached through a link), can be written
+// by anyone but its owner (group or others), or its owner is neither root nor the server's user; it
+// cannot be loaded; it exports no `repo_reader_plugin` entry; it was built against another SDK ABI
+// version; its entry is malformed (a bad name, no kind, a kind without its factory); its name is
+// taken by a plugin loaded before it; a factory fails or throws. Every problem is reported, not
+// only the first.
 //
 // The built-in secret detectors (plugin `repo-reader-secrets`, in the plugin folder) are loaded
 // first unless the configuration turns them off; a server that cannot load them refuses to

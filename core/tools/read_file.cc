@@ -11,6 +11,11 @@ namespace {
 
 constexpr size_t kMaxLineChars = 2000;
 constexpr size_t kWordSlack = 200;  // how far back a long line's cut may move to end a word
+// What the secret filter reads beyond what is shown (never shown itself): the rest of a line
+// past its cut, and the lines after the window, up to these.
+constexpr size_t kRestBytes = 64 * 1024;
+constexpr size_t kLeadOutLines = 4;
+constexpr size_t kLeadOutBytes = 16 * 1024;
 
 // Bytes of a token-like run: letters, digits and the punctuation tokens are written with.
 bool IsWordByte(char c) {
@@ -139,7 +144,10 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
         bytes.substr(pos > kLeadIn ? pos - kLeadIn : 0, pos > kLeadIn ? kLeadIn : pos));
   }
   for (size_t i = start - 1; i < end; ++i) {
-    std::string text = DisplayText(next_line());
+    // `scan`: what the filter reads for the line, when that is not `text` (DisplayText).
+    std::string scan;
+    std::string text = DisplayText(next_line(), &scan);
+    size_t shown = text.size();  // bytes of `scan` that stand for what is shown
     const size_t cps = CodePoints(text);
     if (cps > kMaxLineChars) {
       // Cut between words where one ends near the limit, so that a value (a token in minified
@@ -150,9 +158,15 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
       while (at > floor && IsWordByte(text[at - 1]) && IsWordByte(text[at])) --at;
       if (at > floor) cut = at;
       const size_t left = cps - CodePoints(std::string_view(text).substr(0, cut));
+      // The filter reads on past the cut: a value the cut splits (a password holding '!') is
+      // recognised whole, and its part before the cut hidden.
+      if (scan.empty()) scan = text;
+      if (scan.size() > cut + kRestBytes) scan.resize(cut + kRestBytes);
+      shown = cut;
       text.resize(cut);
       text += " …[" + WithCommas(left) + " more characters on this line]";
     }
+    if (!scan.empty()) d.scan_as.push_back({d.lines.size(), std::move(scan), shown});
     std::string num = Digits(i + 1);
     std::string out(width - num.size(), ' ');
     out += num;
@@ -168,6 +182,25 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     }
   }
   const size_t numbered = d.lines.size();
+  if (numbered > 0 && pos < bytes.size()) {
+    // The lines just after the window, read by the filter as if they followed its last line and
+    // never shown: a value recognised by what follows it (a run of key lines, a key's END line)
+    // is hidden in a window that stops before that.
+    size_t lead_out = pos;
+    for (size_t k = 0; k < kLeadOutLines && lead_out < bytes.size(); ++k) {
+      const size_t nl = bytes.find('\n', lead_out);
+      lead_out = nl == std::string_view::npos ? bytes.size() : nl + 1;
+    }
+    lead_out = std::min(lead_out, pos + kLeadOutBytes);
+    if (d.scan_as.empty() || d.scan_as.back().line != numbered - 1) {
+      std::string own = d.lines.back().substr(d.number_width);
+      const size_t size = own.size();
+      d.scan_as.push_back({numbered - 1, std::move(own), size});
+    }
+    auto& last = d.scan_as.back().text;
+    last.push_back('\n');
+    last.append(bytes.substr(pos, lead_out - pos));
+  }
   d.header_for = [where, start, total, numbered](size_t shown) {
     shown = std::min(shown, numbered);  // the window's closing note is not a line of the file
     if (shown == 0)

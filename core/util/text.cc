@@ -123,9 +123,20 @@ std::string DisplayName(std::string_view raw) {
   return out;
 }
 
-std::string DisplayText(std::string_view raw) {
+std::string DisplayText(std::string_view raw, std::string* scan) {
   std::string out;
   out.reserve(raw.size());
+  // Once something is escaped (and a scan text is asked for), the scan text follows `out`.
+  if (scan) scan->clear();
+  std::string* blanked = nullptr;
+  auto escaped = [&](size_t from, std::string_view as) {
+    if (!scan) return;
+    if (!blanked) {
+      blanked = scan;
+      blanked->assign(out, 0, from);
+    }
+    blanked->append(as);
+  };
   for (size_t i = 0; i < raw.size();) {
     const auto c = static_cast<unsigned char>(raw[i]);
     if (c >= 0x20 && c < 0x7F) {
@@ -136,29 +147,52 @@ std::string DisplayText(std::string_view raw) {
         ++j;
       }
       out.append(raw.data() + i, j - i);
+      if (blanked) blanked->append(raw.data() + i, j - i);
       i = j;
       continue;
     }
     if (c == '\t') {
       out.push_back('\t');
+      if (blanked) blanked->push_back('\t');
       ++i;
       continue;
     }
     if (c < 0x20 || c == 0x7F) {
+      const size_t from = out.size();
       AppendEscape(out, c);
       ++i;
+      if (c == '\r') {
+        escaped(from, "\r\n");
+      } else if (c == 0x1B && i < raw.size() && raw[i] == '[') {
+        // A control sequence: ESC [, parameter bytes, intermediate bytes, a final byte.
+        size_t j = i + 1;
+        while (j < raw.size() && raw[j] >= 0x30 && raw[j] <= 0x3F) ++j;
+        while (j < raw.size() && raw[j] >= 0x20 && raw[j] <= 0x2F) ++j;
+        if (j < raw.size() && raw[j] >= 0x40 && raw[j] <= 0x7E) {
+          ++j;
+          out.append(raw.data() + i, j - i);
+          i = j;
+        }
+        escaped(from, std::string(out.size() - from, ' '));
+      } else {
+        escaped(from, std::string(out.size() - from, ' '));
+      }
       continue;
     }
     const size_t len = Utf8SequenceLength(raw, i);
     if (len == 0) {
       out += "\xEF\xBF\xBD";  // U+FFFD
+      if (blanked) *blanked += "\xEF\xBF\xBD";
       ++i;
       continue;
     }
     if (const uint32_t cp = HiddenCodePoint(raw, i, len)) {
+      const size_t from = out.size();
       AppendCodePointEscape(out, cp);
+      escaped(from, std::string(out.size() - from, ' '));
     } else {
       out.append(raw.substr(i, len));
+      if (blanked) blanked->append(raw.substr(i, len));
     }
     i += len;
   }

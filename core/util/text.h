@@ -18,7 +18,13 @@ bool NeedsEscaping(std::string_view raw);
 
 // A line of file text as it may be shown: invalid UTF-8 becomes U+FFFD, control characters other
 // than tab become escapes (\e, \r, \xNN). The result is valid UTF-8.
-std::string DisplayText(std::string_view raw);
+//
+// With `scan`: when anything was escaped, *scan receives the text the secret filter reads for
+// the line, as long as the result, byte for byte the same except that each escape is blanks (so
+// that its last letters never join the value beside it: `\x01ghp_…` keeps the token's start),
+// a terminal's control sequence (ESC [ … m) is blanks whole, and a carriage return is a line
+// break ("\r\n"). Left empty when nothing was escaped: the result is what the filter reads.
+std::string DisplayText(std::string_view raw, std::string* scan = nullptr);
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
 size_t Utf8SequenceLength(std::string_view s, size_t i);

@@ -295,6 +295,38 @@ bool HasBothCases(std::string_view s) {
 
 inline bool IsAwsSecretChar(char c) { return IsAlnum(c) || c == '/' || c == '+'; }
 
+// The length of an escape's tail at t[at], when a backslash (itself not escaped) stands before
+// it: "n", "t", "r", "e" (1), "xHH" (3), "uHHHH" (5); 0 otherwise. Text joined with "\n" in JSON
+// or code, and names shown with their control characters escaped (\x01, \u200E), put the tail
+// right before the next value, where a token may have no letter or digit: the tail is no part
+// of the value.
+size_t EscapeTailAt(std::string_view t, size_t at) {
+  if (at == 0 || at >= t.size()) return 0;
+  size_t slashes = 0;
+  while (slashes < at && t[at - 1 - slashes] == '\\') ++slashes;
+  if (slashes % 2 == 0) return 0;
+  const char c = t[at];
+  if (c == 'n' || c == 't' || c == 'r' || c == 'e') return 1;
+  auto hex = [&](size_t n) {
+    if (at + n >= t.size()) return false;
+    for (size_t i = 1; i <= n; ++i) {
+      if (!IsHex(t[at + i])) return false;
+    }
+    return true;
+  };
+  if (c == 'x' && hex(2)) return 3;
+  if (c == 'u' && hex(4)) return 5;
+  return 0;
+}
+
+// Whether an escape ends just before t[at].
+bool EscapeEndsBefore(std::string_view t, size_t at) {
+  for (size_t tail : {1, 3, 5}) {
+    if (at > tail && EscapeTailAt(t, at - tail) == tail) return true;
+  }
+  return false;
+}
+
 // A 40-character secret access key on the rest of the id's line or the three lines after it.
 void FindAwsSecretBeside(std::string_view t, size_t id_end, SpanSink& sink) {
   size_t limit = LineEnd(t, id_end);
@@ -305,9 +337,14 @@ void FindAwsSecretBeside(std::string_view t, size_t id_end, SpanSink& sink) {
       ++i;
       continue;
     }
+    if (const size_t tail = EscapeTailAt(t, i)) {
+      i += tail;
+      continue;
+    }
     size_t j = i;
     while (j < limit && IsAwsSecretChar(t[j])) ++j;
-    const bool bounded = (i == 0 || !IsAwsSecretChar(t[i - 1])) && (j >= t.size() || t[j] != '=');
+    const bool bounded = (i == 0 || !IsAwsSecretChar(t[i - 1]) || EscapeEndsBefore(t, i)) &&
+                         (j >= t.size() || t[j] != '=');
     if (j - i == 40 && bounded) {
       const std::string_view value = t.substr(i, 40);
       const Mix m = MixOf(value);
@@ -361,9 +398,16 @@ class ProviderTokens final : public Detector {
         }
         const size_t start = StartOf(*rule.spec, t, hit.offset);
         if (start == std::string_view::npos) continue;
+        // Right after an escape, the token is matched as if the text began there: the escape's
+        // tail is no letter before the token.
+        const size_t origin = EscapeEndsBefore(t, start) ? start : 0;
         Pattern::Match m;
-        if (!rule.pattern->MatchAt(t, start, std::min(t.size(), start + kMaxTokenBytes), &m)) {
+        if (!rule.pattern->MatchAt(t.substr(origin), start - origin,
+                                   std::min(t.size(), start + kMaxTokenBytes) - origin, &m)) {
           continue;
+        }
+        for (auto& g : m.group) {
+          if (g.matched()) g.begin += origin, g.end += origin;
         }
         const Pattern::Group whole = m.group[0];
         const Pattern::Group secret = m.group[rule.spec->group];
@@ -454,7 +498,7 @@ class DiscordBotTokens final : public Detector {
  private:
   static size_t IdLength(std::string_view t, size_t dot) {
     size_t s = dot;
-    while (s > 0 && dot - s < 28 && (IsAlnum(t[s - 1]))) --s;
+    while (s > 0 && dot - s < 28 && IsAlnum(t[s - 1]) && !EscapeEndsBefore(t, s)) --s;
     return dot - s;
   }
 
@@ -463,7 +507,7 @@ class DiscordBotTokens final : public Detector {
     const size_t id = IdLength(t, dot);
     if (id < 23 || id > 27) return 0;
     const size_t s = dot - id;
-    if (s > 0 && (IsTokenChar(t[s - 1]) || t[s - 1] == '.')) return 0;
+    if (s > 0 && (IsTokenChar(t[s - 1]) || t[s - 1] == '.') && !EscapeEndsBefore(t, s)) return 0;
     static constexpr std::string_view kFirst = "MNO", kSecond = "DTjz", kThird = "AEIMQUYcgk",
                                       kFourth = "wxyz012345";
     for (size_t g = 0; g + 4 <= id; g += 4) {
