@@ -21,7 +21,8 @@ namespace rr_secrets {
 namespace {
 
 struct Word {
-  size_t begin, end;  // the word's text, without the quotes around it
+  size_t begin, end;    // the word's text, without the quotes around it
+  bool quoted = false;  // it was written in quotes
 };
 
 std::vector<Word> SplitWords(std::string_view t, size_t from, size_t to) {
@@ -34,18 +35,27 @@ std::vector<Word> SplitWords(std::string_view t, size_t from, size_t to) {
       const char q = t[i];
       size_t j = i + 1;
       while (j < to && t[j] != q) j += (t[j] == '\\' && q == '"') ? 2 : 1;
-      words.push_back({i + 1, std::min(j, to)});
+      words.push_back({i + 1, std::min(j, to), true});
       i = j + 1;
       continue;
     }
     size_t j = i;
-    while (j < to && !IsBlank(t[j])) ++j;
+    while (j < to && !IsBlank(t[j])) {
+      // A call's string argument (os.system("…"), exec('…')) starts a quoted word.
+      if ((t[j] == '"' || t[j] == '\'') && j > i && (t[j - 1] == '(' || t[j - 1] == '[')) break;
+      ++j;
+    }
+    if (j < to && !IsBlank(t[j])) {
+      words.push_back({i, j, false});
+      i = j;
+      continue;
+    }
     // A word ending a quoted string (the command itself inside quotes) loses that quote.
     size_t e = j;
     while (e > i && (t[e - 1] == '"' || t[e - 1] == '\'' || t[e - 1] == ';' || t[e - 1] == '`')) {
       --e;
     }
-    words.push_back({i, e});
+    words.push_back({i, e, false});
     i = j;
   }
   return words;
@@ -74,7 +84,7 @@ class CommandLine final : public Detector {
       const size_t ls = LineStart(t, at);
       const size_t le = ContentEnd(t, at);
       done = le;
-      Line(t, ls, le, sink);
+      Line(t, ls, le, sink, 0);
     }
   }
 
@@ -87,10 +97,21 @@ class CommandLine final : public Detector {
     if (b < e && Acceptable(t.substr(b, e - b))) Report(sink, t, b, e, "password");
   }
 
-  static void Line(std::string_view t, size_t ls, size_t le, SpanSink& sink) {
+  // The words of t[ls, le); a quoted word holding blanks (a command given as a string: a
+  // package.json script, a compose file's command, os.system("…"), sh -c '…') is read as words
+  // too, one level deep.
+  static void Line(std::string_view t, size_t ls, size_t le, SpanSink& sink, int depth) {
     const std::vector<Word> words = SplitWords(t, ls, le);
     enum { kNone, kCurl, kLogin, kMysql, kSshpass, kMongo, kRedis, kHtpasswd } command = kNone;
     for (size_t i = 0; i < words.size(); ++i) {
+      if (words[i].quoted && depth == 0) {
+        for (size_t k = words[i].begin; k < words[i].end; ++k) {
+          if (IsBlank(t[k])) {
+            Line(t, words[i].begin, words[i].end, sink, depth + 1);
+            break;
+          }
+        }
+      }
       std::string_view w = Text(t, words[i]);
       if (i == 0 && !w.empty() && (w[0] == '+' || w[0] == '-') && ls < t.size() && t[ls] == w[0]) {
         w.remove_prefix(1);  // a diff's marker

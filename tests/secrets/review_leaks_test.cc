@@ -97,6 +97,27 @@ TEST_F(ReviewLeaks, ATokenRightAfterAnEscapeInAStringIsHidden) {
   EXPECT_NE(listed.text.find("[hidden: GitHub token]"), std::string::npos) << listed.text;
 }
 
+// command-line read a line's words as a shell would, quotes keeping a word together: a command
+// given as a string (a package.json script, a compose file's command, os.system("…")) was one
+// word, and its password was shown.
+TEST_F(ReviewLeaks, APasswordInACommandGivenAsAStringIsHidden) {
+  const std::string pw = "Tr0ub4dor" + Chars(8, kBase62, 40);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"package.json",
+       "{\"scripts\": {\"seed\": \"curl -u admin:" + pw + " https://x.example\"}}\n"},
+      {"docker-compose.yml", "    command: \"redis-cli -a " + pw + " ping\"\n"},
+      {"tools/load.py", "os.system(\"mysql -uroot -p" + pw + " shop < dump.sql\")\n"},
+      {"Dockerfile", "RUN [\"sh\", \"-c\", \"curl -u admin:" + pw + " https://x.example\"]\n"},
+  };
+  for (const auto& [path, content] : files) repo_->Write(path, content);
+  Serve();
+  for (const auto& [path, content] : files) {
+    const std::string a = Read(path);
+    EXPECT_EQ(a.find(pw), std::string::npos) << path << "\n" << a;
+    EXPECT_NE(a.find("[hidden: password]"), std::string::npos) << path << "\n" << a;
+  }
+}
+
 // A line over 2,000 characters is cut, back to where a word ends when one ends near. A
 // password holds characters that end no word, so the cut can fall inside it: the part before
 // the cut, without the `@host` that makes it a URL's password, was shown.
