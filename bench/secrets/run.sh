@@ -25,5 +25,7 @@ if ! configured; then
 fi
 echo "building secrets-bench and the built-in detectors" >&2
 cmake --build "$build" -j2 --target secrets-bench >/dev/null
-python3 "$here/make_corpus.py" --seed "${SEED:-1}" --out "$corpus" >&2
+# CORPUS_ARGS: more make_corpus.py options, e.g. "--per-category 100" for a larger corpus.
+# shellcheck disable=SC2086
+python3 "$here/make_corpus.py" --seed "${SEED:-1}" ${CORPUS_ARGS:-} --out "$corpus" >&2
 exec "$build/secrets-bench" --corpus "$corpus" "$@"
