@@ -806,7 +806,47 @@ class Settings final : public Detector {
         return;
       }
     }
+    if (op == Op::kColon && format == Format::kYaml && (t[p] == '|' || t[p] == '>')) {
+      BlockValue(t, p, line_start, line_end, name, sink);
+      return;
+    }
     ReadAndReport(t, p, line_end, op, in_string, in_params, format, name, sink);
+  }
+
+  // A YAML block scalar: `password: |` (or >, |-, >+2…) and the lines below it indented more
+  // than the name's line. The block's text is the value; a private key's PEM text is left to
+  // the private-keys detector, as on one line.
+  static void BlockValue(std::string_view t, size_t p, size_t line_start, size_t line_end,
+                         const Name& name, SpanSink& sink) {
+    size_t q = p + 1;
+    while (q < line_end && (t[q] == '+' || t[q] == '-' || IsDigit(t[q]))) ++q;
+    q = SkipBlanks(t, q, line_end);
+    if (q < line_end && t[q] != '#') return;
+    size_t indent = 0;
+    while (line_start + indent < line_end && t[line_start + indent] == ' ') ++indent;
+    size_t begin = std::string_view::npos, end = 0;
+    size_t line = LineEnd(t, line_end) + 1;
+    for (int lines = 0; line < t.size() && lines < 64; ++lines) {
+      const size_t le = ContentEnd(t, line);
+      size_t i = line;
+      while (i < le && t[i] == ' ') ++i;
+      if (i < le) {
+        if (i - line <= indent) break;  // a line no more indented than the name's: the block ended
+        if (begin == std::string_view::npos) begin = i;
+        end = le;
+        while (end > i && IsBlank(t[end - 1])) --end;
+      }
+      line = LineEnd(t, line) + 1;
+    }
+    if (begin == std::string_view::npos) return;
+    const std::string_view value = t.substr(begin, end - begin);
+    const size_t first_line = std::min(value.size(), value.find('\n'));
+    Value v{begin, begin + first_line, false, false};
+    if (!Judge(name.kind, Format::kYaml, v, value.substr(0, first_line),
+               t.substr(name.b, name.e - name.b), *name.words, true)) {
+      return;
+    }
+    Report(sink, t, begin, end, WhatOf(name.kind));
   }
 
   // Reads the value at `p` and reports it when it is a secret.

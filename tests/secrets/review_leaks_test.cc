@@ -118,6 +118,23 @@ TEST_F(ReviewLeaks, APasswordInACommandGivenAsAStringIsHidden) {
   }
 }
 
+// settings read a value on the name's line only: a YAML block scalar (`password: |` and the
+// lines below) was shown whole.
+TEST_F(ReviewLeaks, AYamlBlockValueOfASecretSettingIsHidden) {
+  const std::string pw = "Tr0ub4dor-" + Chars(8, kBase62, 41);
+  repo_->Write("chart/values.yaml",
+               "db:\n  user: shop\n  password: |\n    " + pw + "\n  host: db.example.com\n");
+  repo_->Write("chart/other.yaml", "db:\n  password: >-\n    " + pw + "\nnote: |\n  plain text\n");
+  Serve();
+  for (const char* path : {"chart/values.yaml", "chart/other.yaml"}) {
+    const std::string a = Read(path);
+    EXPECT_EQ(a.find(pw), std::string::npos) << path << "\n" << a;
+    EXPECT_NE(a.find("[hidden: password]"), std::string::npos) << path << "\n" << a;
+  }
+  EXPECT_NE(Read("chart/values.yaml").find("host: db.example.com"), std::string::npos);
+  EXPECT_NE(Read("chart/other.yaml").find("plain text"), std::string::npos);
+}
+
 // A line over 2,000 characters is cut, back to where a word ends when one ends near. A
 // password holds characters that end no word, so the cut can fall inside it: the part before
 // the cut, without the `@host` that makes it a URL's password, was shown.
@@ -133,8 +150,9 @@ TEST_F(ReviewLeaks, ALongLineCutInsideAValueShowsNoneOfIt) {
 }
 
 // A window (start_line, max_lines) was scanned with nothing around it but an open PEM block:
-// a value recognised by the lines beside it was shown when the window left them out, and an
-// agent could read a run of key lines one line at a time.
+// a value recognised by the lines beside it (an AWS secret key by its key id, a Kubernetes env
+// entry's value by its name) was shown when the window left them out, and an agent could read
+// a run of key lines one line at a time.
 TEST_F(ReviewLeaks, AWindowShowsNoValueTheWholeFileHides) {
   const std::string aws_id = "AKIA" + Chars(16, kUpperDigits, 2);
   const std::string aws_secret = Chars(38, kBase62 + "+/", 3) + "Q/";
@@ -149,6 +167,10 @@ TEST_F(ReviewLeaks, AWindowShowsNoValueTheWholeFileHides) {
   }
   body += "Ask the platform team for the rest.\n";
   repo_->Write("docs/key-body.txt", body);
+  const std::string pw = "Tr0ub4dor-" + Chars(8, kBase62, 4);
+  repo_->Write("k8s/deploy.yaml",
+               "        env:\n          - name: DB_PASSWORD\n            value: " + pw +
+                   "\n          - name: DB_HOST\n");
   Serve();
 
   // The whole file hides both.
@@ -157,8 +179,13 @@ TEST_F(ReviewLeaks, AWindowShowsNoValueTheWholeFileHides) {
   a = Read("docs/key-body.txt");
   for (const auto& k : key) ASSERT_EQ(a.find(k), std::string::npos) << a;
 
+  a = Read("k8s/deploy.yaml");
+  ASSERT_EQ(a.find(pw), std::string::npos) << a;
+
   a = Read("app/creds.js", R"(,"start_line":2)");
   EXPECT_EQ(a.find(aws_secret), std::string::npos) << a;
+  a = Read("k8s/deploy.yaml", R"(,"start_line":3)");
+  EXPECT_EQ(a.find(pw), std::string::npos) << a;
   for (const char* window : {R"(,"start_line":2,"max_lines":1)", R"(,"start_line":4,"max_lines":1)",
                              R"(,"start_line":6,"max_lines":1)", R"(,"start_line":1,"max_lines":2)",
                              R"(,"start_line":6)"}) {
