@@ -40,6 +40,31 @@ constexpr std::string_view kWhat = "private key";
 
 inline bool IsB64(char c) { return IsBase64(c) || c == '='; }
 
+// The length of the escaped line breaks at t[p]: one or more backslashes, then 'n' or 'r' ("\n"
+// in a JSON string; "\\n" in a JSON string inside another, as a service account's JSON kept in
+// a variable or a notebook's cell holds it), repeated ("\r\n"); 0 when there is none.
+size_t EscapedBreakAt(std::string_view t, size_t p) {
+  size_t q = p;
+  for (;;) {
+    size_t k = q;
+    while (k < t.size() && t[k] == '\\') ++k;
+    if (k == q || k >= t.size() || (t[k] != 'n' && t[k] != 'r')) break;
+    q = k + 1;
+  }
+  return q - p;
+}
+
+// The length of the escaped line breaks ending at t[e), not before t[from].
+size_t EscapedBreakBefore(std::string_view t, size_t from, size_t e) {
+  size_t b = e;
+  while (b >= from + 2 && (t[b - 1] == 'n' || t[b - 1] == 'r') && t[b - 2] == '\\') {
+    size_t k = b - 2;
+    while (k > from && t[k - 1] == '\\') --k;
+    b = k;
+  }
+  return e - b;
+}
+
 // The content of a line with the decorations code and diffs put around key lines removed:
 // blanks, a diff's '-' marker (and '+', when asked: it is also a base64 character), quotes, a
 // trailing comma, the '+' of a concatenation, a "\n" escape.
@@ -55,7 +80,7 @@ std::string_view LineCore(std::string_view line, bool strip_plus, size_t* offset
       --e;
     }
     if (e >= b + 2 && line[e - 1] == '+' && IsBlank(line[e - 2])) e -= 2;
-    if (e >= b + 2 && line[e - 2] == '\\' && (line[e - 1] == 'n' || line[e - 1] == 'r')) e -= 2;
+    e -= EscapedBreakBefore(line, b, e);
     if (e == before) break;
   }
   if (offset) *offset = b;
@@ -94,8 +119,8 @@ bool MaterialFollows(std::string_view t, size_t pos) {
     if (IsBlank(c) || c == '\r' || c == '\n' || c == '"' || c == '\'' || c == ',' || c == '|' ||
         c == '>') {
       ++i;
-    } else if (c == '\\' && i + 1 < limit && (t[i + 1] == 'n' || t[i + 1] == 'r')) {
-      i += 2;
+    } else if (const size_t n = EscapedBreakAt(t, i)) {
+      i += n;
     } else if ((c == '+' || c == '-') && (i == 0 || t[i - 1] == '\n')) {
       ++i;
     } else if (c == '+' && i > 0 && IsBlank(t[i - 1])) {
@@ -193,10 +218,8 @@ std::string DecodeBase64(std::string_view t, size_t at, size_t max) {
 size_t ContinueRun(std::string_view t, size_t end) {
   for (;;) {
     size_t p = end;
-    if (t.substr(p, 2) == "\\n") {
-      p += 2;
-    } else if (t.substr(p, 4) == "\\r\\n") {
-      p += 4;
+    if (const size_t n = EscapedBreakAt(t, p)) {
+      p += n;
     } else {
       if (p < t.size() && t[p] == '\r') ++p;
       if (p >= t.size() || t[p] != '\n') return end;
@@ -317,11 +340,8 @@ class PrivateKeys final : public Detector {
     }
     size_t body = marker_end;
     bool escaped_lines = false;
-    if (t.substr(body, 2) == "\\n") {
-      body += 2;
-      escaped_lines = true;
-    } else if (t.substr(body, 4) == "\\r\\n") {
-      body += 4;
+    if (const size_t n = EscapedBreakAt(t, body)) {
+      body += n;
       escaped_lines = true;
     }
     if (!MaterialFollows(t, body)) return marker_end;
@@ -344,8 +364,7 @@ class PrivateKeys final : public Detector {
         if (e > body && t[e - 1] == '\n') --e;
         if (e > body && t[e - 1] == '\r') --e;
       } else {
-        if (e >= body + 2 && t[e - 2] == '\\' && t[e - 1] == 'n') e -= 2;
-        if (e >= body + 2 && t[e - 2] == '\\' && t[e - 1] == 'r') e -= 2;
+        e -= EscapedBreakBefore(t, body, e);
       }
       size_t b = body;
       while (b < e && (t[b] == '\r' || t[b] == '\n')) ++b;
@@ -388,7 +407,7 @@ class PrivateKeys final : public Detector {
                     SpanSink& sink) {
     if (at < static_cast<size_t>(prefix.offset)) return 0;
     const size_t start = at - prefix.offset;
-    if (start > 0 && IsBase64(t[start - 1])) return 0;
+    if (start > 0 && IsBase64(t[start - 1]) && !EscapedBreakBefore(t, 0, start)) return 0;
     Pattern::Match m;
     if (!pattern.MatchAt(t, start, std::min(t.size(), start + 64), &m)) return 0;
     size_t e = start;

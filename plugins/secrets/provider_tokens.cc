@@ -295,16 +295,13 @@ bool HasBothCases(std::string_view s) {
 
 inline bool IsAwsSecretChar(char c) { return IsAlnum(c) || c == '/' || c == '+'; }
 
-// The length of an escape's tail at t[at], when a backslash (itself not escaped) stands before
-// it: "n", "t", "r", "e" (1), "xHH" (3), "uHHHH" (5); 0 otherwise. Text joined with "\n" in JSON
-// or code, and names shown with their control characters escaped (\x01, \u200E), put the tail
-// right before the next value, where a token may have no letter or digit: the tail is no part
-// of the value.
+// The length of an escape's tail at t[at], when a backslash stands before it: "n", "t", "r", "e"
+// (1), "xHH" (3), "uHHHH" (5); 0 otherwise. Text joined with "\n" in JSON or code ("\\n" in a
+// JSON string inside another), and names shown with their control characters escaped (\x01,
+// \u200E), put the tail right before the next value, where a token may have no letter or digit:
+// the tail is no part of the value.
 size_t EscapeTailAt(std::string_view t, size_t at) {
-  if (at == 0 || at >= t.size()) return 0;
-  size_t slashes = 0;
-  while (slashes < at && t[at - 1 - slashes] == '\\') ++slashes;
-  if (slashes % 2 == 0) return 0;
+  if (at == 0 || at >= t.size() || t[at - 1] != '\\') return 0;
   const char c = t[at];
   if (c == 'n' || c == 't' || c == 'r' || c == 'e') return 1;
   auto hex = [&](size_t n) {

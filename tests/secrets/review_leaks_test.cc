@@ -135,6 +135,30 @@ TEST_F(ReviewLeaks, AYamlBlockValueOfASecretSettingIsHidden) {
   EXPECT_NE(Read("chart/other.yaml").find("plain text"), std::string::npos);
 }
 
+// A service account's JSON kept as a string inside another JSON (a CI variable,
+// terraform.tfvars.json, a notebook's cell) writes its key's line breaks as "\\n": its BEGIN line
+// seemed followed by no key material, and the key was shown whole. So was a token after such a
+// break.
+TEST_F(ReviewLeaks, AKeyOrATokenInAJsonStringInsideAnotherIsHidden) {
+  const std::string b64 = kBase62 + "+/";
+  std::vector<std::string> key = {"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + Chars(32, b64, 50)};
+  for (unsigned i = 0; i < 8; ++i) key.push_back(Chars(64, b64, 51 + i));
+  std::string pem = "-----BEGIN PRIVATE KEY-----\\\\n";
+  for (const auto& k : key) pem += k + "\\\\n";
+  pem += "-----END PRIVATE KEY-----\\\\n";
+  const std::string ghp = "ghp_" + Chars(36, kBase62, 60);
+  repo_->Write("deploy/terraform.tfvars.json",
+               "{\"google_credentials\": \"{\\\"type\\\": \\\"service_account\\\", "
+               "\\\"private_key\\\": \\\"" +
+                   pem + "\\\"}\",\n \"notes\": \"{\\\"ci\\\": \\\"tokens:\\\\n" + ghp +
+                   "\\\"}\"}\n");
+  Serve();
+  const std::string a = Read("deploy/terraform.tfvars.json");
+  for (const auto& k : key) EXPECT_EQ(a.find(k.substr(8, 24)), std::string::npos) << a;
+  EXPECT_NE(a.find("[hidden: private key]"), std::string::npos) << a;
+  EXPECT_EQ(a.find(ghp.substr(4)), std::string::npos) << a;
+}
+
 // A line over 2,000 characters is cut, back to where a word ends when one ends near. A
 // password holds characters that end no word, so the cut can fall inside it: the part before
 // the cut, without the `@host` that makes it a URL's password, was shown.
