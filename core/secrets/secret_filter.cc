@@ -182,6 +182,9 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   thread_local std::vector<std::vector<KeywordHit>> hits;
   thread_local std::vector<uint32_t> touched;
   if (hits.size() < detectors_.size()) hits.resize(detectors_.size());
+  // Cleared here as well as at the end: a scan that ended early (out of memory) must not leave
+  // hits behind that would keep a detector from being called on the next text.
+  for (size_t d = 0; d < detectors_.size(); ++d) hits[d].clear();
   touched.clear();
 
   const Automaton& a = *automaton_;
