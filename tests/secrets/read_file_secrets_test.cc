@@ -7,22 +7,12 @@
 #include <random>
 
 #include "core/secrets/secret_filter.h"
+#include "tests/secrets/generated_values.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
-
-// `n` characters from `alphabet`, the same on every run for a given seed.
-std::string Chars(size_t n, const std::string& alphabet, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s.push_back(alphabet[rng() % alphabet.size()]);
-  return s;
-}
-const std::string kBase62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const std::string kUpperDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-const std::string kHex = "0123456789abcdef";
 
 struct Case {
   std::string path;
