@@ -1,5 +1,8 @@
 #include "core/policy/served_repo.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/util/text.h"
 
 namespace rr {
@@ -237,6 +240,10 @@ std::optional<size_t> RepoReader::Size(const Node& file) {
   return size;
 }
 
+namespace {
+constexpr size_t kBinaryProbeBytes = 8000;  // git's FIRST_FEW_BYTES
+}  // namespace
+
 Result<FileData> RepoReader::Read(const Node& file) {
   auto size = Size(file);
   if (!size) {
@@ -251,7 +258,12 @@ Result<FileData> RepoReader::Read(const Node& file) {
   if (!blob) return Error{Quote(file.path) + ": " + blob.error()};
   FileData d;
   d.size = *size;
-  d.kind = git_blob_is_binary(blob->get()) ? FileData::Kind::kBinary : FileData::Kind::kText;
+  // git's rule (buffer_is_binary): binary when a NUL is among the first 8,000 bytes. libgit2's
+  // own test also calls a text with a few other control bytes binary; git shows such a file,
+  // and so does this server, with the control bytes escaped.
+  const auto* raw = static_cast<const char*>(git_blob_rawcontent(blob->get()));
+  const size_t head = std::min<size_t>(static_cast<size_t>(*size), kBinaryProbeBytes);
+  d.kind = std::memchr(raw, '\0', head) ? FileData::Kind::kBinary : FileData::Kind::kText;
   d.blob = blob.take();
   return d;
 }

@@ -111,7 +111,9 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
     size_t nl = bytes.find('\n', pos);
     if (nl == std::string_view::npos) nl = bytes.size();
     std::string_view line = bytes.substr(pos, nl - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // A line ending is "\r\n" or "\n"; a "\r" that ends the file without a "\n" is part of
+    // the last line, and shown (escaped) like any lone "\r".
+    if (nl < bytes.size() && !line.empty() && line.back() == '\r') line.remove_suffix(1);
     pos = nl + 1;
     return line;
   };

@@ -52,6 +52,14 @@ class ReadFile : public ::testing::Test {
     bytes[700] = '\x01';
     r.Write("assets/logo.png", bytes);
     r.Write("src/app.py", "print('linked content')\n");
+    // Text with control bytes but no NUL: git shows it, so does read_file (escaped).
+    std::string controls(1024, 'c');
+    for (int i = 0; i < 8; ++i) controls[100 * i + 50] = '\x01';
+    r.Write("controls.txt", controls + "\n");
+    r.Write("del.txt", "x\x7fy\n");
+    // A NUL past the first 8,000 bytes: git calls it text.
+    r.Write("late-nul.txt", std::string(8000, 'n') + "\n" + std::string(1, '\0') + "\n");
+    r.Write("cr-at-end.txt", "one\r\ntwo\r");
     r.Write("src/api/routes.py", "routes\n");
     AddSymlink(r, "current", "src/app.py");
     AddSymlink(r, "escape", "../../../etc/passwd");
@@ -307,6 +315,24 @@ TEST_F(ReadFile, ABinaryFileIsGivenByItsSize) {
   EXPECT_EQ(a.text, Where("assets/logo.png") +
                         "binary\n"
                         "A binary file of 1.5 KB (1,500 bytes); not shown as text.");
+}
+
+TEST_F(ReadFile, OnlyANulInTheFirst8000BytesMakesAFileBinaryAsInGit) {
+  auto a = Read("controls.txt");
+  ASSERT_FALSE(a.is_error) << a.text;
+  EXPECT_NE(a.text.find("lines 1–1 of 1"), std::string::npos) << a.text.substr(0, 200);
+  EXPECT_NE(a.text.find("ccc\\x01ccc"), std::string::npos) << a.text.substr(0, 200);
+  auto d = Read("del.txt");
+  EXPECT_EQ(d.text, Where("del.txt") + "lines 1–1 of 1\n1  x\\x7Fy") << d.text;
+  auto n = Read("late-nul.txt", R"("start_line":2)");
+  ASSERT_FALSE(n.is_error) << n.text;
+  EXPECT_NE(n.text.find("lines 2–2 of 2\n2  \\x00"), std::string::npos) << n.text;
+}
+
+TEST_F(ReadFile, ACarriageReturnEndingTheFileIsShown) {
+  // "\r\n" is a line ending; a "\r" with no "\n" after it is the last line's own.
+  auto a = Read("cr-at-end.txt");
+  EXPECT_EQ(a.text, Where("cr-at-end.txt") + "lines 1–2 of 2\n1  one\n2  two\\r") << a.text;
 }
 
 TEST_F(ReadFile, ASymbolicLinkIsGivenByItsTargetAndNeverFollowed) {
