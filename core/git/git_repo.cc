@@ -149,8 +149,18 @@ std::optional<CommitId> GitRepo::Resolve(const RefText& ref) {
   // name), or a commit id of at least 7 hex digits -- then ~N / ^N (RefText allows no other
   // suffix). Anything else answers as an unknown name: refs/stash would read uncommitted and
   // untracked files, and a short id would tell which objects exist.
-  const std::string base = ref.str().substr(0, ref.str().find_first_of("~^"));
-  if (base != "HEAD" && base != "@") {
+  // The suffix is git's ~, ~N, ^ and ^N, any number of times, and nothing else: git refuses
+  // ^@ and the like for one commit (libgit2 would read `main^@` as some commit).
+  const size_t cut = ref.str().find_first_of("~^");
+  std::string base = ref.str().substr(0, cut);
+  const std::string suffix = cut == std::string::npos ? std::string() : ref.str().substr(cut);
+  for (size_t i = 0; i < suffix.size();) {
+    if (suffix[i] != '~' && suffix[i] != '^') return std::nullopt;
+    for (++i; i < suffix.size() && suffix[i] >= '0' && suffix[i] <= '9';) ++i;
+  }
+  if (base == "@") base = "HEAD";  // git's short name for HEAD, which libgit2 reads only alone
+  if (base.empty()) return std::nullopt;
+  if (base != "HEAD") {
     git_reference* found = nullptr;
     if (git_reference_dwim(&found, repo_.get(), base.c_str()) == 0) {
       auto allowed = [](const char* name) { return KindOfRef(name, nullptr).has_value(); };
@@ -174,7 +184,7 @@ std::optional<CommitId> GitRepo::Resolve(const RefText& ref) {
   git_object* obj = nullptr;
   // Ambiguous answers as unknown: which other objects share a prefix is not for an agent to
   // learn (an excluded file's id could be confirmed that way).
-  if (git_revparse_single(&obj, repo_.get(), ref.str().c_str()) != 0) return std::nullopt;
+  if (git_revparse_single(&obj, repo_.get(), (base + suffix).c_str()) != 0) return std::nullopt;
   std::unique_ptr<git_object, Deleter> o(obj);
   git_object* commit = nullptr;
   if (git_object_peel(&commit, o.get(), GIT_OBJECT_COMMIT) != 0) return std::nullopt;

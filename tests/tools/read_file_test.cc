@@ -491,6 +491,28 @@ TEST_F(ReadFileAtRefs, AFileAbsentAtTheRefIsNotThere) {
                         "); list_files shows what is there");
 }
 
+// Revision suffixes as git reads them: `@` is HEAD with ~ and ^ too; what git refuses for one
+// commit (`^@`, a suffix followed by anything but digits) is no commit here either.
+TEST_F(ReadFileAtRefs, SuffixesMeanWhatGitMeansAndWhatGitRefusesIsRefused) {
+  auto at = [&](const std::string& ref) {
+    return server_.Call("read_file",
+                        R"({"repo":"shop","path":"version.txt","ref":")" + ref + "\"}");
+  };
+  for (const std::string ref : {"@~1", "@^", "@~", "HEAD~1", "main^1"}) {
+    auto a = at(ref);
+    ASSERT_FALSE(a.is_error) << ref << ": " << a.text;
+    EXPECT_TRUE(Has(a.text, "@ " + Short(h_->c4))) << ref << ": " << a.text;
+    EXPECT_TRUE(Has(a.text, "1  four")) << ref << ": " << a.text;
+  }
+  auto two = at("@~2");
+  EXPECT_TRUE(Has(two.text, "@ " + Short(h_->c2))) << two.text;
+  for (const std::string ref : {"main^@", "v0.2^@", "main^0@", "main~0@", "main~x", "~1", "^"}) {
+    auto a = at(ref);
+    EXPECT_TRUE(a.is_error) << ref << ": " << a.text;
+    EXPECT_TRUE(Has(a.text, "is not a branch, tag or commit")) << ref << ": " << a.text;
+  }
+}
+
 TEST_F(ReadFileAtRefs, UnknownOrRefusedRefs) {
   auto a = server_.Call("read_file", R"({"repo":"shop","path":"version.txt","ref":"nope"})");
   EXPECT_TRUE(a.is_error);
