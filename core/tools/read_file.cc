@@ -159,6 +159,14 @@ Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const
       size_t at = cut;
       while (at > floor && IsWordByte(text[at - 1]) && IsWordByte(text[at])) --at;
       if (at > floor) cut = at;
+      // Never inside an escape (`\x01`, `\e[32m`): where the text was escaped, `scan` holds
+      // blanks in its place, so a byte that differs between the two belongs to an escape, and
+      // every escape begins with '\\'.
+      auto escape_byte = [&](size_t k) { return !scan.empty() && scan[k] != text[k]; };
+      while (cut > 0 && cut < text.size() && escape_byte(cut - 1) && escape_byte(cut) &&
+             text[cut] != '\\') {
+        --cut;
+      }
       const size_t left = cps - CodePoints(std::string_view(text).substr(0, cut));
       // The filter reads on past the cut: a value the cut splits (a password holding '!') is
       // recognised whole, and its part before the cut hidden.

@@ -60,6 +60,8 @@ class ReadFile : public ::testing::Test {
     // A NUL past the first 8,000 bytes: git calls it text.
     r.Write("late-nul.txt", std::string(8000, 'n') + "\n" + std::string(1, '\0') + "\n");
     r.Write("cr-at-end.txt", "one\r\ntwo\r");
+    // Escapes where a long line is cut: character 2,000 falls inside `\x01` (shown as 4).
+    r.Write("long-controls.txt", std::string(1998, 'z') + std::string(3, '\x01') + "tail\n");
     r.Write("src/api/routes.py", "routes\n");
     AddSymlink(r, "current", "src/app.py");
     AddSymlink(r, "escape", "../../../etc/passwd");
@@ -327,6 +329,14 @@ TEST_F(ReadFile, OnlyANulInTheFirst8000BytesMakesAFileBinaryAsInGit) {
   auto n = Read("late-nul.txt", R"("start_line":2)");
   ASSERT_FALSE(n.is_error) << n.text;
   EXPECT_NE(n.text.find("lines 2–2 of 2\n2  \\x00"), std::string::npos) << n.text;
+}
+
+TEST_F(ReadFile, ALongLineIsNeverCutInsideAnEscape) {
+  auto a = Read("long-controls.txt");
+  ASSERT_FALSE(a.is_error) << a.text;
+  const std::string line = Lines(a.text)[1];
+  // 1,998 z, then the cut before the first escape (it would end at character 2,002).
+  EXPECT_EQ(line, "1  " + std::string(1998, 'z') + " …[16 more characters on this line]") << line;
 }
 
 TEST_F(ReadFile, ACarriageReturnEndingTheFileIsShown) {
