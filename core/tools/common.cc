@@ -3,7 +3,18 @@
 namespace rr {
 
 ArgSpec RepoArg() {
-  return {"repo", ArgType::kString, "The repository's name, as list_repos shows it.", true};
+  return {"repo", ArgType::kString,
+          "The repository's name, as list_repos shows it. May be left out when the server "
+          "serves exactly one repository.",
+          false};
+}
+
+Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const Args& args) {
+  if (auto name = args.String("repo")) return ctx.catalog->Find(*name);
+  const auto& all = ctx.catalog->all();
+  if (all.size() == 1) return all.front();
+  return Error{"argument `repo` is needed: this server serves " + std::to_string(all.size()) +
+               " repositories; name one (list_repos lists them)"};
 }
 
 ArgSpec RefArg() {
@@ -18,7 +29,7 @@ ArgSpec PathArg(std::string description, bool required) {
 }
 
 Result<Opened> OpenAt(const CallContext& ctx, const Args& args) {
-  auto repo = ctx.catalog->Find(*args.String("repo"));
+  auto repo = RepoOf(ctx, args);
   if (!repo) return Error{repo.error()};
   auto reader = (*repo)->Open();
   if (!reader) return Error{reader.error()};

@@ -14,6 +14,10 @@ ArgSpec RepoArg();
 ArgSpec RefArg();
 ArgSpec PathArg(std::string description, bool required);
 
+// The repository named by `repo`; without it, the only repository served (an error naming
+// the choice when there are several).
+Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const Args& args);
+
 struct Opened {
   std::shared_ptr<const ServedRepo> repo;
   RepoReader reader;

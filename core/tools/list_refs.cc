@@ -35,7 +35,7 @@ const ToolSpec& ListRefsTool::spec() const {
 }
 
 Result<Draft> ListRefsTool::Call(const CallContext& ctx, const Args& args) const {
-  auto repo = ctx.catalog->Find(*args.String("repo"));
+  auto repo = RepoOf(ctx, args);
   if (!repo) return Error{repo.error()};
   auto reader = (*repo)->Open();
   if (!reader) return Error{reader.error()};

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
@@ -61,7 +63,8 @@ TEST_F(Arguments, WrongType) {
   EXPECT_EQ(Fails("list_files", R"({"repo":"shop","recursive":"yes"})"),
             "argument `recursive` must be true or false");
   EXPECT_EQ(Fails("list_refs", R"({"repo":7})"),
-            "argument `repo` must be a string (The repository's name, as list_repos shows it.)");
+            "argument `repo` must be a string (The repository's name, as list_repos shows it. "
+            "May be left out when the server serves exactly one repository.)");
   EXPECT_EQ(Fails("list_refs", R"({"repo":"shop","kind":"everything"})"),
             "argument `kind` is `everything`; it must be one of: all, branches, tags");
 }
@@ -70,11 +73,33 @@ TEST_F(Arguments, MissingRequired) {
   EXPECT_EQ(Fails("read_file", R"({"repo":"shop"})"),
             "argument `path` is required: The file, written from the repository's root: "
             "src/app.py.");
-  EXPECT_EQ(Fails("list_refs", "{}"),
-            "argument `repo` is required: The repository's name, as list_repos shows it.");
-  // null is as if not given.
-  EXPECT_EQ(Fails("list_files", R"({"repo":null})"),
-            "argument `repo` is required: The repository's name, as list_repos shows it.");
+}
+
+TEST_F(Arguments, RepoMayBeLeftOutOnlyWhenOneRepositoryIsServed) {
+  // One served: without repo (or with null, as if not given) is the same as naming it.
+  for (const auto& [tool, args, named] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"list_refs", "{}", R"({"repo":"shop"})"},
+           {"list_files", R"({"repo":null})", R"({"repo":"shop"})"},
+           {"read_file", R"({"path":"a.txt"})", R"({"repo":"shop","path":"a.txt"})"}}) {
+    auto a = h_.Call(tool, args);
+    ASSERT_FALSE(a.is_error) << tool << " " << args << ": " << a.text;
+    EXPECT_EQ(a.text, h_.Call(tool, named).text) << tool << " " << args;
+  }
+  // Two served (one not listed): it must be named, and the error does not name them.
+  TestRepo other(*tmp_ / "other");
+  other.Write("b.txt", "b\n");
+  other.Commit("B");
+  RepoConfig hidden = Served("hidden", other.path());
+  hidden.listed = false;
+  ToolHarness two({Served("shop", repo_->path()), hidden});
+  for (const std::string tool : {"list_refs", "list_files"}) {
+    auto a = two.Call(tool, "{}");
+    EXPECT_TRUE(a.is_error) << tool << ": " << a.text;
+    EXPECT_EQ(a.text,
+              "argument `repo` is needed: this server serves 2 repositories; name one "
+              "(list_repos lists them)");
+  }
 }
 
 TEST_F(Arguments, NullIsAsIfNotGiven) {
