@@ -139,6 +139,31 @@ TEST_F(PluginsEndToEnd, WithoutTheBuiltInDetectorsInstalledTheServerRefusesToSta
   }
 }
 
+// The server's own lines pass the filter too: a repository whose folder, and a configuration
+// whose file, are named after a value a detector hides, are shown hidden by --check and in the
+// start line.
+TEST_F(PluginsEndToEnd, CheckAndTheLogHideValuesInTheServersOwnLines) {
+  TestRepo vault(site.tmp / (std::string("vault-") + kPlanted));
+  vault.Write("a.txt", "a\n");
+  vault.Commit("A");
+  const std::string file = site.tmp / (std::string(kPlanted) + ".yaml");
+  std::ofstream(file, std::ios::binary)
+      << "repos:\n  - name: vault\n    path: " << vault.path() << "\n"
+      << PluginsYaml("planted");
+  const CommandResult check = RunBinary({"--check", "--config", file}, site.tmp.path());
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+  EXPECT_TRUE(Has(check.out, "vault-[hidden: planted token]")) << check.out;
+  EXPECT_FALSE(Has(check.out + check.err, kPlanted)) << check.out << check.err;
+
+  McpProcess p({RR_BINARY, "--config", file}, site.tmp.path());
+  p.Initialize();
+  p.CloseInput();
+  EXPECT_EQ(p.Wait(seconds(10)), 0);
+  const std::string log = p.Stderr();
+  EXPECT_TRUE(Has(log, "[hidden: planted token].yaml over stdio")) << log;
+  EXPECT_FALSE(Has(log, kPlanted)) << log;
+}
+
 TEST_F(PluginsEndToEnd, AboutAndTheStartLineNameTheDetectorPluginsInForce) {
   McpProcess p({RR_BINARY, "--config", site.Config(PluginsYaml("planted"))}, site.tmp.path());
   p.Initialize();
