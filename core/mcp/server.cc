@@ -335,7 +335,7 @@ void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::strin
       std::string result;
       try {
         CallContext ctx{catalog_, StopToken(cancelled, options_.call_budget),
-                        pipeline_.answer_characters(), options_.facts};
+                        pipeline_.answer_characters(), options_.facts, pipeline_.secrets()};
         auto args = Args::Check(tool->spec(), arguments);
         if (!args) {
           result = ToolResult(pipeline_.FinishError(args.error()), true);

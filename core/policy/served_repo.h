@@ -123,6 +123,7 @@ class RepoReader {
 
  private:
   friend class ServedRepo;
+  friend struct PolicyAccess;
   RepoReader(const ServedRepo* repo, RepoHandles::Lease lease)
       : repo_(repo), lease_(std::move(lease)) {}
   // True when some file below the folder is served.
@@ -132,6 +133,12 @@ class RepoReader {
   RepoHandles::Lease lease_;
   size_t visibility_left_ = 1000000;  // entries all visibility checks of the call may read
   bool visibility_exhausted_ = false;
+};
+
+// For core/policy's own readers (history, changes, blame), which apply the policy themselves:
+// the git handle under a RepoReader. Tools never use it.
+struct PolicyAccess {
+  static GitRepo& Git(RepoReader& reader) { return *reader.lease_; }
 };
 
 }  // namespace rr

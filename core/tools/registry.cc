@@ -1,7 +1,9 @@
 #include "core/tools/about.h"
+#include "core/tools/find_commits.h"
 #include "core/tools/list_files.h"
 #include "core/tools/list_refs.h"
 #include "core/tools/list_repos.h"
+#include "core/tools/log.h"
 #include "core/tools/read_file.h"
 
 namespace rr {
@@ -13,6 +15,8 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<ListRefsTool>());
   tools.push_back(std::make_unique<ReadFileTool>());
   tools.push_back(std::make_unique<ListFilesTool>());
+  tools.push_back(std::make_unique<LogTool>());
+  tools.push_back(std::make_unique<FindCommitsTool>());
   return tools;
 }
 

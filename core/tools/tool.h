@@ -64,6 +64,9 @@ struct CallContext {
   StopToken stop;
   size_t answer_characters = 40000;
   std::shared_ptr<const ServerFacts> facts;  // may be null (tests without plugins)
+  // The secret filter in force, for tools that must not confirm a guessed secret (log's and
+  // find_commits' message filter). May be null where no detector runs (pipeline unit tests).
+  std::shared_ptr<const SecretFilter> secrets;
 };
 
 class Tool {

@@ -1,0 +1,154 @@
+#include "core/tools/find_commits.h"
+
+#include <ctime>
+
+#include "core/tools/common.h"
+#include "core/tools/history_common.h"
+#include "core/util/text.h"
+
+namespace rr {
+
+const ToolSpec& FindCommitsTool::spec() const {
+  static const ToolSpec s = [] {
+    ToolSpec t{
+        "find_commits",
+        "Find commits across repositories",
+        "When did this land, and which release has it? Commits whose message (or author, or "
+        "date) matches, across every branch and tag of every repository at once (or those "
+        "named). Per repository, newest first: id, date, author, subject, and where it is — on "
+        "the default branch or on which branches, and the first tag that holds it. Give "
+        "message or author (and since / until to bound it).",
+        {}};
+    for (auto& a : HistoryFilterArgs()) t.args.push_back(std::move(a));
+    t.args.push_back({"repos", ArgType::kString,
+                      "Only these repositories, by name, separated by commas: shop, billing. "
+                      "Default: every one list_repos shows.",
+                      false});
+    t.args.push_back({"max_count", ArgType::kInteger,
+                      "At most this many commits per repository. Default 10, at most 100.", false,
+                      1, 100});
+    return t;
+  }();
+  return s;
+}
+
+namespace {
+
+std::vector<std::string> SplitNames(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    while (!cur.empty() && cur.back() == ' ') cur.pop_back();
+    size_t b = 0;
+    while (b < cur.size() && cur[b] == ' ') b++;
+    if (b < cur.size()) out.push_back(cur.substr(b));
+    cur.clear();
+  };
+  for (char c : text) {
+    if (c == ',') {
+      flush();
+    } else {
+      cur += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) const {
+  if (!args.String("message") && !args.String("author")) {
+    return Error{
+        "give `message` (an extended regular expression) or `author` to find commits "
+        "by; since / until bound the search"};
+  }
+  auto filter = FilterOf(ctx, args, static_cast<int64_t>(std::time(nullptr)));
+  if (!filter) return Error{filter.error()};
+  filter->skip_hidden_messages = true;
+  const size_t max_count = static_cast<size_t>(args.Integer("max_count").value_or(10));
+
+  std::vector<std::shared_ptr<const ServedRepo>> repos;
+  if (auto names = args.String("repos")) {
+    for (const auto& n : SplitNames(*names)) {
+      auto r = ctx.catalog->Find(n);
+      if (!r) return Error{r.error()};
+      bool dup = false;
+      for (const auto& have : repos) dup = dup || have == *r;
+      if (!dup) repos.push_back(r.take());
+    }
+    if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
+  } else {
+    for (const auto& r : ctx.catalog->all()) {
+      if (r->listed()) repos.push_back(r);
+    }
+  }
+
+  Draft d;
+  d.body_kind = TextKind::kCommitMessage;
+  size_t total = 0, with = 0;
+  std::vector<std::string> partial;
+  for (const auto& repo : repos) {
+    if (ctx.stop.stopped()) {
+      partial.push_back(repo->name());
+      continue;
+    }
+    auto reader = repo->Open();
+    if (!reader) {
+      d.lines.push_back("## " + repo->name() + " — not read: " + reader.error());
+      continue;
+    }
+    auto found = FindCommits(reader.value(), *filter, max_count, ctx.stop);
+    if (!found) {
+      d.lines.push_back("## " + repo->name() + " — not read: " + found.error());
+      continue;
+    }
+    if (!found->stopped.empty()) partial.push_back(repo->name());
+    if (found->commits.empty()) continue;
+    with++;
+    total += found->commits.size();
+    std::string heading =
+        "## " + repo->name() + " · " + Plural(found->commits.size(), "commit", "commits");
+    if (found->more) heading += " (more: narrow with since / until, or raise max_count)";
+    if (repo->policy().partial()) heading += " · served in part";
+    d.lines.push_back(std::move(heading));
+    const std::string main =
+        found->default_branch.empty() ? "the default branch" : DisplayName(found->default_branch);
+    for (const auto& fc : found->commits) {
+      d.lines.push_back(CommitLineText(fc.commit));
+      std::string where = "    ";
+      if (fc.on_default) {
+        where += "on " + main;
+      } else if (fc.branches.empty()) {
+        where += "not on " + main + ": on no branch (only in tags)";
+      } else {
+        where += "not on " + main + ": on ";
+        for (size_t i = 0; i < fc.branches.size(); i++) {
+          if (i) where += ", ";
+          where += DisplayName(fc.branches[i]);
+        }
+        if (fc.more_branches) where += " and " + WithCommas(fc.more_branches) + " more";
+      }
+      where += fc.first_tag.empty() ? " · in no tag yet"
+                                    : " · first released in " + DisplayName(fc.first_tag);
+      d.lines.push_back(std::move(where));
+    }
+  }
+  d.header = "Commits" + DescribeFilter(args) + " across " +
+             Plural(repos.size(), "repository", "repositories") +
+             " (every branch and tag): " + Plural(total, "commit", "commits") + " in " +
+             Plural(with, "repository", "repositories") + ", newest first";
+  if (total == 0 && d.lines.empty()) d.lines.push_back("No commit matches.");
+  if (!partial.empty()) {
+    std::string names;
+    for (const auto& n : partial) names += (names.empty() ? "" : ", ") + n;
+    d.closing.push_back("[partial: " + ctx.stop.Why() + " — not searched in full: " + names + "]");
+  }
+  d.cut_note = [](const std::vector<std::string>& lines, size_t first) {
+    return "[" + Plural(lines.size() - first, "more line", "more lines") +
+           " not shown — narrow with repos, since / until, or a more precise message]";
+  };
+  return d;
+}
+
+}  // namespace rr

@@ -1,0 +1,91 @@
+#include "core/tools/log.h"
+
+#include <ctime>
+
+#include "core/tools/common.h"
+#include "core/tools/history_common.h"
+#include "core/util/text.h"
+
+namespace rr {
+
+const ToolSpec& LogTool::spec() const {
+  static const ToolSpec s = [] {
+    ToolSpec t{
+        "log",
+        "Read a history",
+        "The history of a ref — of the whole repository or of one file or folder — newest first: "
+        "each commit's id, date (when it was committed), author and subject. Filter by author, "
+        "message, since and until; page with skip. Renames are not followed. When only part of "
+        "the repository is served, only commits that changed something served (or nothing at "
+        "all) are listed.",
+        {RepoArg(), RefArg(),
+         PathArg("Only commits that changed this file or folder, written from the repository's "
+                 "root.",
+                 false)}};
+    for (auto& a : HistoryFilterArgs()) t.args.push_back(std::move(a));
+    t.args.push_back({"max_count", ArgType::kInteger,
+                      "At most this many commits. Default 30, at most 500.", false, 1, 500});
+    t.args.push_back({"skip", ArgType::kInteger,
+                      "Skip this many listed commits first, to page on. Default 0.", false, 0,
+                      1000000000});
+    return t;
+  }();
+  return s;
+}
+
+Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
+  auto path = PathOf(args);
+  if (!path) return Error{path.error()};
+  auto filter = FilterOf(ctx, args, static_cast<int64_t>(std::time(nullptr)));
+  if (!filter) return Error{filter.error()};
+  auto o = OpenAt(ctx, args);
+  if (!o) return Error{o.error()};
+  const PathPolicy& policy = o->repo->policy();
+  if (!path->is_root()) {
+    // Judged by the path alone: the answer never tells whether it exists or changed.
+    if (policy.Outside(*path)) {
+      return Error{"path `" + path->Display() + "` is outside what this server serves in `" +
+                   o->repo->name() + "`"};
+    }
+    filter->path = *path;
+  }
+  const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
+  const size_t max_count = static_cast<size_t>(args.Integer("max_count").value_or(30));
+  auto page = Log(o->reader, o->at, *filter, skip, max_count, ctx.stop);
+  if (!page) return Error{page.error()};
+
+  Draft d;
+  const std::string where = o->at.Where(o->repo->name());
+  const std::string scope = path->is_root() ? std::string() : " · history of " + path->Display();
+  const std::string filters = DescribeFilter(args);
+  const size_t count = page->commits.size();
+  d.header_for = [where, scope, filters, skip, count](size_t shown) {
+    std::string what = Plural(std::min(shown, count), "commit", "commits");
+    if (skip > 0) what += " after the first " + WithCommas(skip);
+    return where + scope + filters + " · " + what + ", newest first";
+  };
+  d.header = d.header_for(count);
+  d.body_kind = TextKind::kCommitMessage;
+  for (const auto& c : page->commits) d.lines.push_back(CommitLineText(c));
+  if (page->commits.empty()) {
+    d.lines.push_back(skip > 0 ? "No more commits." : "No commit matches.");
+  }
+  if (!page->stopped.empty()) {
+    d.closing.push_back("[the history is partial: " + page->stopped +
+                        "; continue with skip: " + WithCommas(skip + count) + "]");
+  } else if (page->more) {
+    d.closing.push_back("[more commits — continue with skip: " + WithCommas(skip + count) + "]");
+  }
+  if (policy.partial()) {
+    d.closing.push_back(
+        "[only part of this repository is served: commits that changed only files this server "
+        "does not serve are left out]");
+  }
+  d.cut_note = [skip](const std::vector<std::string>& lines, size_t first) {
+    return "[" + Plural(lines.size() - first, "more commit", "more commits") +
+           " not shown — continue with skip: " + WithCommas(skip + first) + "]";
+  };
+  return d;
+}
+
+}  // namespace rr

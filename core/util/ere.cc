@@ -1,0 +1,241 @@
+#include "core/util/ere.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <cctype>
+
+namespace rr {
+namespace {
+
+std::string Prefix(std::string_view argument) {
+  return "argument `" + std::string(argument) + "`: ";
+}
+
+bool IsQuantifierStart(std::string_view p, size_t i) {
+  const char c = p[i];
+  if (c == '*' || c == '+' || c == '?') return true;
+  if (c != '{') return false;
+  // An interval only when it reads as one: {n}, {n,}, {n,m}, {,m}.
+  size_t j = i + 1;
+  bool digits = false;
+  while (j < p.size() && isdigit(static_cast<unsigned char>(p[j]))) j++, digits = true;
+  if (j < p.size() && p[j] == ',') {
+    j++;
+    while (j < p.size() && isdigit(static_cast<unsigned char>(p[j]))) j++, digits = true;
+  }
+  return digits && j < p.size() && p[j] == '}';
+}
+
+}  // namespace
+
+Result<std::string> TranslateEre(std::string_view p, std::string_view argument) {
+  std::string out;
+  out.reserve(p.size() + 8);
+  // Whether the previous item can take a quantifier (a literal, a class, a group's end), and
+  // whether it was itself a quantifier.
+  bool atom = false, quantified = false;
+  size_t i = 0;
+  while (i < p.size()) {
+    const char c = p[i];
+    if (c == '\\') {
+      if (i + 1 >= p.size()) {
+        return Error{Prefix(argument) +
+                     "the pattern ends with a lone \\; write \\\\ for a backslash"};
+      }
+      const char n = p[i + 1];
+      i += 2;
+      if (isdigit(static_cast<unsigned char>(n))) {
+        return Error{Prefix(argument) + "back-references (\\" + std::string(1, n) +
+                     ") are not supported; match the text itself"};
+      }
+      if (n == '<') {
+        out += "\\b(?=\\w)";
+        atom = false, quantified = false;
+        continue;
+      }
+      if (n == '>') {
+        out += "\\b(?<=\\w)";
+        atom = false, quantified = false;
+        continue;
+      }
+      if (n == 'b' || n == 'B') {
+        out += '\\', out += n;
+        atom = false, quantified = false;
+        continue;
+      }
+      if (n == 'w' || n == 'W' || n == 's' || n == 'S') {
+        out += '\\', out += n;
+        atom = true, quantified = false;
+        continue;
+      }
+      if (isalnum(static_cast<unsigned char>(n))) {
+        return Error{Prefix(argument) + "\\" + std::string(1, n) +
+                     " is not part of extended regular expressions (for a digit write "
+                     "[0-9]; for a character, write it as it is)"};
+      }
+      if (static_cast<unsigned char>(n) >= 0x80) {
+        // A backslash before a multi-byte character: the character itself.
+        out += n;
+      } else {
+        out += '\\', out += n;
+      }
+      atom = true, quantified = false;
+      continue;
+    }
+    if (c == '[') {
+      // A bracket expression: ']' first is literal; [:class:] kept; a backslash is literal.
+      size_t j = i + 1;
+      std::string cls = "[";
+      if (j < p.size() && p[j] == '^') cls += '^', j++;
+      bool first = true;
+      bool closed = false;
+      while (j < p.size()) {
+        const char b = p[j];
+        if (b == ']' && !first) {
+          closed = true;
+          j++;
+          break;
+        }
+        first = false;
+        if (b == '[' && j + 1 < p.size() &&
+            (p[j + 1] == ':' || p[j + 1] == '=' || p[j + 1] == '.')) {
+          const char kind = p[j + 1];
+          const size_t end = p.find(std::string{kind, ']'}, j + 2);
+          if (end == std::string_view::npos) {
+            return Error{Prefix(argument) + "a [" + std::string(1, kind) +
+                         " in brackets is not closed with " + std::string(1, kind) + "]"};
+          }
+          if (kind != ':') {
+            return Error{Prefix(argument) + "[" + std::string(1, kind) + "…" +
+                         std::string(1, kind) + "] in brackets is not supported"};
+          }
+          cls.append(p.substr(j, end + 2 - j));
+          j = end + 2;
+          continue;
+        }
+        if (b == '\\') {
+          cls += "\\\\";
+        } else if (b == '[') {
+          cls += "\\[";
+        } else {
+          cls += b;
+        }
+        j++;
+      }
+      if (!closed) {
+        return Error{Prefix(argument) + "a [ is not closed with ]; write \\[ for a bracket"};
+      }
+      out += cls;
+      i = j;
+      atom = true, quantified = false;
+      continue;
+    }
+    if (c == '(') {
+      if (i + 1 < p.size() && p[i + 1] == '?') {
+        return Error{Prefix(argument) +
+                     "(? groups (lookaround, options, named groups) are not part of extended "
+                     "regular expressions"};
+      }
+      out += '(';
+      i++;
+      atom = false, quantified = false;
+      continue;
+    }
+    if (c == ')' || c == '|' || c == '^' || c == '$' || c == '.') {
+      out += c;
+      i++;
+      atom = (c == ')' || c == '.');
+      quantified = false;
+      continue;
+    }
+    if (IsQuantifierStart(p, i)) {
+      size_t len = 1;
+      if (c == '{') len = p.find('}', i) - i + 1;
+      if (quantified) {
+        return Error{Prefix(argument) + "a quantifier follows another (`" +
+                     std::string(p.substr(i - 1, 2)) + "`); write one, e.g. a+ for a++"};
+      }
+      if (!atom) {
+        // Nothing to repeat: a literal character, as GNU regex reads it.
+        out += '\\';
+        out += c;
+        if (c == '{') out.append(p.substr(i + 1, len - 1));
+        i += len;
+        atom = true, quantified = false;
+        continue;
+      }
+      if (c == '{' && p[i + 1] == ',') {
+        out += "{0";
+        out.append(p.substr(i + 1, len - 1));
+      } else {
+        out.append(p.substr(i, len));
+      }
+      i += len;
+      quantified = true;
+      continue;
+    }
+    if (c == '{' || c == '}' || c == ']') {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+    i++;
+    atom = true, quantified = false;
+  }
+  return out;
+}
+
+struct Ere::Code {
+  pcre2_code* code = nullptr;
+  ~Code() { pcre2_code_free(code); }
+};
+
+Result<Ere> Ere::Compile(std::string_view pattern, Options options, std::string_view argument) {
+  for (char c : pattern) {
+    if (c == '\n' || c == '\r' || c == '\0') {
+      return Error{Prefix(argument) + "the pattern must be one line"};
+    }
+  }
+  auto translated = TranslateEre(pattern, argument);
+  if (!translated) return Error{translated.error()};
+  uint32_t flags = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
+  if (options.ignore_case) flags |= PCRE2_CASELESS;
+  if (options.multiline) flags |= PCRE2_MULTILINE;
+  int code_error = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated->data()),
+                                   translated->size(), flags, &code_error, &offset, nullptr);
+  if (!code) {
+    PCRE2_UCHAR message[256];
+    pcre2_get_error_message(code_error, message, sizeof(message));
+    return Error{Prefix(argument) + "not a valid extended regular expression (" +
+                 reinterpret_cast<const char*>(message) + ")"};
+  }
+  pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // without JIT it still matches, more slowly
+  Ere ere;
+  auto owned = std::make_shared<Code>();
+  owned->code = code;
+  ere.code_ = std::move(owned);
+  ere.translated_ = translated.take();
+  return ere;
+}
+
+bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end) const {
+  pcre2_match_data* data = pcre2_match_data_create_from_pattern(code_->code, nullptr);
+  const int rc = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()),
+                             subject.size(), from, 0, data, nullptr);
+  bool found = rc >= 0;
+  if (found && begin && end) {
+    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
+    *begin = ov[0];
+    *end = ov[1];
+  }
+  pcre2_match_data_free(data);
+  return found;
+}
+
+bool Ere::Matches(std::string_view subject) const { return Find(subject, 0, nullptr, nullptr); }
+
+}  // namespace rr

@@ -1,0 +1,49 @@
+// Ere: a POSIX extended regular expression (what `grep -E` and `git log -E --grep` take), run on
+// PCRE2 with JIT. The agent's pattern is translated, never passed through: what ERE means is
+// what it matches here, and what ERE does not have is refused with an error saying so, never
+// silently read as PCRE2 would read it:
+//   - refused: back-references (\1), lookaround and every other (?…) group, escapes ERE does not
+//     define (\d, \n, \x41…: write [0-9], or the character itself), a quantifier right after
+//     another (a++, which PCRE2 would read as possessive), [=a=] and [.a.] in brackets;
+//   - kept as GNU regex (and so git and grep) read them: \w \W \s \S \b \B, \< and \> (word
+//     start and end), {,n} (at most n), a backslash inside brackets is a backslash, * first in
+//     the pattern or a group is a literal star.
+// Matching is per line of the subject when `multiline`: ^ and $ then match at every line.
+// Thread-safe: Match may run on many threads at once (match data is per call).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/util/result.h"
+
+namespace rr {
+
+class Ere {
+ public:
+  struct Options {
+    bool ignore_case = false;
+    bool multiline = false;
+  };
+  // `argument` names the argument in errors ("argument `message`: …").
+  static Result<Ere> Compile(std::string_view pattern, Options options, std::string_view argument);
+
+  // True when the pattern matches somewhere in `subject`.
+  bool Matches(std::string_view subject) const;
+  // The first match at or after `from`: its [begin, end) in *begin, *end.
+  bool Find(std::string_view subject, size_t from, size_t* begin, size_t* end) const;
+
+  // The PCRE2 pattern it was translated to (for tests and errors).
+  const std::string& translated() const { return translated_; }
+
+ private:
+  struct Code;
+  std::shared_ptr<const Code> code_;
+  std::string translated_;
+};
+
+// The translation alone: the PCRE2 pattern for an ERE, or an error naming `argument`.
+Result<std::string> TranslateEre(std::string_view pattern, std::string_view argument);
+
+}  // namespace rr
