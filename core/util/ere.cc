@@ -93,6 +93,7 @@ Result<std::string> TranslateEre(std::string_view p, std::string_view argument) 
       while (j < p.size()) {
         const char b = p[j];
         if (b == ']' && !first) {
+          cls += ']';
           closed = true;
           j++;
           break;
