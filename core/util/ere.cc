@@ -35,6 +35,7 @@ Result<std::string> TranslateEre(std::string_view p, std::string_view argument) 
   // Whether the previous item can take a quantifier (a literal, a class, a group's end), and
   // whether it was itself a quantifier.
   bool atom = false, quantified = false;
+  size_t depth = 0;  // groups open
   size_t i = 0;
   while (i < p.size()) {
     const char c = p[i];
@@ -140,9 +141,18 @@ Result<std::string> TranslateEre(std::string_view p, std::string_view argument) 
       }
       out += '(';
       i++;
+      depth++;
       atom = false, quantified = false;
       continue;
     }
+    if (c == ')' && depth == 0) {
+      // A ) that closes no group is the character, as in GNU regex.
+      out += "\\)";
+      i++;
+      atom = true, quantified = false;
+      continue;
+    }
+    if (c == ')') depth--;
     if (c == ')' || c == '|' || c == '^' || c == '$' || c == '.') {
       out += c;
       i++;

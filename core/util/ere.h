@@ -6,8 +6,8 @@
 //     define (\d, \n, \x41…: write [0-9], or the character itself), a quantifier right after
 //     another (a++, which PCRE2 would read as possessive), [=a=] and [.a.] in brackets;
 //   - kept as GNU regex (and so git and grep) read them: \w \W \s \S \b \B, \< and \> (word
-//     start and end), {,n} (at most n), a backslash inside brackets is a backslash, * first in
-//     the pattern or a group is a literal star.
+//     start and end), {,n} (at most n), a ) that closes no group is a character, a backslash
+//     inside brackets is a backslash, * first in the pattern or a group is a literal star.
 // Matching is per line of the subject when `multiline`: ^ and $ then match at every line.
 // Thread-safe: Match may run on many threads at once (match data is per call).
 #pragma once
