@@ -168,13 +168,11 @@ Result<std::string> TranslateEre(std::string_view p, std::string_view argument) 
                      std::string(p.substr(i - 1, 2)) + "`); write one, e.g. a+ for a++"};
       }
       if (!atom) {
-        // Nothing to repeat: a literal character, as GNU regex reads it.
-        out += '\\';
-        out += c;
-        if (c == '{') out.append(p.substr(i + 1, len - 1));
-        i += len;
-        atom = true, quantified = false;
-        continue;
+        // Nothing to repeat (the start, after ( | ^ $ or a word boundary): git log -E refuses
+        // it and grep -E drops it; neither reads it as the character.
+        return Error{Prefix(argument) + "`" + std::string(1, c) +
+                     "` has nothing before it to repeat; write \\" + std::string(1, c) +
+                     " for the character"};
       }
       if (c == '{' && p[i + 1] == ',') {
         out += "{0";

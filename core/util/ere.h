@@ -4,10 +4,11 @@
 // silently read as PCRE2 would read it:
 //   - refused: back-references (\1), lookaround and every other (?…) group, escapes ERE does not
 //     define (\d, \n, \x41…: write [0-9], or the character itself), a quantifier right after
-//     another (a++, which PCRE2 would read as possessive), [=a=] and [.a.] in brackets;
+//     another (a++, which PCRE2 would read as possessive), a quantifier with nothing before it
+//     to repeat (*a, (+a), x|?a: git refuses them, grep drops them), [=a=] and [.a.] in brackets;
 //   - kept as GNU regex (and so git and grep) read them: \w \W \s \S \b \B, \< and \> (word
-//     start and end), {,n} (at most n), a ) that closes no group is a character, a backslash
-//     inside brackets is a backslash, * first in the pattern or a group is a literal star.
+//     start and end), {,n} (at most n), a { that starts no interval and a ) that closes no group
+//     are characters, and a backslash inside brackets is a backslash.
 // Matching is per line of the subject when `multiline`: ^ and $ then match at every line.
 // Thread-safe: Match may run on many threads at once (match data is per call).
 #pragma once
