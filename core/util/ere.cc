@@ -29,7 +29,7 @@ bool IsQuantifierStart(std::string_view p, size_t i) {
 
 }  // namespace
 
-Result<std::string> TranslateEre(std::string_view p, std::string_view argument) {
+Result<std::string> TranslateEre(std::string_view p, std::string_view argument, bool ignore_case) {
   std::string out;
   out.reserve(p.size() + 8);
   // Whether the previous item can take a quantifier (a literal, a class, a group's end), and
@@ -112,7 +112,12 @@ Result<std::string> TranslateEre(std::string_view p, std::string_view argument) 
             return Error{Prefix(argument) + "[" + std::string(1, kind) + "…" +
                          std::string(1, kind) + "] in brackets is not supported"};
           }
-          cls.append(p.substr(j, end + 2 - j));
+          const std::string_view name = p.substr(j + 2, end - j - 2);
+          if (ignore_case && (name == "upper" || name == "lower")) {
+            cls += "[:alpha:]";  // as GNU regex reads them when case is ignored
+          } else {
+            cls.append(p.substr(j, end + 2 - j));
+          }
           j = end + 2;
           continue;
         }
@@ -207,7 +212,7 @@ Result<Ere> Ere::Compile(std::string_view pattern, Options options, std::string_
       return Error{Prefix(argument) + "the pattern must be one line"};
     }
   }
-  auto translated = TranslateEre(pattern, argument);
+  auto translated = TranslateEre(pattern, argument, options.ignore_case);
   if (!translated) return Error{translated.error()};
   uint32_t flags = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
   if (options.ignore_case) flags |= PCRE2_CASELESS;

@@ -8,7 +8,8 @@
 //     to repeat (*a, (+a), x|?a: git refuses them, grep drops them), [=a=] and [.a.] in brackets;
 //   - kept as GNU regex (and so git and grep) read them: \w \W \s \S \b \B, \< and \> (word
 //     start and end), {,n} (at most n), a { that starts no interval and a ) that closes no group
-//     are characters, and a backslash inside brackets is a backslash.
+//     are characters, a backslash inside brackets is a backslash, and with ignore_case
+//     [:upper:] and [:lower:] match any letter.
 // Matching is per line of the subject when `multiline`: ^ and $ then match at every line.
 // Thread-safe: Match may run on many threads at once (match data is per call).
 #pragma once
@@ -45,6 +46,8 @@ class Ere {
 };
 
 // The translation alone: the PCRE2 pattern for an ERE, or an error naming `argument`.
-Result<std::string> TranslateEre(std::string_view pattern, std::string_view argument);
+// `ignore_case` as in Options (it changes what [:upper:] and [:lower:] mean).
+Result<std::string> TranslateEre(std::string_view pattern, std::string_view argument,
+                                 bool ignore_case = false);
 
 }  // namespace rr
