@@ -216,7 +216,6 @@ Result<Ere> Ere::Compile(std::string_view pattern, Options options, std::string_
   if (!translated) return Error{translated.error()};
   uint32_t flags = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
   if (options.ignore_case) flags |= PCRE2_CASELESS;
-  if (options.multiline) flags |= PCRE2_MULTILINE;
   int code_error = 0;
   PCRE2_SIZE offset = 0;
   pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated->data()),
@@ -233,18 +232,38 @@ Result<Ere> Ere::Compile(std::string_view pattern, Options options, std::string_
   owned->code = code;
   ere.code_ = std::move(owned);
   ere.translated_ = translated.take();
+  ere.multiline_ = options.multiline;
   return ere;
 }
 
 bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end) const {
   pcre2_match_data* data = pcre2_match_data_create_from_pattern(code_->code, nullptr);
-  const int rc = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()),
-                             subject.size(), from, 0, data, nullptr);
-  bool found = rc >= 0;
-  if (found && begin && end) {
-    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
-    *begin = ov[0];
-    *end = ov[1];
+  // One line at a time when multiline, as grep and git log --grep match: nothing (not [^x], \s
+  // or \W) matches across a line break. A final line break ends the last line.
+  bool found = false;
+  size_t line = 0;
+  while (true) {
+    size_t line_end = subject.size();
+    if (multiline_) {
+      const size_t nl = subject.find('\n', line);
+      if (nl != std::string_view::npos) line_end = nl;
+    }
+    if (line_end >= from) {
+      const size_t start = from > line ? from - line : 0;
+      const int rc = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data() + line),
+                                 line_end - line, start, 0, data, nullptr);
+      if (rc >= 0) {
+        found = true;
+        if (begin && end) {
+          const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
+          *begin = line + ov[0];
+          *end = line + ov[1];
+        }
+        break;
+      }
+    }
+    if (line_end >= subject.size() || line_end + 1 == subject.size()) break;
+    line = line_end + 1;
   }
   pcre2_match_data_free(data);
   return found;

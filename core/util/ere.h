@@ -10,7 +10,8 @@
 //     start and end), {,n} (at most n), a { that starts no interval and a ) that closes no group
 //     are characters, a backslash inside brackets is a backslash, and with ignore_case
 //     [:upper:] and [:lower:] match any letter.
-// Matching is per line of the subject when `multiline`: ^ and $ then match at every line.
+// Matching is per line of the subject when `multiline`: each line is matched on its own (^ and
+// $ at its ends), so nothing matches across a line break, as in grep and git log --grep.
 // Thread-safe: Match may run on many threads at once (match data is per call).
 #pragma once
 
@@ -43,6 +44,7 @@ class Ere {
   struct Code;
   std::shared_ptr<const Code> code_;
   std::string translated_;
+  bool multiline_ = false;
 };
 
 // The translation alone: the PCRE2 pattern for an ERE, or an error naming `argument`.
