@@ -40,7 +40,7 @@ std::string Help(std::string_view argument) {
          "2026-01-31T14:00:00Z, 2 weeks ago, yesterday or @<seconds since 1970>";
 }
 
-// An absolute date and time; false when `s` is not one.
+// An absolute date and time; false when `s` (lower case) is not one.
 bool Absolute(std::string_view s, DateBound bound, int64_t* out, bool* bad_value) {
   int y, mo, d;
   if (!Digits(s, 0, 4, &y) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2, &mo) ||
@@ -56,7 +56,7 @@ bool Absolute(std::string_view s, DateBound bound, int64_t* out, bool* bad_value
     *out = day * 86400 + (bound == DateBound::kUntil ? 86399 : 0);
     return true;
   }
-  if (s[10] != ' ' && s[10] != 'T') return false;
+  if (s[10] != ' ' && s[10] != 't') return false;
   int h, mi, sec = 0;
   if (!Digits(s, 11, 2, &h) || s.size() < 16 || s[13] != ':' || !Digits(s, 14, 2, &mi)) {
     return false;
@@ -74,7 +74,7 @@ bool Absolute(std::string_view s, DateBound bound, int64_t* out, bool* bad_value
   }
   int64_t offset = 0;
   if (pos < s.size()) {
-    if (s[pos] == 'Z' && pos + 1 == s.size()) {
+    if (s[pos] == 'z' && pos + 1 == s.size()) {
       pos++;
     } else if ((s[pos] == '+' || s[pos] == '-') && s.size() == pos + 6 && s[pos + 3] == ':') {
       int oh, om;
