@@ -34,10 +34,13 @@ int DaysInMonth(int y, int m) {
   return m == 2 && leap ? 29 : kDays[m - 1];
 }
 
+std::string Forms() {
+  return "write 2026-01-31, 2026-01-31 14:00, 2026-01-31T14:00:00Z, 2 weeks ago, yesterday or "
+         "@<seconds since 1970>";
+}
+
 std::string Help(std::string_view argument) {
-  return "argument `" + std::string(argument) +
-         "`: not a date this server reads; write 2026-01-31, 2026-01-31 14:00, "
-         "2026-01-31T14:00:00Z, 2 weeks ago, yesterday or @<seconds since 1970>";
+  return "argument `" + std::string(argument) + "`: not a date this server reads; " + Forms();
 }
 
 // An absolute date and time; false when `s` (lower case) is not one.
@@ -118,7 +121,7 @@ Result<int64_t> ParseWhen(std::string_view text, DateBound bound, int64_t now,
   if (Absolute(s, bound, &value, &bad_value)) return value;
   if (bad_value) {
     return Error{"argument `" + std::string(argument) + "`: `" + std::string(text) +
-                 "` is not a real date or time"};
+                 "` is not a real date or time; " + Forms()};
   }
   // "<n> <unit>[s] ago", spaces or dots between.
   for (char& c : s) {

@@ -7,7 +7,8 @@
 //                                   year = 365 days; singular or plural; dots for spaces too)
 //   yesterday, today, now          24 hours ago / the start of today (UTC) / now
 //   @1767225600                    seconds since 1970
-// Anything else is an error saying which forms there are; nothing is guessed.
+// A date or time that does not exist (2026-02-30) is an error saying so, anything else one
+// saying it is not a date; both list the forms there are. Nothing is guessed.
 #pragma once
 
 #include <cstdint>
