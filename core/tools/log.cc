@@ -70,20 +70,28 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
   if (page->commits.empty()) {
     d.lines.push_back(skip > 0 ? "No more commits." : "No commit matches.");
   }
+  // How to continue ends the body, not the closing lines: an answer cut at the cap leaves it
+  // out with the commits it does not show, and the cut's note gives the skip instead.
+  std::string next;
   if (!page->stopped.empty()) {
-    d.closing.push_back("[the history is partial: " + page->stopped +
-                        "; continue with skip: " + WithCommas(skip + count) + "]");
+    next = "[the history is partial: " + page->stopped +
+           "; continue with skip: " + WithCommas(skip + count) + "]";
   } else if (page->more) {
-    d.closing.push_back("[more commits — continue with skip: " + WithCommas(skip + count) + "]");
+    next = "[more commits — continue with skip: " + WithCommas(skip + count) + "]";
   }
+  if (!next.empty()) d.lines.push_back(next);
   if (policy.partial()) {
     d.closing.push_back(
         "[only part of this repository is served: commits that changed only files this server "
         "does not serve are left out]");
   }
-  d.cut_note = [skip](const std::vector<std::string>& lines, size_t first) {
-    return "[" + Plural(lines.size() - first, "more commit", "more commits") +
-           " not shown — continue with skip: " + WithCommas(skip + first) + "]";
+  d.cut_note = [skip, count, next](const std::vector<std::string>&, size_t first) -> std::string {
+    if (first < count) {
+      return "[" + Plural(count - first, "more commit", "more commits") +
+             " not shown — continue with skip: " + WithCommas(skip + first) + "]";
+    }
+    if (!next.empty()) return next;  // every commit shown: only the line after them was cut
+    return "[the rest of the answer is not shown: it reached its limit]";
   };
   return d;
 }
