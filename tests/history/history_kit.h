@@ -62,7 +62,7 @@ class HistoryWriter {
     const std::string message = "Release " + name;
     out_ << "tag " << name << "\nfrom :" << mark << "\ntagger Grace Hopper <grace@example.com> "
          << time << " +0000\ndata " << message.size() << "\n"
-         << message << "\n\n";
+         << message << "\n";
   }
 
   // Writes everything into `repo`; returns the commit ids by mark.
