@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <queue>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/policy/path_policy.h"
 #include "tests/history/history_kit.h"
 
 namespace rr::testing {
@@ -507,6 +509,139 @@ TEST_F(LogRandom, FiltersAgreeWithGitLogsOwn) {
       }
       if (path == "app") {
         EXPECT_EQ(LogPaged(h_, s_->repo, a, git, 4), expected) << a.str();
+      }
+    }
+  }
+}
+
+// The history of a repository served in part, walked plainly: every commit's whole tree read
+// (git ls-tree -r), the served files kept (PathPolicy), and compared as sets — no tree ids, no
+// subtree skipped. The walk itself is git's: newest first by date, equal dates in the order
+// found; with a path, a merge whose served files there equal a parent's follows that parent.
+class PlainWalk {
+ public:
+  PlainWalk(const TestRepo& repo, const PathPolicy& policy) {
+    for (const auto& line : Lines(repo.Git({"log", "--all", "--format=%H %T %ct %P"}))) {
+      std::istringstream in(line);
+      Commit c;
+      std::string id, parent;
+      in >> id >> c.tree >> c.time;
+      while (in >> parent) c.parents.push_back(parent);
+      for (const auto& entry : Lines(repo.Git({"ls-tree", "-r", "--full-tree", id}))) {
+        const size_t tab = entry.find('\t');
+        const std::string path = entry.substr(tab + 1);
+        auto parsed = RepoPath::Parse(path);
+        if (parsed.ok() && policy.ServesFile(*parsed)) {
+          const std::string mode = entry.substr(0, entry.find(' '));
+          c.served[path] = mode + " " + entry.substr(entry.rfind(' ', tab) + 1, tab);
+        }
+      }
+      commits_[id] = std::move(c);
+    }
+  }
+
+  std::vector<std::string> Log(const std::string& start, const std::string& path) const {
+    struct Item {
+      int64_t time;
+      uint64_t seq;
+      std::string id;
+      bool operator<(const Item& o) const { return time != o.time ? time < o.time : seq > o.seq; }
+    };
+    std::priority_queue<Item> queue;
+    std::set<std::string> seen;
+    uint64_t seq = 0;
+    auto push = [&](const std::string& id) {
+      if (seen.insert(id).second) queue.push({commits_.at(id).time, seq++, id});
+    };
+    push(start);
+    std::vector<std::string> out;
+    while (!queue.empty()) {
+      const std::string id = queue.top().id;
+      queue.pop();
+      const Commit& c = commits_.at(id);
+      std::vector<std::string> follow = c.parents;
+      bool listed;
+      if (path.empty()) {
+        if (c.parents.empty()) {
+          listed = !c.served.empty() || c.tree == kEmptyTree;
+        } else {
+          const Commit& first = commits_.at(c.parents[0]);
+          listed = c.tree == first.tree || c.served != first.served;
+        }
+      } else {
+        const auto mine = Under(c, path);
+        listed = c.parents.empty() ? !mine.empty() : true;
+        for (const auto& p : c.parents) {
+          if (Under(commits_.at(p), path) == mine) {
+            follow = {p};
+            listed = false;
+            break;
+          }
+        }
+      }
+      for (const auto& p : follow) push(p);
+      if (listed) out.push_back(Short(id));
+    }
+    return out;
+  }
+
+ private:
+  static constexpr const char* kEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+  struct Commit {
+    std::string tree;
+    int64_t time = 0;
+    std::vector<std::string> parents;
+    std::map<std::string, std::string> served;  // path -> mode and blob id
+  };
+  static std::map<std::string, std::string> Under(const Commit& c, const std::string& path) {
+    std::map<std::string, std::string> out;
+    for (const auto& [p, v] : c.served) {
+      if (p == path || p.rfind(path + "/", 0) == 0) out[p] = v;
+    }
+    return out;
+  }
+  std::map<std::string, Commit> commits_;
+};
+
+TEST_F(LogRandom, ServedInPartAgreesWithAPlainWalk) {
+  struct Config {
+    std::vector<std::string> include, exclude;
+  };
+  {
+    // The plain walk is git's where everything is served.
+    const PlainWalk whole(s_->repo, PathPolicy::Default());
+    EXPECT_EQ(whole.Log(s_->repo.Rev("main"), ""), GitLog(s_->repo, {"main"}));
+    for (const auto& path : s_->paths) {
+      EXPECT_EQ(whole.Log(s_->repo.Rev("main"), path), GitLog(s_->repo, {"main", "--", path}))
+          << path;
+    }
+  }
+  const Config configs[] = {
+      {{}, {"app/core/**", "*.sh", "docs/old.md"}},
+      {{"app/**", "lib/mode/**", "tools/a.txt"}, {}},
+      {{"app/**"}, {"app/core/deep/**", "*.md"}},
+  };
+  for (const auto& config : configs) {
+    RepoConfig rc = Served("part", s_->repo.path());
+    rc.include = config.include;
+    rc.exclude = config.exclude;
+    auto policy = PathPolicy::Make(config.include, config.exclude, false);
+    ASSERT_TRUE(policy.ok()) << policy.error();
+    const PlainWalk plain(s_->repo, *policy);
+    ToolHarness h({rc}, 200000);
+    for (const auto& branch : s_->branches) {
+      JsonArgs root;
+      root.Set("repo", "part").Set("ref", branch);
+      const auto expected = plain.Log(s_->repo.Rev(branch), "");
+      EXPECT_EQ(LogAll(h, root), expected) << branch;
+      EXPECT_LT(expected.size(), GitLog(s_->repo, {branch}).size()) << branch;
+      for (const auto& path : s_->paths) {
+        auto parsed = RepoPath::Parse(path);
+        ASSERT_TRUE(parsed.ok());
+        if (policy->Outside(*parsed)) continue;
+        JsonArgs a = root;
+        a.Set("path", path);
+        EXPECT_EQ(LogAll(h, a), plain.Log(s_->repo.Rev(branch), path)) << branch << " -- " << path;
       }
     }
   }
