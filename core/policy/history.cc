@@ -365,6 +365,10 @@ Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter
     const Facts* f = facts.Get(id);
     if (!f) continue;
     const bool listed = judge.Listed(*f, &follow);
+    if (stop.stopped()) {  // judged while stopping: unknown, so neither listed nor passed over
+      page.stopped = stop.Why();
+      break;
+    }
     for (const auto& p : follow) walk.Push(p);
     if (!listed) continue;
     CommitLine line;
@@ -476,6 +480,10 @@ Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter
     const Facts* f = facts.Get(id);
     if (!f) continue;
     const bool listed = judge.Listed(*f, &follow);
+    if (stop.stopped()) {  // as in Log
+      out.stopped = stop.Why();
+      break;
+    }
     for (const auto& p : follow) walk.Push(p);
     if (!listed) continue;
     FoundCommit found;
