@@ -689,6 +689,28 @@ TEST_F(LogAnswer, ShowsIdDateAuthorAndSubjectNewestFirst) {
                         Short(s_->ids[0]) + " 2026-01-01 Grace Hopper — Change number 1");
 }
 
+// A .mailmap is the repository's to write: log shows and matches authors as each commit names
+// them, never as the mailmap would rename them.
+TEST(LogAuthors, AuthorsAreShownAndMatchedAsWrittenNotAsAMailmapRenamesThem) {
+  TempDir tmp;
+  TestRepo repo(tmp / "mapped");
+  repo.Write(".mailmap", "Mallory Mapped <mallory@example.net> Grace Hopper <grace@example.com>\n");
+  const std::string id = repo.Commit("Add a mailmap");
+  // git log itself renames her (log.mailmap is on by default).
+  ASSERT_EQ(repo.Git({"log", "-1", "--format=%aN"}), "Mallory Mapped");
+  ToolHarness h({Served("mapped", repo.path())});
+  auto a = h.Call("log", R"({"repo":"mapped"})");
+  ASSERT_FALSE(a.is_error) << a.text;
+  EXPECT_TRUE(Has(a.text, Short(id) + " 2026-01-01 Grace Hopper — Add a mailmap"));
+  EXPECT_TRUE(HasNot(a.text, "Mallory"));
+  auto grace = h.Call("log", R"({"repo":"mapped","author":"grace@example\\.com"})");
+  ASSERT_FALSE(grace.is_error) << grace.text;
+  EXPECT_EQ(IdsIn(grace.text), std::vector<std::string>{Short(id)});
+  auto mallory = h.Call("log", R"({"repo":"mapped","author":"mallory"})");
+  ASSERT_FALSE(mallory.is_error) << mallory.text;
+  EXPECT_TRUE(IdsIn(mallory.text).empty()) << mallory.text;
+}
+
 TEST_F(LogAnswer, TheDefaultIsThirtyCommits) {
   ToolHarness h({Served("shop", s_->repo.path())});
   auto a = h.Call("log", R"({"repo":"shop"})");
