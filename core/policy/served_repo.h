@@ -57,6 +57,7 @@ struct FileData {
 };
 
 class RepoReader;
+class ChangeReader;
 
 class ServedRepo {
  public:
@@ -124,6 +125,7 @@ class RepoReader {
  private:
   friend class ServedRepo;
   friend struct PolicyAccess;
+  friend class ChangeReader;  // served_changes.h: commits and their changes, on this handle
   RepoReader(const ServedRepo* repo, RepoHandles::Lease lease)
       : repo_(repo), lease_(std::move(lease)) {}
   // True when some file below the folder is served.
