@@ -1,10 +1,12 @@
 #include "core/tools/about.h"
 #include "core/tools/find_commits.h"
+#include "core/tools/diff.h"
 #include "core/tools/list_files.h"
 #include "core/tools/list_refs.h"
 #include "core/tools/list_repos.h"
 #include "core/tools/log.h"
 #include "core/tools/read_file.h"
+#include "core/tools/show_commit.h"
 
 namespace rr {
 
@@ -17,6 +19,8 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<ListFilesTool>());
   tools.push_back(std::make_unique<LogTool>());
   tools.push_back(std::make_unique<FindCommitsTool>());
+  tools.push_back(std::make_unique<ShowCommitTool>());
+  tools.push_back(std::make_unique<DiffTool>());
   return tools;
 }
 
