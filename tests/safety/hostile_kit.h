@@ -75,7 +75,8 @@ struct Called {
 
 // Calls every tool the server has on `repo`: about, list_repos, list_refs (all, branches, tags),
 // list_files of the root (plain and recursive), and read_file of each of `files` — at the
-// default branch, and at `ref` too when one is given.
+// default branch, and at `ref` too when one is given; with `ref`, also show_commit of it and diff
+// from it to the default branch (plain and since_fork), each narrowed to each of `files`.
 inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo,
                                          const std::vector<std::string>& files,
                                          const std::string& ref = "") {
@@ -97,7 +98,12 @@ inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo
     calls.push_back({"list_files", "{" + r + at + "}"});
     calls.push_back({"list_files", "{" + r + at + ",\"recursive\":true}"});
     for (const auto& f : files) {
-      calls.push_back({"read_file", "{" + r + at + ",\"path\":" + JsonQuote(f) + "}"});
+      const std::string path = ",\"path\":" + JsonQuote(f);
+      calls.push_back({"read_file", "{" + r + at + path + "}"});
+      calls.push_back({"show_commit", "{" + r + ",\"commit\":" + JsonQuote(ref) + path + "}"});
+      calls.push_back({"diff", "{" + r + ",\"base\":" + JsonQuote(ref) + path + "}"});
+      calls.push_back(
+          {"diff", "{" + r + ",\"base\":" + JsonQuote(ref) + ",\"since_fork\":true" + path + "}"});
     }
   }
   std::vector<Called> out;
