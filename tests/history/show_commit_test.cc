@@ -112,7 +112,10 @@ TEST(ShowCommit, AddedModifiedDeletedAndTypeChangedFilesAreCountedAsGitCountsThe
   r.Write("run.sh", "echo run\n");
   r.Write("link-me", "a file\nthat becomes a link\n");
   r.Write("docs/guide.md", "guide\n");
+  r.Write("plan", "a file\nthat becomes a folder\n");
   r.Commit("First");
+  std::filesystem::remove(std::filesystem::path(r.path()) / "plan");
+  r.Write("plan/steps.md", "1. a folder now\n");
   r.Write("src/cart.py",
           Numbered(1, 3) + "changed\n" + Numbered(5, 30) + "added\n" + Numbered(31, 40));
   std::filesystem::remove(std::filesystem::path(r.path()) / "src/old.py");
@@ -131,10 +134,13 @@ TEST(ShowCommit, AddedModifiedDeletedAndTypeChangedFilesAreCountedAsGitCountsThe
   EXPECT_EQ(list.at("link-me").note, "  (file → link)");
   EXPECT_EQ(list.at("run.sh").note, "  (mode 100644 → 100755)");
   EXPECT_TRUE(Has(a, "\nA  src/new.py  +1 -0\nD  src/old.py  +0 -2\n")) << "in path order: " << a;
+  // A file replaced by a folder: the file deleted, the folder's files added, as git lists them.
+  EXPECT_TRUE(Has(a, "\nD  plan  +0 -2\nA  plan/steps.md  +1 -0\n")) << a;
   // Each file's hunks are git's, and its headers too (but for the ids' length).
   const std::string patch =
       r.Git({"show", "--format=", "--no-renames", "--no-ext-diff", "--no-textconv", "-U3", c});
-  for (const std::string p : {"src/cart.py", "src/new.py", "src/old.py", "link-me"}) {
+  for (const std::string p :
+       {"src/cart.py", "src/new.py", "src/old.py", "link-me", "plan", "plan/steps.md"}) {
     EXPECT_EQ(HunksOf(DiffPart(a), p), HunksOf(patch, p)) << p << "\n" << a;
   }
   // A type change is a deletion and an addition, as git writes it; a mode change has no hunk.
@@ -413,6 +419,22 @@ TEST(ShowCommit, ALongDiffIsCutWithTheFileItStoppedInAndHowToNarrow) {
                   "more changed files, and the diff, not shown — narrow with "
                   "path, e.g. path: \"a\"]"))
       << t;
+}
+
+TEST(ShowCommit, OneFilesDiffLongerThanTheAnswerPointsToTheFileItself) {
+  TempDir tmp;
+  TestRepo r(tmp / "shop");
+  r.Write("big.txt", Numbered(1, 10));
+  const std::string first = r.Commit("First");
+  r.Write("big.txt", Numbered(1, 2000));
+  const std::string c = r.Commit("Longer");
+  ToolHarness h({Served("shop", r.path())}, 6000);
+  const std::string a = Show(h, c, R"(,"path":"big.txt")");
+  EXPECT_LE(CodePointsOf(a), 6000u);
+  EXPECT_EQ(Lines(a).back(),
+            "[the diff of `big.txt` was cut: it is longer than the answer — read the file itself "
+            "with read_file, at ref: \"" +
+                Short(first) + "\" and ref: \"" + Short(c) + "\" (start_line pages on)]");
 }
 
 TEST(ShowCommit, AMessageLongerThanTheAnswerIsCutWithAWayToTheChanges) {
