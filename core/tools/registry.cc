@@ -18,9 +18,9 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<ReadFileTool>());
   tools.push_back(std::make_unique<ListFilesTool>());
   tools.push_back(std::make_unique<LogTool>());
-  tools.push_back(std::make_unique<FindCommitsTool>());
   tools.push_back(std::make_unique<ShowCommitTool>());
   tools.push_back(std::make_unique<DiffTool>());
+  tools.push_back(std::make_unique<FindCommitsTool>());
   return tools;
 }
 
