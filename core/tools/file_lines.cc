@@ -1,0 +1,135 @@
+#include "core/tools/file_lines.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+constexpr size_t kMaxLineChars = 2000;
+constexpr size_t kWordSlack = 200;  // how far back a long line's cut may move to end a word
+// What the secret filter reads beyond what is shown (never shown itself): the text before the
+// first line, the rest of a line past its cut, and the lines after the last, up to these.
+constexpr size_t kLeadInBytes = 64 * 1024;
+constexpr size_t kRestBytes = 64 * 1024;
+constexpr size_t kLeadOutLines = 4;
+constexpr size_t kLeadOutBytes = 16 * 1024;
+
+// Bytes of a token-like run: letters, digits and the punctuation tokens are written with.
+bool IsWordByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '+' || c == '/' || c == '=' || c == '.' || c == '~' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+}  // namespace
+
+size_t FileLineReader::Count() const {
+  size_t total = 0;
+  for (const char* p = bytes_.data(); p < bytes_.data() + bytes_.size(); ++total) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(bytes_.data() + bytes_.size() - p));
+    p = nl ? static_cast<const char*>(nl) + 1 : bytes_.data() + bytes_.size();
+  }
+  return total;
+}
+
+std::string_view FileLineReader::Next() {
+  size_t nl = bytes_.find('\n', pos_);
+  if (nl == std::string_view::npos) nl = bytes_.size();
+  std::string_view line = bytes_.substr(pos_, nl - pos_);
+  // A line ending is "\r\n" or "\n"; a "\r" that ends the file without a "\n" is part of the
+  // last line, and shown (escaped) like any lone "\r".
+  if (nl < bytes_.size() && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+  pos_ = nl + 1;
+  return line;
+}
+
+void StartFileLines(std::string_view bytes, size_t pos, const std::string& path, size_t width,
+                    Draft* d) {
+  d->number_width = width + 2;
+  // For the secret filter: what the file holds, and the text just before the first line, so
+  // that a private key's block the window opens inside is hidden whole.
+  d->body_kind = TextKind::kFile;
+  d->body_path = path;
+  if (pos > 0) {
+    pos = std::min(pos, bytes.size());
+    d->lead_in.assign(bytes.substr(pos > kLeadInBytes ? pos - kLeadInBytes : 0,
+                                   pos > kLeadInBytes ? kLeadInBytes : pos));
+  }
+}
+
+size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d) {
+  // `scan`: what the filter reads for the line, when that is not `text` (DisplayText).
+  std::string scan;
+  std::string text = DisplayText(raw, &scan);
+  size_t shown = text.size();  // bytes of `scan` that stand for what is shown
+  const size_t cps = CodePoints(text);
+  if (cps > kMaxLineChars) {
+    // Cut between words where one ends near the limit, so that a value (a token in minified
+    // code) is shown whole or not at all, never its first half.
+    size_t cut = PrefixBytes(text, kMaxLineChars);
+    const size_t floor = cut > kWordSlack ? cut - kWordSlack : 0;
+    size_t at = cut;
+    while (at > floor && IsWordByte(text[at - 1]) && IsWordByte(text[at])) --at;
+    if (at > floor) cut = at;
+    // Never inside an escape (`\x01`, `\e[32m`): where the text was escaped, `scan` holds
+    // blanks in its place, so a byte that differs between the two belongs to an escape, and
+    // every escape begins with '\\'.
+    auto escape_byte = [&](size_t k) { return !scan.empty() && scan[k] != text[k]; };
+    while (cut > 0 && cut < text.size() && escape_byte(cut - 1) && escape_byte(cut) &&
+           text[cut] != '\\') {
+      --cut;
+    }
+    const size_t left = cps - CodePoints(std::string_view(text).substr(0, cut));
+    // The filter reads on past the cut: a value the cut splits (a password holding '!') is
+    // recognised whole, and its part before the cut hidden.
+    if (scan.empty()) scan = text;
+    if (scan.size() > cut + kRestBytes) scan.resize(cut + kRestBytes);
+    shown = cut;
+    text.resize(cut);
+    text += " …[" + WithCommas(left) + " more characters on this line]";
+  }
+  if (!scan.empty()) d->scan_as.push_back({d->lines.size(), std::move(scan), shown});
+  const std::string num = std::to_string(number);
+  std::string out(width > num.size() ? width - num.size() : 0, ' ');
+  out += num;
+  out += "  ";
+  out += text;
+  const size_t cost = CodePoints(out) + 1;
+  d->lines.push_back(std::move(out));
+  return cost;
+}
+
+void EndFileLines(std::string_view bytes, size_t pos, Draft* d) {
+  if (d->lines.empty() || pos >= bytes.size()) return;
+  // The lines just after the last one shown, read by the filter as if they followed it and
+  // never shown: a value recognised by what follows it (a run of key lines, a key's END line)
+  // is hidden in a window that stops before that.
+  const size_t last = d->lines.size() - 1;
+  size_t lead_out = pos;
+  for (size_t k = 0; k < kLeadOutLines && lead_out < bytes.size(); ++k) {
+    const size_t nl = bytes.find('\n', lead_out);
+    lead_out = nl == std::string_view::npos ? bytes.size() : nl + 1;
+  }
+  lead_out = std::min(lead_out, pos + kLeadOutBytes);
+  if (d->scan_as.empty() || d->scan_as.back().line != last) {
+    std::string own = d->lines.back().substr(std::min(d->number_width, d->lines.back().size()));
+    const size_t size = own.size();
+    d->scan_as.push_back({last, std::move(own), size});
+  }
+  auto& text = d->scan_as.back().text;
+  text.push_back('\n');
+  text.append(bytes.substr(pos, lead_out - pos));
+}
+
+size_t LeastFileLineCost(std::string_view raw, size_t width) {
+  // Every byte that does not continue a UTF-8 sequence shows as one character at least (escapes
+  // show as more); a line cut for length keeps at least 2,000 less the slack a cut may move back.
+  size_t chars = 0;
+  for (char c : raw) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return width + 2 + std::min(chars, kMaxLineChars - kWordSlack) + 1;
+}
+
+}  // namespace rr

@@ -1,0 +1,50 @@
+// A file's text as numbered answer lines, the one way read_file and blame show it: each line
+// through DisplayText, numbered to the width of the file's last number, a line over 2,000
+// characters cut between words (never inside an escape) with a note of what was left out; and
+// what the secret filter reads around them (Draft::scan_as, lead_in), so that a value split by
+// a cut or by the window's edges is still recognised.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/answer/pipeline.h"
+
+namespace rr {
+
+// The lines of a file's bytes, read one at a time: "a\nb\n" is two lines, a last line without
+// '\n' counts. A line ends at "\r\n" or "\n"; a '\r' ending the file is part of its last line.
+class FileLineReader {
+ public:
+  explicit FileLineReader(std::string_view bytes) : bytes_(bytes) {}
+
+  size_t Count() const;  // every line of the file, counted in one pass
+  bool done() const { return pos_ >= bytes_.size(); }
+  std::string_view Next();             // the next line, without its ending
+  size_t pos() const { return pos_; }  // where the next line starts
+  std::string_view bytes() const { return bytes_; }
+
+ private:
+  std::string_view bytes_;
+  size_t pos_ = 0;
+};
+
+// Marks `d` as showing lines of the file at `path`, numbered to `width` digits, from the byte
+// `pos` of `bytes` on: the secret filter reads it as a file and sees the text just before.
+void StartFileLines(std::string_view bytes, size_t pos, const std::string& path, size_t width,
+                    Draft* d);
+
+// Appends line `number` (raw bytes `raw`) to `d`, numbered to `width` digits. Returns what it
+// costs in the answer: its code points and its newline.
+size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d);
+
+// The lines of the file after the last one appended (from byte `pos`): read by the filter as if
+// they followed that line, never shown.
+void EndFileLines(std::string_view bytes, size_t pos, Draft* d);
+
+// The least an answer can spend on line `raw` shown by AppendFileLine at `width` digits: at most
+// that many lines of a file fit in an answer.
+size_t LeastFileLineCost(std::string_view raw, size_t width);
+
+}  // namespace rr
