@@ -69,9 +69,17 @@ class AnswerPipeline::Hider {
     // the view from there are shown.
     std::vector<size_t> content(n), start(n), shown(n);
     std::string view = tail;
-    size_t next = 0;  // in d.scan_as
+    size_t next = 0;        // in d.scan_as
+    size_t next_aside = 0;  // in d.aside
+    bool first = true;
     for (size_t i = 0; i < n; ++i) {
-      if (i) view.push_back('\n');
+      if (next_aside < d.aside.size() && d.aside[next_aside] == i) {
+        ++next_aside;
+        start[i] = view.size();  // shows nothing of the body's text (shown[i] stays 0)
+        continue;
+      }
+      if (!first) view.push_back('\n');
+      first = false;
       start[i] = view.size();
       while (next < d.scan_as.size() && d.scan_as[next].line < i) ++next;
       if (next < d.scan_as.size() && d.scan_as[next].line == i) {
@@ -115,6 +123,16 @@ class AnswerPipeline::Hider {
         const size_t from = content[i] + it->first.first, to = content[i] + it->first.second;
         line.replace(from, to - from, "[hidden: " + *it->second + "]");
       }
+    }
+    for (size_t i : d.aside) {
+      if (i >= n || d.lines[i].empty()) continue;
+      ScanResult a = filter_->Scan(d.lines[i], TextKind::kOther);
+      if (!a.ok()) {
+        Fail(a.failure);
+        return;
+      }
+      for (size_t k = 0; k < a.spans.size(); ++k) body_first_line_.push_back(i);
+      if (!a.spans.empty()) d.lines[i] = SecretFilter::Redact(d.lines[i], a.spans);
     }
   }
 

@@ -57,6 +57,11 @@ struct Draft {
     size_t shown = 0;
   };
   std::vector<ScanAs> scan_as;
+  // Optional, sorted: lines of the body that are the tool's own among a file's lines (blame's
+  // commit lines). Each is read by the secret filter as a text of its own, and left out of the
+  // body's text, so that the file's lines on either side are read as they follow each other in
+  // the file (a private key whose lines came in different commits is still one block).
+  std::vector<size_t> aside;
 };
 
 // A stage that sees the finished text last and may rewrite it (the secret filter plugs in

@@ -146,6 +146,26 @@ TEST(PipelineSecrets, ABlockClosedBeforeTheWindowDoesNotHideIt) {
   EXPECT_EQ(out.find("hidden"), std::string::npos) << out;
 }
 
+// blame's layout: a commit line before each group of a file's lines. Each commit line is read
+// on its own, and the file's lines around it as one text: a block whose lines came in different
+// commits is one value, and the commit line between them is not part of it.
+TEST(PipelineSecrets, AsideLinesAreReadOnTheirOwnAndTheFileAroundThemAsOneText) {
+  Draft d = FileDraft({"-----BEGIN KEY-----", "AAAA", "BBBB", "-----END KEY-----"});
+  d.lines.insert(d.lines.begin() + 2, "80f39763c22b Grace Hopper — Rotate the key tok_insubject");
+  d.lines.insert(d.lines.begin(), "0123456789ab Ada Lovelace — Add the key");
+  d.aside = {0, 3};
+  const std::string out = Pipeline().Finish(d);
+  EXPECT_EQ(out,
+            "shop · main @ 0123456789ab (2026-03-01) · config/app.yml\n"
+            "0123456789ab Ada Lovelace — Add the key\n"
+            " 1  -----BEGIN KEY-----\n"
+            " 2  [hidden: private key]\n"
+            "80f39763c22b Grace Hopper — Rotate the key [hidden: test token]\n"
+            " 3  [hidden: private key]\n"
+            " 4  -----END KEY-----\n" +
+                HiddenNote(2));
+}
+
 TEST(PipelineSecrets, AWindowEndingInsideABlockHidesItToTheEnd) {
   const std::string out =
       Pipeline().Finish(FileDraft({"x", "-----BEGIN KEY-----", "AAAA", "BBBB"}));
