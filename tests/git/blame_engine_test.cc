@@ -4,8 +4,11 @@
 // path there are those `git blame --porcelain` gives.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -449,6 +452,77 @@ TEST_F(BlameEngine, AWindowIsThatPartOfTheWholeBlame) {
   EXPECT_TRUE(
       OurBlame(s_->h.path(), s_->head, "src/main.py", static_cast<uint32_t>(whole.size()) + 1)
           .empty());
+}
+
+}  // namespace
+}  // namespace rr::testing
+
+namespace rr::testing {
+namespace {
+
+// A small history: three versions of one file, each growing it.
+struct Small {
+  TempDir tmp;
+  TestRepo repo{tmp / "small"};
+  std::string first, second, third;
+  Small() {
+    repo.Write("a.txt", "one\n");
+    first = repo.Commit("One");
+    repo.Write("a.txt", "one\ntwo\n");
+    second = repo.Commit("Two");
+    repo.Write("a.txt", "one\ntwo\nthree, a longer line than the others\n");
+    third = repo.Commit("Three");
+  }
+  Result<BlameResult> Blame(const BlameOptions& options, const StopToken& stop) {
+    auto git = GitRepo::Open(repo.path());
+    EXPECT_TRUE(git);
+    auto id = (*git)->Resolve(*RefText::Parse("HEAD"));
+    return BlameFile(**git, *id, "a.txt", options, stop);
+  }
+};
+
+TEST(BlameEngineLimits, AStoppedWalkMarksEveryLineItDidNotSettle) {
+  Small s;
+  auto cancelled = std::make_shared<std::atomic<bool>>(true);
+  auto r = s.Blame(BlameOptions{}, StopToken(cancelled, std::chrono::seconds(30)));
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->lines.size(), 3u);
+  for (const auto& l : r->lines) {
+    EXPECT_EQ(l.stop, BlameStop::kStopped);
+    EXPECT_EQ(r->commits[l.commit].id.Hex(), s.third);  // where the walk was: the start
+  }
+  auto whole = s.Blame(BlameOptions{}, StopToken());
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(whole->commits[whole->lines[0].commit].id.Hex(), s.first);
+  EXPECT_EQ(whole->lines[0].stop, BlameStop::kNone);
+}
+
+TEST(BlameEngineLimits, AnOlderVersionOverTheSizeLimitStopsTheWalkThere) {
+  Small s;
+  BlameOptions options;
+  options.max_blob_bytes = 60;  // no version is larger
+  auto r = s.Blame(options, StopToken());
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->lines[0].stop, BlameStop::kNone);
+  options.max_blob_bytes = 40;  // the start version (45 bytes) itself is over it
+  EXPECT_FALSE(s.Blame(options, StopToken()));
+  // The version at the start is read; the one before it is not.
+  s.repo.Write("a.txt", "short\n");
+  s.repo.Commit("Shrink");
+  options.max_blob_bytes = 10;
+  auto shrunk = s.Blame(options, StopToken());
+  ASSERT_TRUE(shrunk) << shrunk.error();
+  ASSERT_EQ(shrunk->lines.size(), 1u);
+  EXPECT_EQ(shrunk->lines[0].stop, BlameStop::kTooLarge);
+}
+
+TEST(BlameEngineLimits, APathThatIsNoFileAtTheCommitIsAnError) {
+  Small s;
+  auto git = GitRepo::Open(s.repo.path());
+  ASSERT_TRUE(git);
+  auto id = (*git)->Resolve(*RefText::Parse("HEAD"));
+  EXPECT_FALSE(BlameFile(**git, *id, "missing.txt", BlameOptions{}, StopToken()));
+  EXPECT_FALSE(BlameFile(**git, *id, "", BlameOptions{}, StopToken()));
 }
 
 }  // namespace
