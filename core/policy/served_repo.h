@@ -8,6 +8,7 @@
 //     are never listed or read.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -58,6 +59,8 @@ struct FileData {
 
 class RepoReader;
 class ChangeReader;
+struct BlameSubject;
+struct BlameResult;
 
 class ServedRepo {
  public:
@@ -126,6 +129,10 @@ class RepoReader {
   friend class ServedRepo;
   friend struct PolicyAccess;
   friend class ChangeReader;  // served_changes.h: commits and their changes, on this handle
+  // Blame walks the history on this reader's handle (core/policy/served_blame.h).
+  friend Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
+                                         const BlameSubject& subject, uint32_t first_line,
+                                         uint32_t max_lines, const StopToken& stop);
   RepoReader(const ServedRepo* repo, RepoHandles::Lease lease)
       : repo_(repo), lease_(std::move(lease)) {}
   // True when some file below the folder is served.

@@ -1,0 +1,61 @@
+#include "core/policy/served_blame.h"
+
+#include "core/util/text.h"
+
+namespace rr {
+
+Result<BlameSubject> FindBlameSubject(RepoReader& reader, const ReadPoint& at, const RepoPath& path,
+                                      const StopToken& stop) {
+  auto node = reader.Find(at, path, stop);
+  if (!node) return Error{node.error()};
+  const std::string quoted = "`" + node->path.Display() + "`";
+  const std::string repo = reader.repo().name();
+  switch (node->kind) {
+    case EntryKind::kFolder:
+      return Error{quoted +
+                   " is a folder; blame takes a file: list the folder with list_files "
+                   "(repo: \"" +
+                   repo + "\", path: \"" + node->path.Display() + "\")"};
+    case EntryKind::kLink:
+      return Error{quoted +
+                   " is a symbolic link; blame takes a file. read_file shows the link's "
+                   "target: blame the target by its own path"};
+    case EntryKind::kSubmodule:
+      return Error{quoted +
+                   " is a submodule: its files belong to another repository, and are "
+                   "not blamed here"};
+    case EntryKind::kFile:
+    case EntryKind::kOther:
+      break;
+  }
+  auto data = reader.Read(*node);
+  if (!data) return Error{data.error()};
+  if (data->kind == FileData::Kind::kBinary) {
+    return Error{quoted + " is a binary file (" + HumanBytes(data->size) +
+                 "); blame reads text files only"};
+  }
+  BlameSubject s;
+  s.total_lines = CountLines(data->bytes());
+  s.file = node.take();
+  s.data = data.take();
+  return s;
+}
+
+Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
+                                const BlameSubject& subject, uint32_t first_line,
+                                uint32_t max_lines, const StopToken& stop) {
+  const PathPolicy& policy = reader.repo_->policy();
+  BlameOptions options;
+  options.first_line = first_line;
+  options.max_lines = max_lines;
+  options.max_blob_bytes = RepoReader::kMaxFileBytes;
+  // An earlier path is followed only when this server serves a file there; a name no path may
+  // hold (".git", "..") never is.
+  options.may_follow = [&policy](std::string_view raw) {
+    auto path = RepoPath::Parse(raw);
+    return path && !path->is_root() && path->str() == raw && policy.ServesFile(*path);
+  };
+  return BlameFile(*reader.lease_, at.commit.id, subject.file.path.str(), options, stop);
+}
+
+}  // namespace rr
