@@ -55,7 +55,16 @@ Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
     auto path = RepoPath::Parse(raw);
     return path && !path->is_root() && path->str() == raw && policy.ServesFile(*path);
   };
-  return BlameFile(*reader.lease_, at.commit.id, subject.file.path.str(), options, stop);
+  auto result = BlameFile(*reader.lease_, at.commit.id, subject.file.path.str(), options, stop);
+  if (!result)
+    return Error{"`" + subject.file.path.Display() + "` cannot be blamed: " + result.error()};
+  // The engine looks the path up again; a tree that names it twice (which git never writes)
+  // could give it another file than the one read.
+  if (result->total_lines != subject.total_lines) {
+    return Error{"`" + subject.file.path.Display() +
+                 "` cannot be blamed: its folder names it more than once"};
+  }
+  return result;
 }
 
 }  // namespace rr

@@ -134,6 +134,9 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
   auto blame = BlameServed(o->reader, o->at, *subject, static_cast<uint32_t>(start),
                            static_cast<uint32_t>(last - start + 1), ctx.stop);
   if (!blame) return Error{blame.error()};
+  if (blame->lines.size() != last - start + 1) {
+    return Error{"`" + file.Display() + "` cannot be blamed: its lines could not be counted"};
+  }
 
   StartFileLines(bytes, lines.pos(), file.Display(), width, &d);
   // numbered[k]: how many of the body's first k lines are lines of the file.
