@@ -136,6 +136,7 @@ class RepoReaderApp : public Application {
   int Check(const Config& config, const Plugins& plugins, const Catalog& catalog) {
     Say(plugins, "Configuration: " + config.source);
     Say(plugins, "Answers are capped at " + WithCommas(config.answer_characters) + " characters.");
+    Say(plugins, "History index: " + DescribeHistoryIndex(config) + ".");
     Say(plugins, "Plugin folder: " + plugins.folder);
     Say(plugins, Plural(plugins.loaded.size(), "plugin", "plugins") + ":");
     for (const auto& p : plugins.loaded) {
@@ -190,6 +191,7 @@ class RepoReaderApp : public Application {
             Plural(catalog->all().size(), "repository", "repositories") + " from " + config.source +
             " over stdio");
     LogLine("repo-reader: " + DescribeSecretFilter(plugins));
+    LogLine("repo-reader: history index " + DescribeHistoryIndex(config));
     McpServer::Options options;
     options.facts = FactsOf(plugins);
     McpServer server(std::move(catalog),

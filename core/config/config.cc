@@ -1,10 +1,12 @@
 #include "core/config/config.h"
 
+#include <Poco/SHA1Engine.h>
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -222,7 +224,107 @@ void ParsePlugins(const YAML::Node& root, const std::string& base_dir, Problems&
   }
 }
 
+// An absolute path made plain: `.` and `..` resolved, links in the part that exists followed.
+std::string PlainPath(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p = fs::path(path).lexically_normal();
+  fs::path rest;
+  while (!p.empty() && p != p.root_path()) {
+    char buf[PATH_MAX];
+    if (realpath(p.c_str(), buf)) {
+      p = fs::path(buf);
+      break;
+    }
+    rest = p.filename() / rest;
+    p = p.parent_path();
+  }
+  std::string out = (p / rest).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+// The served repository whose folder holds `folder`, or null.
+const RepoConfig* RepoHolding(const std::string& folder, const std::vector<RepoConfig>& repos) {
+  for (const auto& r : repos) {
+    if (r.path.empty()) continue;
+    if (folder == r.path || folder.rfind(r.path + "/", 0) == 0) return &r;
+  }
+  return nullptr;
+}
+
+// cache_folder: and history_index:, read after the repositories: the folder may lie in none.
+void SettleCacheFolder(const YAML::Node* given, Problems* p, Config* c) {
+  if (given) {
+    std::string raw;
+    if (!GetString(*given, "cache_folder", *p, &raw)) return;
+    std::string path = raw;
+    if (path == "~" || path.rfind("~/", 0) == 0) {
+      const char* home = std::getenv("HOME");
+      if (home) path = std::string(home) + path.substr(1);
+    }
+    if (path.empty() || path[0] != '/') {
+      p->Add(*given, "cache_folder `" + DisplayName(raw) +
+                         "` must be an absolute path, e.g. cache_folder: /var/cache/repo-reader");
+      return;
+    }
+    path = PlainPath(path);
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+      p->Add(*given, "cache_folder `" + DisplayName(raw) + "` is not a folder");
+      return;
+    }
+    if (const RepoConfig* r = RepoHolding(path, c->repos)) {
+      p->Add(*given, "cache_folder `" + DisplayName(raw) + "` lies inside repository `" + r->name +
+                         "` (" + DisplayName(r->path) +
+                         "); the server never writes inside a repository: choose a folder "
+                         "outside every served one");
+      return;
+    }
+    c->cache_folder = path;
+  } else {
+    const std::string path = DefaultCacheFolder();
+    if (path.empty()) {
+      c->history_index_off =
+          "no cache folder: neither XDG_CACHE_HOME nor HOME is set; set cache_folder";
+    } else if (const RepoConfig* r = RepoHolding(PlainPath(path), c->repos)) {
+      c->history_index_off = "the default cache folder " + path + " lies inside repository `" +
+                             r->name + "`; set cache_folder to a folder outside it";
+    } else {
+      c->cache_folder = PlainPath(path);
+    }
+  }
+}
+
+void ParseCache(const YAML::Node& root, Problems& p, Config* c) {
+  if (const YAML::Node h = root["history_index"]) {
+    GetBool(h, "history_index", p, &c->history_index);
+  }
+  const YAML::Node folder = root["cache_folder"];
+  SettleCacheFolder(folder ? &folder : nullptr, &p, c);
+}
+
 }  // namespace
+
+std::string DefaultCacheFolder() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && xdg[0] == '/') return std::string(xdg) + "/repo-reader";
+  const char* home = std::getenv("HOME");
+  if (home && home[0] == '/') return std::string(home) + "/.cache/repo-reader";
+  return "";
+}
+
+std::string HistoryIndexFolder(const Config& config, const std::string& path) {
+  if (!config.history_index || config.cache_folder.empty()) return "";
+  Poco::SHA1Engine sha1;
+  sha1.update(path);
+  return config.cache_folder + "/history/" + Poco::DigestEngine::digestToHex(sha1.digest());
+}
+
+std::string DescribeHistoryIndex(const Config& config) {
+  if (!config.history_index) return "off (history_index: false)";
+  if (config.cache_folder.empty()) return "off (" + config.history_index_off + ")";
+  return "kept in " + config.cache_folder + "/history";
+}
 
 bool IsValidRepoName(const std::string& name) {
   if (name.empty() || name.size() > 100) return false;
@@ -275,7 +377,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       continue;
     }
     if (key == "repos" || key == "limits" || key == "plugins" || key == "secrets" ||
-        key == "plugin_folder") {
+        key == "plugin_folder" || key == "cache_folder" || key == "history_index") {
       continue;
     }
     bool later = false;
@@ -283,8 +385,10 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     if (later) {
       p.Add(kv.first, "`" + key + "` is not supported by this version of repo-reader; remove it");
     } else {
-      p.Add(kv.first, "unknown key `" + DisplayName(key) +
-                          "`; expected: repos, limits, plugins, secrets, plugin_folder");
+      p.Add(kv.first,
+            "unknown key `" + DisplayName(key) +
+                "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
+                "history_index");
     }
   }
 
@@ -376,6 +480,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       c.repos.push_back(std::move(rc));
     }
   }
+  ParseCache(root, p, &c);
   if (!p.empty()) return Error{p.Text()};
   return c;
 }
@@ -427,6 +532,8 @@ Result<Config> DefaultConfig(const std::string& folder) {
   rc.name = name;
   rc.path = top;
   c.repos.push_back(std::move(rc));
+  Problems none(c.source);
+  SettleCacheFolder(nullptr, &none, &c);
   return c;
 }
 
@@ -442,6 +549,7 @@ Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
     s.policy = policy.take();
     s.listed = rc.listed;
     s.own = rc.own;
+    s.index_folder = HistoryIndexFolder(config, rc.path);
     repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
   }
   return std::make_shared<const Catalog>(std::move(repos));

@@ -29,7 +29,25 @@ struct Config {
   std::vector<RepoConfig> repos;
   size_t answer_characters = 40000;
   PluginsConfig plugins;  // plugins:, secrets:, plugin_folder:
+  // The server's own folder for what it keeps (the history index): absolute, never inside a
+  // served repository. Empty: none, and no history index is kept. A configuration read from a
+  // file or made by DefaultConfig has DefaultCacheFolder() unless it names one.
+  std::string cache_folder;
+  bool history_index = true;  // history_index: keep an index of repositories without a graph
+  // When the history index is off although history_index is true: why (for --check and the log).
+  std::string history_index_off;
 };
+
+// $XDG_CACHE_HOME/repo-reader, else $HOME/.cache/repo-reader (when absolute), else "".
+std::string DefaultCacheFolder();
+
+// The folder the history index of a repository at `path` (resolved) is kept in, below the cache
+// folder: named by a digest of the path. "" when the configuration keeps no index.
+std::string HistoryIndexFolder(const Config& config, const std::string& path);
+
+// Where the history index is kept ("kept in /var/cache/repo-reader/history"), or that it is off
+// and why ("off (history_index: false)").
+std::string DescribeHistoryIndex(const Config& config);
 
 inline constexpr size_t kMinAnswerCharacters = 5000;
 inline constexpr size_t kMaxAnswerCharacters = 1000000;

@@ -389,6 +389,12 @@ Result<BlobPtr> GitRepo::Blob(const git_oid& oid) {
   return BlobPtr(b);
 }
 
+std::string GitRepo::ObjectsDir() {
+  std::string dir = git_repository_commondir(repo_.get());
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir + "objects";
+}
+
 namespace {
 
 // Idle handles kept open across every repository. Each keeps its packs mapped and its caches;

@@ -127,6 +127,10 @@ class GitRepo {
   bool ObjectHeader(const git_oid& oid, size_t* size, git_object_t* type);
   Result<BlobPtr> Blob(const git_oid& oid);
 
+  // The repository's object folder (a worktree's is its main repository's), without a trailing
+  // '/'.
+  std::string ObjectsDir();
+
   git_repository* raw() { return repo_.get(); }
 
  private:

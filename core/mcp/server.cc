@@ -89,6 +89,8 @@ McpServer::McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipe
       tools_(std::move(tools)),
       options_(options) {
   tools_list_ = ToolsList();
+  indexer_ =
+      std::make_unique<HistoryIndexer>(catalog_, HistoryIndexer::Options{options_.history_recheck});
   for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
 }
 
@@ -100,6 +102,7 @@ McpServer::~McpServer() {
   }
   cv_.notify_all();
   for (auto& t : threads_) t.join();
+  indexer_.reset();  // stops the update under way and waits for it
 }
 
 void McpServer::Drain() {
@@ -137,12 +140,18 @@ std::string McpServer::OversizedMessageError(size_t limit) {
 
 void McpServer::Reply(const std::string& id, const std::string& result_json) {
   sink_("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result_json + "}");
+  Answered();
+}
+
+void McpServer::Answered() {
+  std::call_once(indexer_started_, [this] { indexer_->Start(); });
 }
 
 void McpServer::ReplyError(const std::string& id, int code, const std::string& message) {
   sink_("{\"jsonrpc\":\"2.0\",\"id\":" + (id.empty() ? std::string("null") : id) +
         ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + JsonQuote(message) +
         "}}");
+  Answered();
 }
 
 void McpServer::Handle(const std::string& message) {

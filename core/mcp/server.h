@@ -3,6 +3,8 @@
 //
 // Lifecycle: initialize (the client's protocol version when supported, else the newest),
 // notifications/initialized, ping, tools/list, tools/call, notifications/cancelled.
+// Once it has answered its first message, the server starts its background history indexer
+// (history_indexer.h) for the repositories that need one.
 // tools/call runs on a worker pool, so a slow call never holds up ping or another call; a
 // cancelled call stops soon and sends nothing. Every tool answer and tool error goes through
 // the AnswerPipeline.
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "core/answer/pipeline.h"
+#include "core/mcp/history_indexer.h"
 #include "core/policy/catalog.h"
 #include "core/tools/tool.h"
 
@@ -40,6 +43,8 @@ class McpServer {
     size_t max_in_flight = 256;
     std::chrono::milliseconds call_budget{30000};  // a reading call is stopped after this
     std::shared_ptr<const ServerFacts> facts;      // for `about`
+    // How long the history indexer waits between passes over the repositories.
+    std::chrono::milliseconds history_recheck{60000};
   };
 
   McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
@@ -60,6 +65,8 @@ class McpServer {
   void CallTool(const Poco::JSON::Object::Ptr& params, const std::string& id);
   std::string ToolsList() const;
   void Reply(const std::string& id, const std::string& result_json);
+  // Called after every answer sent: starts background work after the first.
+  void Answered();
   void ReplyError(const std::string& id, int code, const std::string& message);
   void Worker();
 
@@ -77,6 +84,8 @@ class McpServer {
   bool stopping_ = false;
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;  // id -> cancelled
   std::vector<std::thread> threads_;
+  std::unique_ptr<HistoryIndexer> indexer_;
+  std::once_flag indexer_started_;
 };
 
 }  // namespace rr

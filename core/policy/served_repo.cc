@@ -1,5 +1,7 @@
 #include "core/policy/served_repo.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -13,6 +15,16 @@ namespace {
 constexpr size_t kVisibilityBudget = 200000;
 
 std::string Quote(const RepoPath& p) { return "`" + p.Display() + "`"; }
+
+// What a file looks like now: device, inode, size, modification time; all zeros when absent.
+std::array<uint64_t, 4> Stamp(const std::string& file) {
+  struct stat st;
+  if (stat(file.c_str(), &st) != 0) return {0, 0, 0, 0};
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+          static_cast<uint64_t>(st.st_size),
+          static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u +
+              static_cast<uint64_t>(st.st_mtim.tv_nsec)};
+}
 
 }  // namespace
 
@@ -30,6 +42,62 @@ Result<RepoReader> ServedRepo::Open() const {
   auto lease = handles_.Borrow();
   if (!lease) return Error{"repository `" + name() + "` cannot be opened: " + lease.error()};
   return RepoReader(this, lease.take());
+}
+
+std::shared_ptr<const CommitGraph> ServedRepo::OwnGraphLocked() const {
+  if (!objects_dir_) {
+    auto lease = handles_.Borrow();
+    objects_dir_ = lease ? lease.value()->ObjectsDir() : std::string();
+  }
+  if (objects_dir_->empty()) return nullptr;
+  const std::string& objects = *objects_dir_;
+  std::vector<std::array<uint64_t, 4>> stamps = {
+      Stamp(objects + "/info/commit-graph"),
+      Stamp(objects + "/info/commit-graphs/commit-graph-chain")};
+  if (!own_graph_.opened || stamps != own_graph_.stamps) {
+    own_graph_.graph = CommitGraph::Open(objects);
+    own_graph_.stamps = std::move(stamps);
+    own_graph_.opened = true;
+  }
+  return own_graph_.graph;
+}
+
+std::shared_ptr<const CommitGraph> ServedRepo::IndexLocked() const {
+  if (settings_.index_folder.empty()) return nullptr;
+  std::vector<std::array<uint64_t, 4>> stamps = {
+      Stamp(HistoryIndex::ChainFile(settings_.index_folder))};
+  if (!index_graph_.opened || stamps != index_graph_.stamps) {
+    index_graph_.graph = HistoryIndex::Open(settings_.index_folder);
+    index_graph_.stamps = std::move(stamps);
+    index_graph_.opened = true;
+  }
+  return index_graph_.graph;
+}
+
+std::shared_ptr<const CommitGraph> ServedRepo::Graph() const {
+  std::lock_guard<std::mutex> lock(graph_mu_);
+  auto own = OwnGraphLocked();
+  if (own && own->has_bloom()) return own;
+  if (auto index = IndexLocked()) return index;
+  return own;
+}
+
+bool ServedRepo::NeedsHistoryIndex() const {
+  if (settings_.index_folder.empty()) return false;
+  std::lock_guard<std::mutex> lock(graph_mu_);
+  auto own = OwnGraphLocked();
+  return !(own && own->has_bloom());
+}
+
+Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
+    const StopToken& stop, const HistoryIndex::ProgressFn& progress) const {
+  if (settings_.index_folder.empty()) {
+    return Error{"no history index is kept of repository `" + name() + "`"};
+  }
+  // A handle of its own: what the update reads does not crowd the pool's caches.
+  auto git = GitRepo::Open(settings_.path);
+  if (!git) return Error{"repository `" + name() + "` cannot be opened: " + git.error()};
+  return HistoryIndex::Update(**git, settings_.index_folder, stop, progress);
 }
 
 Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {

@@ -9,13 +9,17 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/git/commit_graph.h"
 #include "core/git/git_repo.h"
+#include "core/git/history_index.h"
 #include "core/policy/path_policy.h"
 #include "core/policy/repo_path.h"
 #include "core/util/result.h"
@@ -30,6 +34,9 @@ struct RepoSettings {
   PathPolicy policy = PathPolicy::Default();
   bool listed = true;
   bool own = true;
+  // Where the server keeps its history index of this repository (in its cache folder, never
+  // inside the repository); empty: none is kept.
+  std::string index_folder;
 };
 
 // A resolved ref: the commit every read of a call uses.
@@ -75,9 +82,38 @@ class ServedRepo {
   // A reader on a handle of this thread's own (the repository is opened on first use).
   Result<RepoReader> Open() const;
 
+  // The commit-graph to walk this repository's history with: the repository's own when it has
+  // changed-path Bloom filters, else the server's history index when one is built, else the
+  // repository's own without filters, else nullptr. Cheap enough for every call: the files are
+  // looked at (stat) each time and read again only when one changed (size, time or inode).
+  // A graph covers the whole repository, whatever include / exclude say -- tools still apply
+  // them to what they show -- and may not hold the newest commits yet: a commit it does not
+  // hold is read from the repository. Thread-safe.
+  std::shared_ptr<const CommitGraph> Graph() const;
+
+  // Whether the server should keep a history index of this repository: it keeps one
+  // (settings().index_folder) and the repository has no graph with Bloom filters of its own.
+  bool NeedsHistoryIndex() const;
+  // Brings the history index up to date (HistoryIndex::Update), reading the repository on a
+  // handle of its own and writing only in settings().index_folder.
+  Result<HistoryIndexUpdate> UpdateHistoryIndex(
+      const StopToken& stop, const HistoryIndex::ProgressFn& progress = nullptr) const;
+
  private:
+  // A graph as last opened, and what its files looked like then.
+  struct GraphSource {
+    bool opened = false;
+    std::vector<std::array<uint64_t, 4>> stamps;  // per file: device, inode, size, time (ns)
+    std::shared_ptr<const CommitGraph> graph;
+  };
+  std::shared_ptr<const CommitGraph> OwnGraphLocked() const;
+  std::shared_ptr<const CommitGraph> IndexLocked() const;
+
   RepoSettings settings_;
   mutable RepoHandles handles_;
+  mutable std::mutex graph_mu_;
+  mutable std::optional<std::string> objects_dir_;  // found on first use; "" if unreadable
+  mutable GraphSource own_graph_, index_graph_;
 };
 
 class RepoReader {

@@ -105,9 +105,13 @@ TEST(HostileEndToEnd, EnvironmentAndMachineGitConfigurationChangeNothing) {
   std::ofstream(home + "/.gitconfig") << broken;
   std::ofstream(home + "/.config/git/config") << broken;
   std::ofstream(tmp / "global.cfg") << broken;
+  // The server's own cache (its history index) is the one thing it writes: kept outside the
+  // folder checked for changes below.
+  TempDir cache;
   const std::map<std::string, std::string> env = {
       {"HOME", home},
       {"XDG_CONFIG_HOME", home + "/.config"},
+      {"XDG_CACHE_HOME", cache.path()},
       {"GIT_CONFIG_GLOBAL", tmp / "global.cfg"},
       {"GIT_CONFIG_SYSTEM", tmp / "global.cfg"},
       {"GIT_DIR", other.path() + "/.git"},
