@@ -38,15 +38,4 @@ Result<CommitDetails> ReadCommit(GitRepo& git, const CommitId& id) {
   return d;
 }
 
-Result<std::optional<CommitId>> MergeBase(GitRepo& git, const CommitId& a, const CommitId& b) {
-  git_oid out;
-  const int rc = git_merge_base(&out, git.raw(), &a.oid(), &b.oid());
-  if (rc == GIT_ENOTFOUND) return std::optional<CommitId>();
-  if (rc != 0) {
-    return Error{"the merge base of " + a.Short() + " and " + b.Short() +
-                 " cannot be found: " + LastGitError()};
-  }
-  return std::optional<CommitId>(CommitId(out));
-}
-
 }  // namespace rr

@@ -1,5 +1,4 @@
-// Reading one commit whole (who wrote and committed it, its parents, its message), and the merge
-// base of two commits. Private to core, like the rest of core/git: tools reach these through
+// Reading one commit whole (who wrote and committed it, its parents, its message). Private to core, like the rest of core/git: tools reach these through
 // core/policy/served_changes.h.
 //
 // Names and messages are returned as the commit records them: no mailmap is applied (libgit2
@@ -33,13 +32,5 @@ struct CommitDetails {
 
 // The commit `id`. Errors: it cannot be read (not in the local copy, or not a commit).
 Result<CommitDetails> ReadCommit(GitRepo& git, const CommitId& id);
-
-// The merge base of `a` and `b`: a best common ancestor, the one `git merge-base a b` prints;
-// nullopt when they share no history. With several best common ancestors (criss-cross merges)
-// it is the one libgit2's git_merge_base picks, which is git's: both walk the two histories by
-// commit date from the two tips and keep, of the candidates that are not ancestors of one
-// another, the first found. This is the one place the merge base is computed; a reader of the
-// commit-graph file is to replace its walk. Errors: a commit cannot be read.
-Result<std::optional<CommitId>> MergeBase(GitRepo& git, const CommitId& a, const CommitId& b);
 
 }  // namespace rr

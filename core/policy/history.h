@@ -75,4 +75,10 @@ struct FoundCommits {
 Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter, size_t max_count,
                                  const StopToken& stop);
 
+// --- diff's since_fork: the best common ancestors of two commits (git merge-base --all), newest
+// first by commit date; `git merge-base` shows the first. Walked by generation numbers where the
+// commit-graph has them. Empty when the two share no history.
+Result<std::vector<CommitId>> MergeBases(RepoReader& reader, const CommitId& a, const CommitId& b,
+                                         const StopToken& stop);
+
 }  // namespace rr

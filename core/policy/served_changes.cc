@@ -3,6 +3,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/policy/history.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -128,12 +129,14 @@ Result<CommitDetails> ChangeReader::Details(const CommitId& id) {
   return ReadCommit(*reader_.lease_, id);
 }
 
-Result<std::optional<CommitSummary>> ChangeReader::MergeBase(const CommitId& a, const CommitId& b) {
-  GitRepo& git = *reader_.lease_;
-  auto base = rr::MergeBase(git, a, b);
-  if (!base) return Error{base.error()};
-  if (!*base) return std::optional<CommitSummary>();
-  auto summary = git.Summary(**base);
+Result<std::optional<CommitSummary>> ChangeReader::MergeBase(const CommitId& a, const CommitId& b,
+                                                             const StopToken& stop) {
+  // The one `git merge-base` shows: the newest of the best common ancestors, found by
+  // generation numbers where the commit-graph has them (core/policy/history.h).
+  auto bases = MergeBases(reader_, a, b, stop);
+  if (!bases) return Error{bases.error()};
+  if (bases->empty()) return std::optional<CommitSummary>();
+  auto summary = (*reader_.lease_).Summary(bases->front());
   if (!summary) return Error{summary.error()};
   return std::optional<CommitSummary>(summary.take());
 }

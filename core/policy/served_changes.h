@@ -58,9 +58,10 @@ class ChangeReader {
   // The commit whole: author, committer, parents, message (no mailmap).
   Result<CommitDetails> Details(const CommitId& id);
 
-  // The merge base of two commits, as `git merge-base` gives it (core/git/commits.h), with its
-  // date; nullopt when they share no history.
-  Result<std::optional<CommitSummary>> MergeBase(const CommitId& a, const CommitId& b);
+  // The merge base of two commits, as `git merge-base` gives it (MergeBases,
+  // core/policy/history.h), with its date; nullopt when they share no history.
+  Result<std::optional<CommitSummary>> MergeBase(const CommitId& a, const CommitId& b,
+                                                 const StopToken& stop);
 
   // Refuses a path to narrow to that is outside what this server serves, judged by the path
   // alone, with the words every tool uses for it.

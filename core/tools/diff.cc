@@ -64,7 +64,7 @@ Result<Draft> DiffTool::Call(const CallContext& ctx, const Args& args) const {
   asked.under = *path;
   asked.files_only = args.Boolean("files_only", false);
   if (args.Boolean("since_fork", false)) {
-    auto fork = changes.MergeBase(base->commit.id, head->commit.id);
+    auto fork = changes.MergeBase(base->commit.id, head->commit.id, ctx.stop);
     if (!fork) return Error{fork.error()};
     if (!*fork) {
       return Error{"`" + DisplayName(base->label) + "` and `" + DisplayName(head->label) +
