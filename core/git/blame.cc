@@ -62,7 +62,8 @@ struct Origin {
 struct Commit {
   git_oid id{};
   enum class State { kUnread, kRead, kMissing } state = State::kUnread;
-  int64_t time = 0;  // committer time
+  uint32_t graph_pos = UINT32_MAX;  // its position in the commit-graph, once read from it
+  int64_t time = 0;                 // committer time
   git_oid tree{};
   std::vector<Commit*> parents;
   std::vector<Origin*> origins;
@@ -299,6 +300,7 @@ class Engine {
   void Queue(Origin* o, std::vector<Range> ranges);
 
   void Pass(Origin* o);
+  bool SameAsFirstParent(Commit* c, uint32_t path);
   Origin* FindOrigin(Commit* parent, Origin* o);
   Origin* FindRename(Commit* parent, Origin* o);
   bool CollectDeleted(const git_oid& old_tree, const git_oid& new_tree, const std::string& prefix,
@@ -319,6 +321,8 @@ class Engine {
   uint64_t seq_ = 0;
   std::vector<Guilty> guilty_;
   bool stopped_ = false;
+  std::vector<uint32_t> graph_parents_;
+  std::vector<CommitGraph::PathKey> keys_;  // per path in paths_, for the Bloom filters
 };
 
 Commit* Engine::CommitFor(const git_oid& id) {
@@ -333,6 +337,17 @@ Commit* Engine::CommitFor(const git_oid& id) {
 bool Engine::ReadCommit(Commit* c) {
   if (c->state != Commit::State::kUnread) return c->state == Commit::State::kRead;
   c->state = Commit::State::kMissing;
+  const CommitGraph* graph = options_.graph.get();
+  if (graph && graph->Find(c->id, &c->graph_pos)) {
+    c->tree = graph->Tree(c->graph_pos);
+    c->time = graph->CommitTime(c->graph_pos);
+    graph_parents_.clear();
+    graph->Parents(c->graph_pos, &graph_parents_);
+    for (uint32_t p : graph_parents_) c->parents.push_back(CommitFor(graph->Id(p)));
+    c->state = Commit::State::kRead;
+    return true;
+  }
+  c->graph_pos = UINT32_MAX;
   RawObject object;
   if (!object.Read(odb_.get(), c->id, GIT_OBJECT_COMMIT)) return false;
   // The header: "tree <id>", "parent <id>" for each parent, then author and committer; the
@@ -759,6 +774,14 @@ bool Engine::PassToParent(Origin* target, Origin* parent) {
   return true;
 }
 
+bool Engine::SameAsFirstParent(Commit* c, uint32_t path) {
+  const CommitGraph* graph = options_.graph.get();
+  if (!graph || !graph->has_bloom() || c->graph_pos == UINT32_MAX) return false;
+  if (keys_.size() <= path) keys_.resize(paths_.size());
+  if (keys_[path].empty()) keys_[path] = graph->Key(paths_[path].text);
+  return graph->ChangedVsFirstParent(c->graph_pos, keys_[path]) == CommitGraph::Changed::kNo;
+}
+
 void Engine::Pass(Origin* o) {
   Commit* c = o->commit;
   const size_t n = c->parents.size();
@@ -773,7 +796,17 @@ void Engine::Pass(Origin* o) {
         if (o->stop == BlameStop::kNone) o->stop = BlameStop::kMissing;
         continue;
       }
-      Origin* po = round == 0 ? FindOrigin(p, o) : FindRename(p, o);
+      Origin* po = nullptr;
+      if (round == 0 && i == 0 && SameAsFirstParent(c, o->path)) {
+        // The Bloom filter says the first parent has this path as it is here: the same file,
+        // without reading either tree.
+        for (Origin* existing : p->origins) {
+          if (existing->path == o->path) po = existing;
+        }
+        if (!po) po = GetOrigin(p, o->path, o->blob);
+      } else {
+        po = round == 0 ? FindOrigin(p, o) : FindRename(p, o);
+      }
       if (!po) continue;
       if (git_oid_equal(&po->blob, &o->blob)) {  // the parent had this very file: it takes all
         PassWhole(o, po);

@@ -36,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/git/commit_graph.h"
 #include "core/git/git_repo.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
@@ -85,6 +86,10 @@ struct BlameOptions {
   // Whether the file may be followed to an earlier path (raw bytes, from the root). Empty: every
   // path may.
   std::function<bool(std::string_view path)> may_follow;
+  // The repository's commit-graph (or the server's history index), when there is one: commits
+  // it holds are read from it, and its changed-path Bloom filters spare reading the trees of a
+  // commit that left the file as its first parent had it. May be null.
+  std::shared_ptr<const CommitGraph> graph;
 };
 
 // Lines are counted as git counts them: each ends at '\n'; a last line without one counts.

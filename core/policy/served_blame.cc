@@ -55,6 +55,7 @@ Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
     auto path = RepoPath::Parse(raw);
     return path && !path->is_root() && path->str() == raw && policy.ServesFile(*path);
   };
+  options.graph = reader.repo().Graph();
   auto result = BlameFile(*reader.lease_, at.commit.id, subject.file.path.str(), options, stop);
   if (!result)
     return Error{"`" + subject.file.path.Display() + "` cannot be blamed: " + result.error()};

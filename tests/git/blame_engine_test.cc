@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/git/blame.h"
+#include "core/git/commit_graph.h"
 #include "core/git/git_repo.h"
 #include "core/policy/ref_text.h"
 #include "tests/testkit/git_fixture.h"
@@ -130,7 +131,8 @@ std::vector<Blamed> GitBlame(TestRepo& repo, const std::string& commit, const st
 
 // What the engine says of lines first.. of `path` at `commit` (all of them without max).
 std::vector<Blamed> OurBlame(const std::string& repo_path, const std::string& commit,
-                             const std::string& path, uint32_t first = 1, uint32_t max = 0) {
+                             const std::string& path, uint32_t first = 1, uint32_t max = 0,
+                             std::shared_ptr<const CommitGraph> graph = nullptr) {
   auto repo = GitRepo::Open(repo_path);
   EXPECT_TRUE(repo) << repo.error();
   auto ref = RefText::Parse(commit);
@@ -140,6 +142,7 @@ std::vector<Blamed> OurBlame(const std::string& repo_path, const std::string& co
   BlameOptions options;
   options.first_line = first;
   options.max_lines = max;
+  options.graph = std::move(graph);
   auto result = BlameFile(**repo, *id, path, options, StopToken());
   EXPECT_TRUE(result) << result.error();
   std::vector<Blamed> out;
@@ -437,6 +440,32 @@ TEST_F(BlameEngine, OtherFilesAndEarlierCommitsAsGitBlameSays) {
   ExpectSameAsGit(s_->h.repo(), s_->head, "src/random.py");
   ExpectSameAsGit(s_->h.repo(), s_->before_renames, "app.py");
   ExpectSameAsGit(s_->h.repo(), s_->head + "~3", "src/main.py");
+}
+
+TEST_F(BlameEngine, WithACommitGraphAndBloomFiltersEveryLineIsTheSame) {
+  // Commits read from the graph, and first parents passed over by their Bloom filters, give
+  // git's answer too (on a copy: the suite's repository is shared).
+  TempDir tmp;
+  const std::string copy = tmp / "copy.git";
+  ASSERT_EQ(rr::testing::Run({"git", "clone", "-q", "--mirror", "--no-local", s_->h.path(), copy},
+                             tmp.path(), s_->h.repo().Env())
+                .status,
+            0);
+  ASSERT_EQ(rr::testing::Run({"git", "commit-graph", "write", "--reachable", "--changed-paths"},
+                             copy, s_->h.repo().Env())
+                .status,
+            0);
+  auto graph = CommitGraph::Open(copy + "/objects");
+  ASSERT_TRUE(graph);
+  ASSERT_TRUE(graph->has_bloom());
+  for (const std::string path : {"src/main.py", "lib/extra.py", "util.py", "src/random.py"}) {
+    const auto expected = GitBlame(s_->h.repo(), s_->head, path);
+    const auto ours = OurBlame(copy, s_->head, path, 1, 0, graph);
+    ASSERT_EQ(ours.size(), expected.size()) << path;
+    for (size_t i = 0; i < ours.size(); ++i) {
+      EXPECT_EQ(ours[i], expected[i]) << path << ", line " << i + 1;
+    }
+  }
 }
 
 TEST_F(BlameEngine, AWindowIsThatPartOfTheWholeBlame) {
