@@ -20,7 +20,10 @@ const char* const kInstructions =
     "repo-reader reads git repositories; it never changes them. Begin with list_repos to see "
     "what is served, then list_files and read_file to read any folder or file at any branch, "
     "tag or commit (the ref argument; default: the default branch), and list_refs for branches "
-    "and tags. Paths are written from the repository's root. Every answer's first line names "
+    "and tags. For history: log (of a ref, file or folder), show_commit, diff (two refs, or "
+    "since_fork for what a branch changed), blame, and find_commits (which commit landed "
+    "something, across every repository, and which release has it). Paths are written from "
+    "the repository's root. Every answer's first line names "
     "the repository, ref and commit it read; a cut answer ends with a note saying how to "
     "continue.";
 

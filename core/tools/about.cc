@@ -30,13 +30,13 @@ Result<Draft> AboutTool::Call(const CallContext& ctx, const Args&) const {
   d.header = std::string(kServerName) + " " + kServerVersion;
   const size_t listed = ctx.catalog->listed().size();
   d.lines = {
-      "A read-only MCP server: agents read git repositories' files, folders and refs at any "
-      "branch, tag or commit.",
+      "A read-only MCP server: agents read git repositories' files, folders, refs and history at "
+      "any branch, tag or commit.",
       "status: ok",
       "read_only: true",
       "repositories: " + WithCommas(listed),
       "Begin with list_repos; then list_files and read_file (any ref), list_refs for branches "
-      "and tags.",
+      "and tags; log, show_commit, diff, blame and find_commits for history.",
   };
   if (ctx.facts) {
     d.lines.push_back(ctx.facts->secret_filter);
