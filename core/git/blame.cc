@@ -235,14 +235,14 @@ bool FindInTree(std::string_view data, std::string_view name, git_filemode_t* mo
     if (!nul || end - nul < GIT_OID_RAWSZ + 1) return false;
     const std::string_view entry_name(entry, static_cast<size_t>(nul - entry));
     p = nul + 1 + GIT_OID_RAWSZ;
+    // The first entry of that name, wherever it is: a tree git never wrote may be out of
+    // order or name an entry twice, and the entry read must be the one every other tool reads
+    // (GitRepo::FindEntry).
     if (entry_name == name) {
       *mode = NormalMode(m);
       git_oid_fromraw(oid, reinterpret_cast<const unsigned char*>(nul + 1));
       return true;
     }
-    const size_t n = std::min(entry_name.size(), name.size());
-    const int c = std::memcmp(entry_name.data(), name.data(), n);
-    if (c > 0) return false;  // past where `name` would be
   }
   return false;
 }

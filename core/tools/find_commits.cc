@@ -86,7 +86,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
 
   Draft d;
   d.body_kind = TextKind::kCommitMessage;
-  size_t total = 0, with = 0;
+  size_t total = 0, with = 0, failed = 0;
   std::vector<std::string> partial;
   for (const auto& repo : repos) {
     if (ctx.stop.stopped()) {
@@ -96,11 +96,13 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
     auto reader = repo->Open();
     if (!reader) {
       d.lines.push_back("## " + repo->name() + " — not read: " + reader.error());
+      failed++;
       continue;
     }
     auto found = FindCommits(reader.value(), *filter, max_count, ctx.stop);
     if (!found) {
       d.lines.push_back("## " + repo->name() + " — not read: " + found.error());
+      failed++;
       continue;
     }
     if (!found->stopped.empty()) partial.push_back(repo->name());
@@ -133,6 +135,12 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
                                     : " · first released in " + DisplayName(fc.first_tag);
       d.lines.push_back(std::move(where));
     }
+  }
+  if (!repos.empty() && failed == repos.size()) {
+    // Nothing could be searched: an error, saying why for each.
+    std::string why;
+    for (const auto& line : d.lines) why += (why.empty() ? "" : "\n") + line.substr(3);
+    return Error{why};
   }
   d.header = "Commits" + DescribeFilter(args) + " across " +
              Plural(repos.size(), "repository", "repositories") +

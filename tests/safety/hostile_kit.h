@@ -89,9 +89,13 @@ inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo
       {"list_refs", "{" + r + ",\"kind\":\"tags\"}"},
       {"list_files", "{" + r + "}"},
       {"list_files", "{" + r + ",\"recursive\":true}"},
+      {"log", "{" + r + "}"},
+      {"log", "{" + r + ",\"message\":\".\",\"author\":\".\"}"},
+      {"find_commits", "{\"message\":\".\",\"repos\":" + JsonQuote(repo) + "}"},
   };
   for (const auto& f : files) {
     calls.push_back({"read_file", "{" + r + ",\"path\":" + JsonQuote(f) + "}"});
+    calls.push_back({"log", "{" + r + ",\"path\":" + JsonQuote(f) + "}"});
   }
   if (!ref.empty()) {
     const std::string at = ",\"ref\":" + JsonQuote(ref);

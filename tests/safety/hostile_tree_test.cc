@@ -159,6 +159,15 @@ TEST(HostileTree, EntriesNamedDotDotDotOrDotGitOrHoldingSlashAreNeverServed) {
     EXPECT_FALSE(Has(c.answer.text, "EVIL CONTENT")) << c.answer.text;
     EXPECT_TRUE(Printable(c.answer.text));
   }
+  // Blame reads a path as every tool reads it, in a tree out of git's order (ok.txt after
+  // sane/, dup twice): the first entry of the name, wherever it is.
+  for (const auto& [path, text] : std::vector<std::pair<std::string, std::string>>{
+           {"ok.txt", "a plain file"}, {"sane/inner.txt", "inner file"}, {"dup", "first of two"}}) {
+    auto b = h.Call("blame", R"({"repo":"names","path":")" + path + "\"}");
+    ASSERT_FALSE(b.is_error) << path << ": " << b.text;
+    EXPECT_TRUE(Has(b.text, text)) << b.text;
+    EXPECT_TRUE(Has(b.text, "Hostile tree")) << b.text;
+  }
 }
 
 TEST(HostileTree, TreeThreeThousandFoldersDeepIsBoundedAndCapped) {
