@@ -8,8 +8,8 @@
 //     are never listed or read.
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
