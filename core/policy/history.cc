@@ -267,13 +267,13 @@ bool ReadLine(GitRepo& git, const git_oid& id, CommitLine* out, std::string* mes
   out->email = a && a->email ? a->email : "";
   const char* raw = git_commit_message_raw(c);
   std::string msg = raw ? raw : "";
-  const size_t nl = msg.find('\n');
-  // The subject: the first paragraph's first line, as written.
+  // The subject: the message's first line, as written (a line ending \r\n loses its \r, as
+  // list_refs shows subjects).
   size_t start = 0;
   while (start < msg.size() && msg[start] == '\n') start++;
   const size_t end = msg.find('\n', start);
   out->subject = msg.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  (void)nl;
+  if (!out->subject.empty() && out->subject.back() == '\r') out->subject.pop_back();
   if (message) *message = std::move(msg);
   git_commit_free(c);
   return true;
@@ -591,6 +591,10 @@ Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter
   for (size_t i = 0; i < refs->size(); i++) {
     ((*refs)[i].kind == RefEntry::Kind::kTag ? tags : branches).push_back(i);
   }
+  // Branches named newest first (by their commit's date), as list_refs lists them.
+  std::stable_sort(branches.begin(), branches.end(), [&](size_t a, size_t b) {
+    return (*refs)[a].commit.time > (*refs)[b].commit.time;
+  });
   std::sort(tags.begin(), tags.end(), [&](size_t a, size_t b) {
     const RefEntry& x = (*refs)[a];
     const RefEntry& y = (*refs)[b];
