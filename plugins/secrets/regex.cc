@@ -1,30 +1,66 @@
-// Pattern: PCRE2 compilation with JIT, and matching with thread-local match data.
+// Pattern: PCRE2 compilation with JIT, and matching with pooled match data.
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "regex.h"
 
 #include <pcre2.h>
 
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace rr_secrets {
 
 namespace {
 
-// One match-data block per thread, sized for kMaxGroups, shared by every pattern.
-class ThreadMatchData {
+// Match-data blocks sized for kMaxGroups, shared by every pattern: taken for one match and
+// given back. A pool rather than a thread_local block: a thread_local with a destructor in a
+// library the server loads at run time lives in dynamic TLS, which LeakSanitizer's scan at exit
+// misreads (it crashes instead of checking) — and the pool is as cheap, uncontended.
+class MatchDataPool {
  public:
-  ThreadMatchData() : data_(pcre2_match_data_create(Pattern::kMaxGroups, nullptr)) {}
-  ~ThreadMatchData() { pcre2_match_data_free(data_); }
+  ~MatchDataPool() {
+    for (pcre2_match_data* d : free_) pcre2_match_data_free(d);
+  }
+  pcre2_match_data* Take() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_.empty()) {
+        pcre2_match_data* d = free_.back();
+        free_.pop_back();
+        return d;
+      }
+    }
+    return pcre2_match_data_create(Pattern::kMaxGroups, nullptr);
+  }
+  void Give(pcre2_match_data* d) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.push_back(d);
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<pcre2_match_data*> free_;
+};
+
+MatchDataPool& Pool() {
+  static MatchDataPool pool;
+  return pool;
+}
+
+// One block for the length of a match.
+class MatchData {
+ public:
+  MatchData() : data_(Pool().Take()) {}
+  ~MatchData() {
+    if (data_) Pool().Give(data_);
+  }
+  MatchData(const MatchData&) = delete;
+  MatchData& operator=(const MatchData&) = delete;
   pcre2_match_data* get() const { return data_; }
 
  private:
   pcre2_match_data* data_;
 };
-
-pcre2_match_data* MatchData() {
-  thread_local ThreadMatchData data;
-  return data.get();
-}
 
 }  // namespace
 
@@ -49,7 +85,8 @@ Pattern::~Pattern() { pcre2_code_free(static_cast<pcre2_code*>(code_)); }
 
 bool Pattern::MatchAt(std::string_view text, size_t start, size_t limit, Match* m) const {
   if (!code_ || start > limit || limit > text.size()) return false;
-  pcre2_match_data* data = MatchData();
+  MatchData block;
+  pcre2_match_data* data = block.get();
   if (!data) throw std::bad_alloc();
   auto* code = static_cast<pcre2_code*>(code_);
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
