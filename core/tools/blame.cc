@@ -69,14 +69,9 @@ const ToolSpec& BlameTool::spec() const {
       "and the cut work as in read_file: the first line names the lines shown (lines 12–13 of "
       "40), a cut answer gives the start_line that continues it. A binary file, a symbolic "
       "link, a submodule and a folder are refused; a file over 10 MB is not read.",
-      {RepoArg(),
-       RefArg(),
-       PathArg("The file, written from the repository's root: src/app.py.", true),
-       {"start_line", ArgType::kInteger, "The first line to show. Default 1.", false, 1,
-        std::nullopt},
-       {"max_lines", ArgType::kInteger,
-        "At most this many lines. Default: as many as fit in the answer.", false, 1,
-        std::nullopt}}};
+      {RepoArg(), RefArg(),
+       PathArg("The file, written from the repository's root: src/app.py.", true), StartLineArg(),
+       MaxLinesArg()}};
   return s;
 }
 

@@ -6,21 +6,11 @@
 #include <vector>
 
 #include "core/tools/common.h"
+#include "core/tools/file_lines.h"
 #include "core/util/text.h"
 
 namespace rr {
 namespace {
-
-constexpr size_t kMaxLineChars = 2000;
-constexpr size_t kWordSlack = 200;        // how far back a long line's cut may move to end a word
-constexpr size_t kRestBytes = 64 * 1024;  // what the filter reads past a cut, never shown
-
-// Bytes of a token-like run: letters, digits and the punctuation tokens are written with.
-bool IsWordByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '+' || c == '/' || c == '=' || c == '.' || c == '~' ||
-         static_cast<unsigned char>(c) >= 0x80;
-}
 
 std::string ModeOf(const Node& n) {
   switch (n.kind) {
@@ -110,29 +100,8 @@ ArgSpec FilesOnlyArg() {
 std::string ShownLine(std::string_view lead, std::string_view raw, size_t index,
                       std::vector<Draft::ScanAs>* scan_as) {
   std::string scan;
-  std::string text = DisplayText(raw, &scan);
-  size_t shown = text.size();
-  const size_t cps = CodePoints(text);
-  if (cps > kMaxLineChars) {
-    // Between words where one ends near the limit, so that a value is shown whole or not at
-    // all; never inside an escape (where `scan` differs from `text`, an escape stands).
-    size_t cut = PrefixBytes(text, kMaxLineChars);
-    const size_t floor = cut > kWordSlack ? cut - kWordSlack : 0;
-    size_t at = cut;
-    while (at > floor && IsWordByte(text[at - 1]) && IsWordByte(text[at])) --at;
-    if (at > floor) cut = at;
-    auto escape_byte = [&](size_t k) { return !scan.empty() && scan[k] != text[k]; };
-    while (cut > 0 && cut < text.size() && escape_byte(cut - 1) && escape_byte(cut) &&
-           text[cut] != '\\') {
-      --cut;
-    }
-    const size_t left = cps - CodePoints(std::string_view(text).substr(0, cut));
-    if (scan.empty()) scan = text;
-    if (scan.size() > cut + kRestBytes) scan.resize(cut + kRestBytes);
-    shown = cut;
-    text.resize(cut);
-    text += " …[" + WithCommas(left) + " more characters on this line]";
-  }
+  size_t shown = 0;
+  const std::string text = ShownText(raw, &scan, &shown);
   if (!scan.empty()) {
     scan_as->push_back({index, std::string(lead) + scan, lead.size() + shown});
   }

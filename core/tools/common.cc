@@ -28,6 +28,20 @@ ArgSpec PathArg(std::string description, bool required) {
   return {"path", ArgType::kString, std::move(description), required};
 }
 
+ArgSpec StartLineArg() {
+  return {"start_line", ArgType::kInteger, "The first line to show. Default 1.", false, 1,
+          std::nullopt};
+}
+
+ArgSpec MaxLinesArg() {
+  return {"max_lines",
+          ArgType::kInteger,
+          "At most this many lines. Default: as many as fit in the answer.",
+          false,
+          1,
+          std::nullopt};
+}
+
 Result<Opened> OpenAt(const CallContext& ctx, const Args& args) {
   auto repo = RepoOf(ctx, args);
   if (!repo) return Error{repo.error()};

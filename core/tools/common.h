@@ -13,6 +13,9 @@ namespace rr {
 ArgSpec RepoArg();
 ArgSpec RefArg();
 ArgSpec PathArg(std::string description, bool required);
+// The window into a file's lines (read_file, blame).
+ArgSpec StartLineArg();
+ArgSpec MaxLinesArg();
 
 // The repository named by `repo`; without it, the only repository served (an error naming
 // the choice when there are several).

@@ -60,7 +60,7 @@ void StartFileLines(std::string_view bytes, size_t pos, const std::string& path,
   }
 }
 
-size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d) {
+std::string ShownText(std::string_view raw, std::string* scan_out, size_t* shown_out) {
   // `scan`: what the filter reads for the line, when that is not `text` (DisplayText).
   std::string scan;
   std::string text = DisplayText(raw, &scan);
@@ -91,6 +91,15 @@ size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* 
     text.resize(cut);
     text += " …[" + WithCommas(left) + " more characters on this line]";
   }
+  *scan_out = std::move(scan);
+  *shown_out = shown;
+  return text;
+}
+
+size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d) {
+  std::string scan;
+  size_t shown = 0;
+  const std::string text = ShownText(raw, &scan, &shown);
   if (!scan.empty()) d->scan_as.push_back({d->lines.size(), std::move(scan), shown});
   const std::string num = std::to_string(number);
   std::string out(width > num.size() ? width - num.size() : 0, ' ');

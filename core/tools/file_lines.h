@@ -35,6 +35,12 @@ class FileLineReader {
 void StartFileLines(std::string_view bytes, size_t pos, const std::string& path, size_t width,
                     Draft* d);
 
+// One line's text as every tool shows a file's line: DisplayText, and past 2,000 characters cut
+// between words (never inside an escape) with a note of what was left out. *scan receives what
+// the secret filter reads for it (Draft::ScanAs::text) when that is not the result itself, else
+// it is left empty; *shown, how many of those bytes stand for what is shown.
+std::string ShownText(std::string_view raw, std::string* scan, size_t* shown);
+
 // Appends line `number` (raw bytes `raw`) to `d`, numbered to `width` digits. Returns what it
 // costs in the answer: its code points and its newline.
 size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d);

@@ -24,14 +24,9 @@ const ToolSpec& ReadFileTool::spec() const {
       "how many were left out. A binary file is given by its size, a symbolic link by its target "
       "(never followed), a submodule by the commit it pins; a file over 10 MB is not read; a "
       "folder is refused with a pointer to list_files.",
-      {RepoArg(),
-       RefArg(),
-       PathArg("The file, written from the repository's root: src/app.py.", true),
-       {"start_line", ArgType::kInteger, "The first line to show. Default 1.", false, 1,
-        std::nullopt},
-       {"max_lines", ArgType::kInteger,
-        "At most this many lines. Default: as many as fit in the answer.", false, 1,
-        std::nullopt}}};
+      {RepoArg(), RefArg(),
+       PathArg("The file, written from the repository's root: src/app.py.", true), StartLineArg(),
+       MaxLinesArg()}};
   return s;
 }
 
