@@ -260,7 +260,8 @@ Result<RepoReader::Listing> RepoReader::List(const Node& folder, const StopToken
 }
 
 Status RepoReader::Walk(const Node& folder, const StopToken& stop,
-                        const std::function<bool(const Node&)>& visit, size_t* too_deep) {
+                        const std::function<bool(const Node&)>& visit, size_t* too_deep,
+                        const std::function<bool(const RepoPath&)>& enter) {
   const PathPolicy& policy = repo_->policy();
   GitRepo& git = *lease_;
   *too_deep = 0;
@@ -292,7 +293,9 @@ Status RepoReader::Walk(const Node& folder, const StopToken& stop,
     }
     RepoPath child = f.path.Child(e.name);
     if (e.kind == EntryKind::kFolder) {
-      if (!policy.ChildOutside(child, e.name)) push(child, e.oid);  // invalidates f
+      if (!policy.ChildOutside(child, e.name) && (!enter || enter(child))) {
+        push(child, e.oid);  // invalidates f
+      }
       continue;
     }
     if (!policy.ServesChild(child, e.name)) continue;

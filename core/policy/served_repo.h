@@ -142,8 +142,11 @@ class RepoReader {
 
   // Every served file below a folder, depth first in tree order. `visit` returns false to stop.
   // Bounded: paths longer than RepoPath::kMaxBytes are passed over and counted in *too_deep.
+  // `enter`, when given, is asked before a served subfolder is read: false passes over it (a
+  // caller that knows nothing below can interest it); it can only leave files out.
   Status Walk(const Node& folder, const StopToken& stop,
-              const std::function<bool(const Node&)>& visit, size_t* too_deep);
+              const std::function<bool(const Node&)>& visit, size_t* too_deep,
+              const std::function<bool(const RepoPath&)>& enter = nullptr);
 
   // A file's or link's contents (up to kMaxFileBytes). Errors: over the size, not in the local
   // copy (a partial clone; never fetched).
