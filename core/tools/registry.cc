@@ -2,6 +2,7 @@
 #include "core/tools/blame.h"
 #include "core/tools/diff.h"
 #include "core/tools/find_commits.h"
+#include "core/tools/find_files.h"
 #include "core/tools/list_files.h"
 #include "core/tools/list_refs.h"
 #include "core/tools/list_repos.h"
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<DiffTool>());
   tools.push_back(std::make_unique<BlameTool>());
   tools.push_back(std::make_unique<FindCommitsTool>());
+  tools.push_back(std::make_unique<FindFilesTool>());
   return tools;
 }
 

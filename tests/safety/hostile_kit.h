@@ -92,6 +92,8 @@ inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo
       {"log", "{" + r + "}"},
       {"log", "{" + r + ",\"message\":\".\",\"author\":\".\"}"},
       {"find_commits", "{\"message\":\".\",\"repos\":" + JsonQuote(repo) + "}"},
+      {"find_files", "{\"pattern\":\"**\",\"repos\":" + JsonQuote(repo) + "}"},
+      {"find_files", "{" + r + ",\"pattern\":\"*\"}"},
   };
   for (const auto& f : files) {
     calls.push_back({"read_file", "{" + r + ",\"path\":" + JsonQuote(f) + "}"});
@@ -101,6 +103,7 @@ inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo
     const std::string at = ",\"ref\":" + JsonQuote(ref);
     calls.push_back({"list_files", "{" + r + at + "}"});
     calls.push_back({"list_files", "{" + r + at + ",\"recursive\":true}"});
+    calls.push_back({"find_files", "{" + r + at + ",\"pattern\":\"**\"}"});
     for (const auto& f : files) {
       const std::string path = ",\"path\":" + JsonQuote(f);
       calls.push_back({"read_file", "{" + r + at + path + "}"});

@@ -1,0 +1,333 @@
+#include "core/tools/find_files.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "core/policy/glob.h"
+#include "core/tools/common.h"
+#include "core/util/text.h"
+
+namespace rr {
+
+const ToolSpec& FindFilesTool::spec() const {
+  static const ToolSpec s{
+      "find_files",
+      "Find files by name",
+      "Where are the .proto files, the Dockerfiles, the tests of this module? The served files "
+      "whose paths match a glob, across the default branch of every repository (or those "
+      "named), or in one repository at any ref. A pattern without '/' matches the file's name "
+      "in any folder (Dockerfile, *.proto); one with '/' matches the path from the root "
+      "(src/**/test_*.py); ** is any number of folders, * and ? stay within a name. Per "
+      "repository, its matching paths in tree order. A cut answer gives the skip that "
+      "continues it.",
+      {{"pattern", ArgType::kString,
+        "The glob: *.proto, Dockerfile, src/**/test_*.py, docs/** (every file under docs). "
+        "Case matters.",
+        true},
+       {"repos", ArgType::kString,
+        "Only these repositories, by name, separated by commas: shop, billing. Default: every "
+        "one list_repos shows. Not with repo.",
+        false},
+       {"repo", ArgType::kString,
+        "One repository, by name, to read at any ref (with ref). Not with repos.", false},
+       {"ref", ArgType::kString,
+        "With repo: a branch, tag or commit id: main, release/2.1, v1.2.0, a1b2c3d. Default: "
+        "the default branch.",
+        false},
+       {"skip", ArgType::kInteger,
+        "Skip this many paths first (counted across repositories), to page on; a cut answer "
+        "gives the next skip. Default 0.",
+        false, 0, std::nullopt}}};
+  return s;
+}
+
+namespace {
+
+// The glob as find_files reads it (find_files.h): a trailing `/**` matches the files below the
+// folders the rest of the pattern matches, never a file of that name.
+class FileGlob {
+ public:
+  static Result<FileGlob> Compile(const std::string& pattern) {
+    if (pattern.size() > 1 && pattern.back() == '/') {
+      return Error{"pattern `" + DisplayName(pattern) +
+                   "` ends with '/'; find_files lists files: write `" +
+                   DisplayName(pattern.substr(0, pattern.size() - 1)) +
+                   "/**` for every file below a folder"};
+    }
+    auto whole = Glob::Compile(pattern);
+    if (!whole) return Error{whole.error()};
+    FileGlob g;
+    // Strip trailing `/**` parts: what is left names folders.
+    std::string base = pattern;
+    bool below = false;
+    while (base == "**" || base == "/**" ||
+           (base.size() >= 3 && base.compare(base.size() - 3, 3, "/**") == 0)) {
+      below = true;
+      base = base == "**" || base == "/**" ? std::string() : base.substr(0, base.size() - 3);
+    }
+    if (below) {
+      g.below_ = true;
+      if (base.empty()) {
+        g.all_ = true;
+      } else {
+        // `src/**` is anchored: so is what is left of it.
+        if (base.front() != '/' && base.find('/') == std::string::npos) base = "/" + base;
+        auto folder = Glob::Compile(base);
+        if (!folder) return Error{folder.error()};
+        g.glob_ = folder.take();
+      }
+    } else {
+      g.glob_ = whole.take();
+    }
+    return g;
+  }
+
+  bool Matches(const RepoPath& path) const {
+    if (all_) return true;
+    auto parts = path.parts();
+    if (!below_) return glob_->Matches(parts);
+    parts.pop_back();  // a folder above the file must match
+    return glob_->MatchesPathOrFolder(parts);
+  }
+
+  // Whether a file below `folder` could match: false lets the walk pass the folder over.
+  bool CouldMatchBelow(const RepoPath& folder) const {
+    if (all_) return true;
+    const auto parts = folder.parts();
+    if (glob_->CouldMatchBelow(parts)) return true;
+    return below_ && glob_->MatchesPathOrFolder(parts);
+  }
+
+ private:
+  std::optional<Glob> glob_;
+  bool below_ = false;  // the pattern ended in `/**`
+  bool all_ = false;    // `**`: every file
+};
+
+std::vector<std::string> SplitNames(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string name = text.substr(start, comma - start);
+    const size_t b = name.find_first_not_of(' ');
+    const size_t e = name.find_last_not_of(' ');
+    if (b != std::string::npos) out.push_back(name.substr(b, e - b + 1));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string Mark(EntryKind k) {
+  switch (k) {
+    case EntryKind::kLink:
+      return " (link)";
+    case EntryKind::kSubmodule:
+      return " (submodule)";
+    default:
+      return "";
+  }
+}
+
+// What one repository gave.
+struct Found {
+  std::string error;               // not read: why
+  std::string heading;             // "shop · main @ 14a4c0422ae3 (2026-03-01)"
+  std::vector<std::string> lines;  // the first matching paths, as shown
+  size_t count = 0;                // every match
+  size_t too_deep = 0;
+  bool stopped = false;
+};
+
+Found FindIn(const ServedRepo& repo, const std::optional<std::string>& ref, const FileGlob& glob,
+             size_t keep, const StopToken& stop) {
+  Found out;
+  if (stop.stopped()) {
+    out.stopped = true;
+    return out;
+  }
+  auto reader = repo.Open();
+  if (!reader) {
+    out.error = reader.error();
+    return out;
+  }
+  auto at = reader->At(ref);
+  if (!at) {
+    out.error = at.error();
+    return out;
+  }
+  out.heading = at->Where(repo.name());
+  auto root = reader->Find(*at, RepoPath::Root(), stop);
+  if (!root) {
+    // The root holds nothing served: no file to list.
+    if (stop.stopped()) out.stopped = true;
+    return out;
+  }
+  Status st = reader->Walk(
+      *root, stop,
+      [&](const Node& f) {
+        if (!glob.Matches(f.path)) return true;
+        if (out.count++ < keep) out.lines.push_back(f.path.Display() + Mark(f.kind));
+        return true;
+      },
+      &out.too_deep, [&](const RepoPath& folder) { return glob.CouldMatchBelow(folder); });
+  if (!st) {
+    if (stop.stopped()) {
+      out.stopped = true;
+    } else {
+      out.error = st.error();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) const {
+  const std::string pattern = *args.String("pattern");
+  auto glob = FileGlob::Compile(pattern);
+  if (!glob) return Error{glob.error()};
+  const auto ref = args.String("ref");
+  const auto one = args.String("repo");
+  const auto names = args.String("repos");
+  if (one && names) {
+    return Error{
+        "give `repo` (one repository, at any ref) or `repos` (several, on their "
+        "default branches), not both"};
+  }
+  if (ref && names) {
+    return Error{"`ref` reads one repository: name it with `repo`, not `repos`"};
+  }
+  std::vector<std::shared_ptr<const ServedRepo>> repos;
+  const bool single = one || ref;
+  if (single) {
+    auto r = RepoOf(ctx, args);
+    if (!r) return Error{r.error()};
+    repos.push_back(r.take());
+  } else if (names) {
+    for (const auto& n : SplitNames(*names)) {
+      auto r = ctx.catalog->Find(n);
+      if (!r) return Error{r.error()};
+      if (std::find(repos.begin(), repos.end(), *r) == repos.end()) repos.push_back(r.take());
+    }
+    if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
+  } else {
+    for (const auto& r : ctx.catalog->all()) {
+      if (r->listed()) repos.push_back(r);
+    }
+  }
+  const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
+  // A shown line costs at least two characters of the cap (a name and its line break), so no
+  // answer shows more than answer_characters / 2 paths: a repository keeps at most that many
+  // past `skip` (its own first paths are at or after the answer's first), the rest only counted.
+  const size_t keep = skip + ctx.answer_characters / 2 + 1;
+
+  std::vector<Found> found(repos.size());
+  const size_t workers =
+      std::min<size_t>({repos.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < repos.size();) {
+      found[i] = FindIn(*repos[i], single ? ref : std::nullopt, *glob, keep, ctx.stop);
+    }
+  };
+  if (workers <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < workers; ++t) threads.emplace_back(work);
+    for (auto& t : threads) t.join();
+  }
+
+  size_t total = 0, with = 0, failed = 0, too_deep = 0;
+  std::vector<std::string> partial;
+  for (size_t i = 0; i < repos.size(); ++i) {
+    const Found& f = found[i];
+    if (!f.error.empty()) failed++;
+    if (f.stopped) partial.push_back(repos[i]->name());
+    total += f.count;
+    with += f.count > 0;
+    too_deep += f.too_deep;
+  }
+  if (failed == repos.size()) {
+    if (single) return Error{found[0].error};
+    std::string why;
+    for (size_t i = 0; i < repos.size(); ++i) {
+      why += (why.empty() ? "" : "\n") + repos[i]->name() + " — not read: " + found[i].error;
+    }
+    return Error{why};
+  }
+  if (skip > 0 && skip >= total && partial.empty()) {
+    return Error{"skip " + WithCommas(skip) + " is past the end: " +
+                 Plural(total, "path", "paths") + " match; give a smaller skip"};
+  }
+
+  Draft d;
+  // For the cut note: how many paths come before each line.
+  auto paths_before = std::make_shared<std::vector<size_t>>();
+  size_t index = 0, shown = 0;
+  bool held_back = false;  // a repository kept fewer paths than the answer could reach
+  for (size_t i = 0; i < repos.size() && !held_back; ++i) {
+    const Found& f = found[i];
+    const ServedRepo& repo = *repos[i];
+    if (!f.error.empty()) {
+      paths_before->push_back(shown);
+      d.lines.push_back("## " + repo.name() + " — not read: " + f.error);
+      continue;
+    }
+    const bool any_left = f.count > 0 && index + f.count > skip;
+    if (f.heading.empty() || (!any_left && !(single && f.count == 0))) {
+      index += f.count;
+      continue;
+    }
+    std::string heading = "## " + f.heading + " · " + Plural(f.count, "file", "files");
+    if (repo.policy().partial()) heading += " · served in part";
+    if (index < skip) heading += ", from file " + WithCommas(skip - index + 1);
+    paths_before->push_back(shown);
+    d.lines.push_back(std::move(heading));
+    for (size_t j = 0; j < f.count; ++j, ++index) {
+      if (index < skip) continue;
+      if (j >= f.lines.size()) {
+        held_back = true;
+        break;
+      }
+      paths_before->push_back(shown++);
+      d.lines.push_back(f.lines[j]);
+    }
+  }
+
+  d.header = "Files matching `" + DisplayName(pattern) + "` in ";
+  if (single) {
+    d.header += repos[0]->name() + (ref ? " at `" + DisplayName(*ref) + "`" : "") + ": " +
+                Plural(total, "file", "files");
+  } else {
+    d.header += Plural(repos.size(), "repository", "repositories") +
+                " (their default branches): " + Plural(total, "file", "files") + " in " +
+                Plural(with, "repository", "repositories");
+  }
+  if (skip > 0) d.header += ", from file " + WithCommas(skip + 1);
+  if (total == 0) d.lines.push_back("No served file matches.");
+  if (too_deep) {
+    d.closing.push_back("[" + Plural(too_deep, "entry", "entries") +
+                        " passed over: their paths are longer than 4,096 bytes]");
+  }
+  if (!partial.empty()) {
+    std::string list;
+    for (const auto& n : partial) list += (list.empty() ? "" : ", ") + n;
+    d.closing.push_back("[partial: " + ctx.stop.Why() + " — not searched in full: " + list + "]");
+  }
+  d.cut_note = [paths_before, total, skip, single](const std::vector<std::string>& lines,
+                                                   size_t first) {
+    const size_t before = first < paths_before->size() ? (*paths_before)[first] : lines.size();
+    std::string note = "[" + Plural(total - skip - before, "more file", "more files") +
+                       " not shown — continue with skip: " + WithCommas(skip + before) +
+                       ", or narrow the pattern";
+    return note + (single ? "]" : " or name fewer repos]");
+  };
+  return d;
+}
+
+}  // namespace rr
