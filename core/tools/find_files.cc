@@ -284,8 +284,8 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
       continue;
     }
     std::string heading = "## " + f.heading + " · " + Plural(f.count, "file", "files");
+    if (index < skip) heading += ", from its file " + WithCommas(skip - index + 1);
     if (repo.policy().partial()) heading += " · served in part";
-    if (index < skip) heading += ", from file " + WithCommas(skip - index + 1);
     paths_before->push_back(shown);
     d.lines.push_back(std::move(heading));
     for (size_t j = 0; j < f.count; ++j, ++index) {

@@ -391,8 +391,11 @@ TEST(FindFilesMany, SkipPagesThroughCappedAnswers) {
     config.push_back(Served(name, repos.back()->path()));
   }
   std::vector<std::string> want;
+  std::vector<size_t> sizes;
   for (const auto& r : repos) {
-    for (auto& p : GitFinds(*r, "main", "pkg/**/*.txt")) want.push_back(p);
+    const auto found = GitFinds(*r, "main", "pkg/**/*.txt");
+    sizes.push_back(found.size());
+    want.insert(want.end(), found.begin(), found.end());
   }
   ToolHarness h(config, 5000);
   std::vector<std::string> got;
@@ -408,6 +411,17 @@ TEST(FindFilesMany, SkipPagesThroughCappedAnswers) {
     EXPECT_TRUE(Has(a.text, Commas(want.size()) + " files in 3 repositories")) << a.text;
     if (skip > 0) {
       EXPECT_TRUE(Has(a.text, ", from file " + Commas(skip + 1) + "\n")) << a.text;
+      // The repository the page starts in says from which of its own files.
+      size_t before = 0, i = 0;
+      while (before + sizes[i] <= skip) before += sizes[i++];
+      const std::string heading = "## p" + std::to_string(i) + " · main @ ";
+      const std::string count = " · " + Commas(sizes[i]) + " files";
+      EXPECT_TRUE(Has(
+          a.text,
+          count + (skip > before ? ", from its file " + Commas(skip - before + 1) : std::string()) +
+              "\n"))
+          << a.text;
+      EXPECT_TRUE(Has(a.text, heading)) << a.text;
     }
     for (const auto& [repo, paths] : Listed(a.text))
       got.insert(got.end(), paths.begin(), paths.end());
