@@ -3,11 +3,13 @@
 #include "core/tools/diff.h"
 #include "core/tools/find_commits.h"
 #include "core/tools/find_files.h"
+#include "core/tools/grep.h"
 #include "core/tools/list_files.h"
 #include "core/tools/list_refs.h"
 #include "core/tools/list_repos.h"
 #include "core/tools/log.h"
 #include "core/tools/read_file.h"
+#include "core/tools/search.h"
 #include "core/tools/show_commit.h"
 
 namespace rr {
@@ -25,6 +27,8 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<BlameTool>());
   tools.push_back(std::make_unique<FindCommitsTool>());
   tools.push_back(std::make_unique<FindFilesTool>());
+  tools.push_back(std::make_unique<SearchTool>());
+  tools.push_back(std::make_unique<GrepTool>());
   return tools;
 }
 

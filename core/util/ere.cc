@@ -231,6 +231,17 @@ Result<Ere> Ere::Compile(std::string_view pattern, Options options, std::string_
   auto owned = std::make_shared<Code>();
   owned->code = code;
   ere.code_ = std::move(owned);
+  if (options.multiline) {
+    pcre2_code* across =
+        pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated->data()), translated->size(),
+                      flags | PCRE2_MULTILINE, &code_error, &offset, nullptr);
+    if (across) {
+      pcre2_jit_compile(across, PCRE2_JIT_COMPLETE);
+      auto a = std::make_shared<Code>();
+      a->code = across;
+      ere.across_ = std::move(a);
+    }
+  }
   ere.translated_ = translated.take();
   ere.multiline_ = options.multiline;
   return ere;
@@ -267,6 +278,21 @@ bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end
   }
   pcre2_match_data_free(data);
   return found;
+}
+
+bool Ere::FindAcross(std::string_view subject, size_t from, size_t* begin, size_t* end) const {
+  if (!across_) return Find(subject, from, begin, end);
+  if (from > subject.size()) return false;
+  pcre2_match_data* data = pcre2_match_data_create_from_pattern(across_->code, nullptr);
+  const int rc = pcre2_match(across_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()),
+                             subject.size(), from, 0, data, nullptr);
+  if (rc >= 0 && begin && end) {
+    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
+    *begin = ov[0];
+    *end = ov[1];
+  }
+  pcre2_match_data_free(data);
+  return rc >= 0;
 }
 
 bool Ere::Matches(std::string_view subject) const { return Find(subject, 0, nullptr, nullptr); }

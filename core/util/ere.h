@@ -36,6 +36,12 @@ class Ere {
   bool Matches(std::string_view subject) const;
   // The first match at or after `from`: its [begin, end) in *begin, *end.
   bool Find(std::string_view subject, size_t from, size_t* begin, size_t* end) const;
+  // For a multiline Ere, a fast first look over a whole text in one call: a match at or after
+  // `from` that may run across line breaks (^ and $ also at every line's ends). Every match
+  // Find gives begins at or after the one this gives, so a caller checks that match's line with
+  // Find and, when it holds none, looks again from the next line: what is found is then exactly
+  // what Find finds line by line, in far fewer calls. For an Ere that is not multiline, Find.
+  bool FindAcross(std::string_view subject, size_t from, size_t* begin, size_t* end) const;
 
   // The PCRE2 pattern it was translated to (for tests and errors).
   const std::string& translated() const { return translated_; }
@@ -43,6 +49,7 @@ class Ere {
  private:
   struct Code;
   std::shared_ptr<const Code> code_;
+  std::shared_ptr<const Code> across_;  // multiline: compiled with PCRE2_MULTILINE
   std::string translated_;
   bool multiline_ = false;
 };

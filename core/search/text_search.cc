@@ -1,0 +1,343 @@
+#include "core/search/text_search.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
+#include <thread>
+
+namespace rr {
+namespace {
+
+// A caseless literal on PCRE2 (JIT), read as UTF-8 where it is valid, as Ere reads text.
+struct Pcre2Code {
+  pcre2_code* code = nullptr;
+  ~Pcre2Code() { pcre2_code_free(code); }
+};
+
+std::shared_ptr<Pcre2Code> CompileCaseless(std::string_view text, std::string* error) {
+  int code_error = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* code =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(),
+                    PCRE2_LITERAL | PCRE2_CASELESS | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+                    &code_error, &offset, nullptr);
+  if (!code) {
+    PCRE2_UCHAR message[256];
+    pcre2_get_error_message(code_error, message, sizeof(message));
+    *error = reinterpret_cast<const char*>(message);
+    return nullptr;
+  }
+  pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+  auto out = std::make_shared<Pcre2Code>();
+  out->code = code;
+  return out;
+}
+
+bool MatchCode(const Pcre2Code& c, std::string_view subject, size_t from, size_t* begin,
+               size_t* end) {
+  if (from > subject.size()) return false;
+  pcre2_match_data* data = pcre2_match_data_create_from_pattern(c.code, nullptr);
+  const int rc = pcre2_match(c.code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(),
+                             from, 0, data, nullptr);
+  if (rc >= 0) {
+    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
+    *begin = ov[0];
+    *end = ov[1];
+  }
+  pcre2_match_data_free(data);
+  return rc >= 0;
+}
+
+bool FindLiteral(std::string_view bytes, std::string_view text, size_t from, size_t* begin,
+                 size_t* end) {
+  if (from > bytes.size()) return false;
+  const void* at = memmem(bytes.data() + from, bytes.size() - from, text.data(), text.size());
+  if (!at) return false;
+  *begin = static_cast<size_t>(static_cast<const char*>(at) - bytes.data());
+  *end = *begin + text.size();
+  return true;
+}
+
+}  // namespace
+
+Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool ignore_case,
+                                      std::string_view argument) {
+  const std::string prefix = "argument `" + std::string(argument) + "`: ";
+  if (pattern.empty()) return Error{prefix + "give the text to find; it is empty"};
+  for (char c : pattern) {
+    if (c == '\n' || c == '\r' || c == '\0') {
+      return Error{prefix + "the pattern must be one line"};
+    }
+  }
+  TextPattern p;
+  p.text_ = std::string(pattern);
+  p.regex_ = regex;
+  if (regex) {
+    auto ere = Ere::Compile(pattern, Ere::Options{ignore_case, true}, argument);
+    if (!ere) return Error{ere.error()};
+    p.ere_ = std::make_shared<const Ere>(ere.take());
+    return p;
+  }
+  if (!ignore_case) {
+    p.literal_ = true;
+    return p;
+  }
+  std::string error;
+  auto code = CompileCaseless(pattern, &error);
+  if (!code) return Error{prefix + "cannot be searched for (" + error + ")"};
+  p.caseless_ = std::shared_ptr<const void>(code, code.get());
+  return p;
+}
+
+bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* begin,
+                                size_t* end) const {
+  if (literal_) return FindLiteral(bytes, text_, from, begin, end);
+  if (ere_) return ere_->FindAcross(bytes, from, begin, end);
+  return MatchCode(*static_cast<const Pcre2Code*>(caseless_.get()), bytes, from, begin, end);
+}
+
+bool TextPattern::FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end) const {
+  if (literal_) return FindLiteral(line, text_, from, begin, end);
+  if (ere_) return ere_->Find(line, from, begin, end);
+  return MatchCode(*static_cast<const Pcre2Code*>(caseless_.get()), line, from, begin, end);
+}
+
+size_t DefaultThreads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return std::min<size_t>(std::max(1u, n), 8);
+}
+
+namespace {
+
+struct LineSpan {
+  size_t number = 0, begin = 0, end = 0;  // [begin, end): the line without its '\n'
+};
+
+ShownLine Shown(std::string_view bytes, const LineSpan& l, bool match) {
+  std::string_view text = bytes.substr(l.begin, l.end - l.begin);
+  // As read_file shows a line: its "\r\n" ending is no part of it.
+  if (l.end < bytes.size() && !text.empty() && text.back() == '\r') text.remove_suffix(1);
+  if (text.size() > ShownLine::kMaxLineBytes) text = text.substr(0, ShownLine::kMaxLineBytes);
+  return ShownLine{l.number, match, std::string(text)};
+}
+
+// The matching lines of one text file, and the lines around them, into *out.
+// False when the secret filter failed on the file (it must then not be shown at all).
+bool SearchBytes(std::string_view bytes, const std::string& path, const TextPattern& pattern,
+                 const SecretFilter* secrets, const SearchOptions& o, FileHits* out) {
+  const size_t limit = o.files_only ? 1 : o.max_per_file;
+  std::vector<LineSpan> matches;
+  ScanResult scan;
+  bool scanned = false;
+  size_t pos = 0;          // always a line's start
+  size_t counted = 0;      // newlines counted up to here
+  size_t line_number = 1;  // of the line starting at `counted`
+  const size_t n = bytes.size();
+  while (pos <= n) {
+    size_t b = 0, e = 0;
+    if (!pattern.FindCandidate(bytes, pos, &b, &e)) break;
+    if (b >= n && (n == 0 || bytes[n - 1] == '\n')) break;  // past the last line
+    const void* before = b > pos ? memrchr(bytes.data() + pos, '\n', b - pos) : nullptr;
+    const size_t ls =
+        before ? static_cast<size_t>(static_cast<const char*>(before) - bytes.data()) + 1 : pos;
+    const void* after = b < n ? std::memchr(bytes.data() + b, '\n', n - b) : nullptr;
+    const size_t le =
+        after ? static_cast<size_t>(static_cast<const char*>(after) - bytes.data()) : n;
+    line_number += static_cast<size_t>(std::count(bytes.data() + counted, bytes.data() + ls, '\n'));
+    counted = ls;
+    if (secrets && !scanned) {
+      scan = secrets->Scan(bytes, TextKind::kFile, path);
+      scanned = true;
+      if (!scan.ok()) return false;
+    }
+    const std::string_view line = bytes.substr(ls, le - ls);
+    bool ok = false;
+    if (pattern.regex()) {
+      size_t mb = 0, me = 0;
+      ok = pattern.FindInLine(line, 0, &mb, &me) &&
+           !(secrets && SecretFilter::LineHoldsHidden(scan.spans, ls, le));
+    } else {
+      // Any occurrence on the line clear of the hidden values; overlapping ones too.
+      size_t from = b >= ls ? b - ls : 0, mb = 0, me = 0;
+      while (!ok && pattern.FindInLine(line, from, &mb, &me)) {
+        ok = !secrets || SecretFilter::Clear(scan.spans, ls + mb, ls + me);
+        from = mb + 1;
+      }
+    }
+    if (ok) {
+      if (matches.size() == limit) {
+        out->more = true;
+        break;
+      }
+      matches.push_back({line_number, ls, le});
+    }
+    pos = le + 1;
+  }
+  out->matches = matches.size();
+  if (o.files_only || matches.empty()) return true;
+
+  // The lines to show: each match with up to `context` lines either side, merged.
+  const size_t c = o.context;
+  size_t last_shown = 0;  // number of the last line added (0: none)
+  for (size_t i = 0; i < matches.size(); ++i) {
+    const LineSpan& m = matches[i];
+    // Before: lines max(m - c, last_shown + 1) .. m - 1, found walking back from m.
+    const size_t first = std::max(m.number > c ? m.number - c : 1, last_shown + 1);
+    std::vector<LineSpan> back;
+    size_t start = m.begin;
+    for (size_t k = m.number; k > first; --k) {
+      const size_t end = start - 1;  // the '\n' ending line k - 1
+      const void* nl = end > 0 ? memrchr(bytes.data(), '\n', end) : nullptr;
+      start = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) + 1 : 0;
+      back.push_back({k - 1, start, end});
+    }
+    for (auto it = back.rbegin(); it != back.rend(); ++it)
+      out->lines.push_back(Shown(bytes, *it, false));
+    out->lines.push_back(Shown(bytes, m, true));
+    last_shown = m.number;
+    // After: up to c lines, not reaching the next match (its own context takes over).
+    const size_t stop_before = i + 1 < matches.size() ? matches[i + 1].number : SIZE_MAX;
+    size_t next = m.end + 1;
+    for (size_t k = 1; k <= c && m.number + k < stop_before && next < n; ++k) {
+      const void* nl = std::memchr(bytes.data() + next, '\n', n - next);
+      const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) : n;
+      out->lines.push_back(Shown(bytes, {m.number + k, next, end}, false));
+      last_shown = m.number + k;
+      next = end + 1;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPattern& pattern,
+                        const SecretFilter* secrets, const SearchOptions& options,
+                        const StopToken& stop) {
+  SearchResult result;
+  result.targets.resize(targets.size());
+  const size_t threads = options.threads ? options.threads : DefaultThreads();
+
+  // Runs `work(i)` for i in [0, count) on the pool; each thread keeps one reader a repository.
+  using Readers = std::map<const ServedRepo*, std::optional<Result<RepoReader>>>;
+  auto run = [&](size_t count, const std::function<void(size_t, Readers&)>& work) {
+    std::atomic<size_t> next{0};
+    auto loop = [&] {
+      Readers readers;
+      for (size_t i; (i = next.fetch_add(1)) < count;) work(i, readers);
+    };
+    const size_t extra = std::min(threads, count) > 0 ? std::min(threads, count) - 1 : 0;
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < extra; ++t) pool.emplace_back(loop);
+    loop();
+    for (auto& t : pool) t.join();
+  };
+  auto reader_of = [](const ServedRepo* repo, Readers& readers) -> Result<RepoReader>* {
+    auto& slot = readers[repo];
+    if (!slot) slot.emplace(repo->Open());
+    return &*slot;
+  };
+
+  // 1. The served files of each target, walked on the pool.
+  std::vector<std::vector<Node>> files(targets.size());
+  run(targets.size(), [&](size_t t, Readers& readers) {
+    const SearchTarget& target = targets[t];
+    TargetReport& report = result.targets[t];
+    Result<RepoReader>* reader = reader_of(target.repo, readers);
+    if (!*reader) {
+      report.error = reader->error();
+      return;
+    }
+    if (target.under.kind != EntryKind::kFolder) {
+      if (target.under.kind == EntryKind::kFile) files[t].push_back(target.under);
+    } else {
+      Status walked = (*reader)->Walk(
+          target.under, stop,
+          [&](const Node& node) {
+            if (node.kind == EntryKind::kFile) files[t].push_back(node);
+            return true;
+          },
+          &report.too_deep);
+      if (!walked) report.partial = true;
+    }
+    report.files = files[t].size();
+  });
+
+  // 2. Every file of every target, in order, read and matched on the pool.
+  std::vector<std::pair<size_t, size_t>> order;  // (target, file)
+  for (size_t t = 0; t < targets.size(); ++t) {
+    for (size_t f = 0; f < files[t].size(); ++f) order.emplace_back(t, f);
+  }
+  enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
+  std::vector<Outcome> outcome(order.size(), Outcome::kNotSearched);
+  std::vector<FileHits> hits(order.size());
+  std::atomic<size_t> kept{0};
+  run(order.size(), [&](size_t i, Readers& readers) {
+    if (stop.stopped()) return;
+    const auto [t, f] = order[i];
+    const Node& node = files[t][f];
+    Result<RepoReader>* reader = reader_of(targets[t].repo, readers);
+    if (!*reader) return;
+    auto data = (*reader)->Read(node);
+    if (!data) {
+      outcome[i] = Outcome::kUnreadable;
+      return;
+    }
+    if (data->kind == FileData::Kind::kBinary) {
+      outcome[i] = Outcome::kBinary;
+      return;
+    }
+    FileHits& h = hits[i];
+    h.target = t;
+    if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h)) {
+      outcome[i] = Outcome::kWithheld;
+      h = FileHits{};
+      return;
+    }
+    outcome[i] = Outcome::kSearched;
+    if (h.matches == 0) return;
+    h.node = node;
+    size_t bytes = 0;
+    for (const auto& l : h.lines) bytes += l.text.size() + 16;
+    if (kept.fetch_add(bytes) + bytes > options.keep_bytes) {
+      h.lines.clear();
+      h.lines.shrink_to_fit();
+      h.kept = false;
+    }
+  });
+
+  for (size_t i = 0; i < order.size(); ++i) {
+    TargetReport& report = result.targets[order[i].first];
+    switch (outcome[i]) {
+      case Outcome::kNotSearched:
+        report.partial = true;
+        break;
+      case Outcome::kSearched:
+        report.searched++;
+        if (hits[i].matches) result.files.push_back(std::move(hits[i]));
+        break;
+      case Outcome::kBinary:
+        report.searched++;
+        report.binary++;
+        break;
+      case Outcome::kUnreadable:
+        report.unreadable++;
+        break;
+      case Outcome::kWithheld:
+        // The filter failed on the file: it is left out rather than searched unfiltered.
+        report.unreadable++;
+        break;
+    }
+  }
+  for (const auto& r : result.targets) result.stopped = result.stopped || r.partial;
+  if (result.stopped) result.why = stop.Why();
+  return result;
+}
+
+}  // namespace rr

@@ -1,0 +1,121 @@
+// The text search behind grep and search: the matching lines of the served files below a path,
+// in one or many repositories, read only through RepoReader (so include / exclude and the
+// credential-file rule hold by construction: a file the policy keeps out is never read).
+//   - A pattern is one line. Plain text is literal (memmem over the file, or a caseless literal
+//     on PCRE2 with ignore_case); with regex it is a POSIX ERE (core/util/ere.h). Matching is
+//     per line, as `git grep` (-F or -E, -i) matches; a line ends at '\n'.
+//   - Binary files (a NUL among the first 8,000 bytes, git's rule) are skipped and counted;
+//     links and submodules are not searched (git grep at a tree reads regular files only).
+//   - A guessed secret cannot be confirmed: each file with a candidate match is scanned once by
+//     the secret filter (as a file, with its path). A plain match counts only where one of its
+//     occurrences on the line lies clear of every hidden value (SecretFilter::Clear); a regular
+//     expression never matches a line holding one (LineHoldsHidden). Limits, counts and context
+//     are then what they would be had the dropped line not matched.
+//   - Up to max_per_file matching lines a file (git grep -m); `context` lines before and after
+//     each (git grep -C), groups that touch or overlap merged.
+//   - Bounded by `stop`: past it, no further file is read, and the result says it is partial
+//     and how many files it covered.
+//   - Several threads, each with its own RepoReader (ServedRepo::Open) per repository; the
+//     result is in the order the files are in their trees (git's path order), whatever the
+//     threads did: deterministic.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/policy/served_repo.h"
+#include "core/secrets/secret_filter.h"
+#include "core/util/ere.h"
+#include "core/util/result.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+// What to find: a literal or an ERE, one line.
+class TextPattern {
+ public:
+  // `argument` names the argument in errors ("argument `pattern`: …").
+  static Result<TextPattern> Make(std::string_view pattern, bool regex, bool ignore_case,
+                                  std::string_view argument);
+
+  bool regex() const { return regex_; }
+  const std::string& text() const { return text_; }
+
+  // The first occurrence at or after `from` in `bytes`, possibly not on a line of its own
+  // (see Ere::FindAcross): [*begin, *end). The search confirms it line by line.
+  bool FindCandidate(std::string_view bytes, size_t from, size_t* begin, size_t* end) const;
+  // The first occurrence at or after `from` in `line` (one line, without its '\n').
+  bool FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end) const;
+
+ private:
+  std::string text_;
+  bool regex_ = false;
+  bool literal_ = false;  // plain, case as written: memmem
+  std::shared_ptr<const Ere> ere_;
+  std::shared_ptr<const void> caseless_;  // ignore_case, plain: PCRE2's caseless literal
+};
+
+// One line shown: a match or a line of context. `text` is the line's bytes without its ending
+// (a "\r" before the '\n' kept, as FileLineReader leaves it to be cut), at most kMaxLineBytes.
+struct ShownLine {
+  static constexpr size_t kMaxLineBytes = 96 * 1024;
+  size_t number = 0;  // from 1
+  bool match = false;
+  std::string text;
+};
+
+struct FileHits {
+  size_t target = 0;  // which SearchTarget
+  Node node;
+  size_t matches = 0;  // matching lines counted (at most max_per_file)
+  bool more = false;   // matching lines past max_per_file
+  // The lines to show, in order (none with files_only). `kept` false: the search kept no more
+  // lines (the result was already larger than any answer); the file is counted only.
+  std::vector<ShownLine> lines;
+  bool kept = true;
+};
+
+struct SearchTarget {
+  const ServedRepo* repo = nullptr;
+  ReadPoint at;
+  Node under;  // a folder, or one file
+};
+
+struct SearchOptions {
+  size_t max_per_file = 100;
+  size_t context = 0;
+  bool files_only = false;
+  size_t threads = 0;  // 0: DefaultThreads()
+  // Lines are kept until the bytes kept pass this; files after are counted, not kept.
+  size_t keep_bytes = 8 * 1024 * 1024;
+};
+
+struct TargetReport {
+  std::string error;  // non-empty: the target could not be walked
+  size_t files = 0;   // served files below it (regular files, walked)
+  size_t searched = 0;
+  size_t binary = 0;      // skipped as binary
+  size_t unreadable = 0;  // over 10 MB, or not in the local copy
+  size_t too_deep = 0;    // paths too long to serve, passed over
+  bool partial = false;   // stopped before every file was searched
+};
+
+struct SearchResult {
+  std::vector<FileHits> files;  // by target, then in path order
+  std::vector<TargetReport> targets;
+  bool stopped = false;
+  std::string why;  // when stopped
+};
+
+// The threads a search uses by default: the machine's cores, at most 8.
+size_t DefaultThreads();
+
+// Searches every target. `secrets` may be null only where no detector runs.
+SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPattern& pattern,
+                        const SecretFilter* secrets, const SearchOptions& options,
+                        const StopToken& stop);
+
+}  // namespace rr

@@ -1,0 +1,132 @@
+#include "core/tools/grep.h"
+
+#include "core/search/text_search.h"
+#include "core/tools/common.h"
+#include "core/tools/text_hits.h"
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+constexpr size_t kMaxPerFile = 100;
+
+}  // namespace
+
+const ToolSpec& GrepTool::spec() const {
+  static const ToolSpec s = [] {
+    ToolSpec t{"grep",
+               "Search one repository at any ref",
+               "Text in one repository at any branch, tag or commit: every matching line with "
+               "its file and line number (12:), and lines of context around it (11-; -- where "
+               "lines are skipped). Up to 100 matches a file. Binary files are skipped; files "
+               "include / exclude keep out are never searched. A line holding a value that "
+               "looks like a secret is shown hidden, and a match is kept only where the plain "
+               "text lies outside it (with regex, such a line never matches).",
+               {RepoArg(), RefArg()}};
+    auto pattern = PatternArgs();
+    t.args.push_back(pattern[0]);
+    t.args.push_back(
+        PathArg("Only under this folder, or in this file. A path outside what the server serves is "
+                "refused.",
+                false));
+    t.args.push_back(pattern[1]);
+    t.args.push_back(pattern[2]);
+    t.args.push_back({"context", ArgType::kInteger,
+                      "Lines shown before and after each match, 0 to 10. Default 0.", false, 0,
+                      10});
+    t.args.push_back({"files_only", ArgType::kBoolean, "true: only the files that match.", false});
+    return t;
+  }();
+  return s;
+}
+
+Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
+  auto pattern = PatternOf(args);
+  if (!pattern) return Error{pattern.error()};
+  auto path = PathOf(args);
+  if (!path) return Error{path.error()};
+  auto o = OpenAt(ctx, args);
+  if (!o) return Error{o.error()};
+  auto node = o->reader.Find(o->at, *path, ctx.stop);
+  if (!node) return Error{node.error()};
+  if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) {
+    return Error{"`" + node->path.Display() + "` is " +
+                 (node->kind == EntryKind::kLink ? "a symbolic link" : "a submodule") +
+                 ", not a file or folder to search; give a folder or a file"};
+  }
+
+  SearchOptions options;
+  options.max_per_file = kMaxPerFile;
+  options.context = static_cast<size_t>(args.Integer("context").value_or(0));
+  options.files_only = args.Boolean("files_only", false);
+  const SearchResult found = SearchText({SearchTarget{o->repo.get(), o->at, *node}}, *pattern,
+                                        ctx.secrets.get(), options, ctx.stop);
+  const TargetReport& report = found.targets.front();
+  if (!report.error.empty()) return Error{report.error};
+
+  const std::string repo = o->repo->name();
+  std::string where = o->at.Where(repo);
+  where = where.substr(repo.size() + std::string(" · ").size());  // "main @ 14a4c0422ae3 (…)"
+  size_t lines = 0;
+  bool capped = false;
+  for (const auto& f : found.files) {
+    lines += f.matches;
+    capped = capped || f.more;
+  }
+  Draft d;
+  d.header = repo + " · grep " + DescribePattern(args) + " · " + where + " — ";
+  if (options.files_only) {
+    d.header += Plural(found.files.size(), "matching file", "matching files");
+  } else {
+    d.header += Plural(lines, "matching line", "matching lines") + " in " +
+                Plural(found.files.size(), "file", "files");
+    if (capped) d.header += " (at most 100 a file)";
+  }
+  if (!node->path.is_root()) d.header += " · under " + node->path.Display();
+
+  if (found.files.empty()) {
+    d.lines.push_back(report.files == 0 ? "No served file to search there." : "No line matches.");
+  } else if (options.files_only) {
+    for (const auto& f : found.files) d.lines.push_back(DisplayName(f.node.path.str()));
+  } else {
+    const size_t width = NumberWidth(found.files);
+    StartHits(width, &d);
+    size_t budget = 0;
+    for (const auto& f : found.files) {
+      if (!f.kept || budget > ctx.answer_characters) {
+        // More than an answer holds: the cap cuts here, and its note says how to narrow.
+        d.lines.push_back(
+            "[more files match; their lines are not shown here — narrow with "
+            "path, a more precise pattern, or files_only]");
+        break;
+      }
+      budget += AppendHits(f, width, &d);
+      if (f.more) {
+        d.aside.push_back(d.lines.size());
+        d.lines.push_back(
+            "  [more matching lines in this file: read it, or narrow the "
+            "pattern]");
+      }
+    }
+  }
+  if (report.binary) {
+    d.closing.push_back("[" + Plural(report.binary, "binary file", "binary files") +
+                        " not searched]");
+  }
+  if (report.unreadable) {
+    d.closing.push_back("[" + Plural(report.unreadable, "file", "files") +
+                        " not searched: over 10 MB, or not in the local copy]");
+  }
+  if (found.stopped) {
+    d.closing.push_back("[partial: " + found.why + " — searched " + WithCommas(report.searched) +
+                        " of " + WithCommas(report.files) + " files]");
+  }
+  d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>&, size_t) {
+    return "[the answer reached its limit of " + WithCommas(limit) +
+           " characters; the rest is not shown — narrow with path (a folder or a file), a "
+           "more precise pattern, or files_only]";
+  };
+  return d;
+}
+
+}  // namespace rr

@@ -1,0 +1,177 @@
+#include "core/tools/search.h"
+
+#include "core/search/text_search.h"
+#include "core/tools/common.h"
+#include "core/tools/text_hits.h"
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+constexpr size_t kMaxPerFile = 5;
+
+std::vector<std::string> SplitNames(const std::string& text) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    std::string name = text.substr(at, comma - at);
+    const size_t b = name.find_first_not_of(' ');
+    const size_t e = name.find_last_not_of(' ');
+    if (b != std::string::npos) out.push_back(name.substr(b, e - b + 1));
+    at = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+const ToolSpec& SearchTool::spec() const {
+  static const ToolSpec s = [] {
+    ToolSpec t{"search",
+               "Search text across repositories",
+               "Text across repositories at once, on each one's default branch: every matching "
+               "line with its repository, file and line number — at most 5 lines a file, so an "
+               "answer surveys many files. Binary files are skipped; files include / exclude "
+               "keep out are never searched. A line holding a value that looks like a secret is "
+               "shown hidden, and a match is kept only where the plain text lies outside it "
+               "(with regex, such a line never matches). To read around a match, call "
+               "read_file with its start_line; for another ref, or lines of context, use grep.",
+               {}};
+    auto pattern = PatternArgs();
+    t.args.push_back(pattern[0]);
+    t.args.push_back({"repos", ArgType::kString,
+                      "Only these repositories, by name, separated by commas: shop, billing. "
+                      "Default: every one list_repos shows.",
+                      false});
+    t.args.push_back(
+        PathArg("Only under this folder, or in this file, of each repository.", false));
+    t.args.push_back(pattern[1]);
+    t.args.push_back(pattern[2]);
+    return t;
+  }();
+  return s;
+}
+
+Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
+  auto pattern = PatternOf(args);
+  if (!pattern) return Error{pattern.error()};
+  auto path = PathOf(args);
+  if (!path) return Error{path.error()};
+
+  std::vector<std::shared_ptr<const ServedRepo>> repos;
+  if (auto names = args.String("repos")) {
+    for (const auto& n : SplitNames(*names)) {
+      auto r = ctx.catalog->Find(n);
+      if (!r) return Error{r.error()};
+      bool dup = false;
+      for (const auto& have : repos) dup = dup || have == *r;
+      if (!dup) repos.push_back(r.take());
+    }
+    if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
+  } else {
+    for (const auto& r : ctx.catalog->all()) {
+      if (r->listed()) repos.push_back(r);
+    }
+  }
+
+  // Each repository's default branch and the path there, on this thread; a repository that
+  // fails here is reported in its place.
+  std::vector<std::string> failed(repos.size());
+  std::vector<SearchTarget> targets;
+  std::vector<size_t> target_of(repos.size(), SIZE_MAX);
+  for (size_t i = 0; i < repos.size(); ++i) {
+    auto reader = repos[i]->Open();
+    if (!reader) {
+      failed[i] = reader.error();
+      continue;
+    }
+    auto at = reader->At(std::nullopt);
+    if (!at) {
+      failed[i] = at.error();
+      continue;
+    }
+    auto node = reader->Find(*at, *path, ctx.stop);
+    if (!node) {
+      // Not there in this repository (or outside what it serves): nothing to search in it.
+      if (repos.size() == 1) return Error{node.error()};
+      continue;
+    }
+    if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) continue;
+    target_of[i] = targets.size();
+    targets.push_back(SearchTarget{repos[i].get(), at.take(), node.take()});
+  }
+
+  SearchOptions options;
+  options.max_per_file = kMaxPerFile;
+  const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
+
+  // The files of each target, in order.
+  std::vector<std::vector<const FileHits*>> by_target(targets.size());
+  size_t lines = 0, with = 0;
+  for (const auto& f : found.files) {
+    by_target[f.target].push_back(&f);
+    lines += f.matches;
+  }
+  for (const auto& files : by_target) with += files.empty() ? 0 : 1;
+
+  Draft d;
+  d.header = DescribePattern(args) + " in " + Plural(repos.size(), "repository", "repositories") +
+             (repos.size() == 1 ? " (its default branch)" : " (their default branches)");
+  if (!path->is_root()) d.header += ", under " + path->Display();
+  d.header += ": " + Plural(lines, "line", "lines") + " in " +
+              Plural(found.files.size(), "file", "files") + " of " +
+              Plural(with, "repository", "repositories") + " — at most 5 lines a file.";
+  const size_t width = NumberWidth(found.files);
+  StartHits(width, &d);
+  size_t budget = 0, failures = 0;
+  std::vector<std::string> partial;
+  for (size_t i = 0; i < repos.size(); ++i) {
+    if (!failed[i].empty()) {
+      d.aside.push_back(d.lines.size());
+      d.lines.push_back("## " + repos[i]->name() + " — not searched: " + failed[i]);
+      failures++;
+      continue;
+    }
+    if (target_of[i] == SIZE_MAX) continue;
+    const size_t t = target_of[i];
+    const TargetReport& report = found.targets[t];
+    if (!report.error.empty()) {
+      d.aside.push_back(d.lines.size());
+      d.lines.push_back("## " + repos[i]->name() + " — not searched: " + report.error);
+      failures++;
+      continue;
+    }
+    if (report.partial) partial.push_back(repos[i]->name());
+    if (by_target[t].empty()) continue;
+    d.aside.push_back(d.lines.size());
+    d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()));
+    for (const FileHits* f : by_target[t]) {
+      if (!f->kept || budget > ctx.answer_characters) break;
+      budget += AppendHits(*f, width, &d);
+    }
+  }
+  if (!repos.empty() && failures == repos.size()) {
+    std::string why;
+    for (const auto& line : d.lines) why += (why.empty() ? "" : "\n") + line.substr(3);
+    return Error{why};
+  }
+  if (found.files.empty()) {
+    d.aside.push_back(d.lines.size());
+    d.lines.push_back("No line matches.");
+  }
+  if (!partial.empty()) {
+    std::string names;
+    for (const auto& n : partial) names += (names.empty() ? "" : ", ") + n;
+    d.closing.push_back("[partial: " + found.why + " — not searched in full: " + names + "]");
+  }
+  d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>&, size_t) {
+    return "[the answer reached its limit of " + WithCommas(limit) +
+           " characters; the rest is not shown — narrow with repos, path, or a more precise "
+           "pattern]";
+  };
+  return d;
+}
+
+}  // namespace rr

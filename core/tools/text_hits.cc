@@ -1,0 +1,69 @@
+#include "core/tools/text_hits.h"
+
+#include "core/tools/file_lines.h"
+#include "core/util/text.h"
+
+namespace rr {
+
+std::vector<ArgSpec> PatternArgs() {
+  return {{"pattern", ArgType::kString,
+           "The text to find; with regex, a POSIX extended regular expression (as grep -E reads "
+           "it). One line. Matched line by line.",
+           true},
+          {"regex", ArgType::kBoolean,
+           "true: pattern is a POSIX extended regular expression. Default: plain text.", false},
+          {"ignore_case", ArgType::kBoolean, "true: letters' case aside.", false}};
+}
+
+Result<TextPattern> PatternOf(const Args& args) {
+  return TextPattern::Make(args.String("pattern").value_or(""), args.Boolean("regex", false),
+                           args.Boolean("ignore_case", false), "pattern");
+}
+
+std::string DescribePattern(const Args& args) {
+  std::string out = "`" + DisplayName(args.String("pattern").value_or("")) + "`";
+  const bool regex = args.Boolean("regex", false), any_case = args.Boolean("ignore_case", false);
+  if (regex && any_case) {
+    out += " (regular expression, any case)";
+  } else if (regex) {
+    out += " (regular expression)";
+  } else if (any_case) {
+    out += " (any case)";
+  }
+  return out;
+}
+
+size_t NumberWidth(const std::vector<FileHits>& files) {
+  size_t most = 1;
+  for (const auto& f : files) {
+    if (!f.lines.empty()) most = std::max(most, f.lines.back().number);
+  }
+  return std::to_string(most).size();
+}
+
+void StartHits(size_t width, Draft* d) {
+  d->body_kind = TextKind::kFile;
+  d->number_width = width + 4;  // "  " + the number + ": " (or "- ")
+}
+
+size_t AppendHits(const FileHits& file, size_t width, Draft* d) {
+  size_t cost = 0;
+  auto own = [&](std::string line) {
+    d->aside.push_back(d->lines.size());
+    cost += CodePoints(line) + 1;
+    d->lines.push_back(std::move(line));
+  };
+  own(DisplayName(file.node.path.str()));
+  size_t last = 0;
+  for (const auto& l : file.lines) {
+    if (last && l.number > last + 1) own("  --");
+    last = l.number;
+    // AppendFileLine writes the number right-aligned to width + 2 and two blanks: the blank
+    // after the number becomes git grep's separator.
+    cost += AppendFileLine(l.text, l.number, width + 2, d);
+    d->lines.back()[width + 2] = l.match ? ':' : '-';
+  }
+  return cost;
+}
+
+}  // namespace rr

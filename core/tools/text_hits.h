@@ -1,0 +1,38 @@
+// What grep and search share: the pattern's arguments, and a file's matching lines as answer
+// lines in git grep's format with the file's path heading them:
+//   config/legacy.ini
+//     1- [old]
+//     2: mode = classic
+//     --
+//    40: mode = classic
+// `12:` a match, `11-` a line of context, `--` where lines are skipped. Lines are shown as
+// read_file shows them (DisplayText, a line over 2,000 characters cut); every number in an
+// answer is right-aligned to the widest, so that the secret filter reads each line's own text
+// after the same number of bytes (Draft::number_width). Paths and `--` are the tool's own lines
+// (Draft::aside).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/search/text_search.h"
+#include "core/tools/tool.h"
+
+namespace rr {
+
+// pattern (required), regex, ignore_case.
+std::vector<ArgSpec> PatternArgs();
+// The pattern the arguments give, or an error saying what is wrong with it.
+Result<TextPattern> PatternOf(const Args& args);
+// "`mode = classic`", with " (regular expression)" / " (any case)" when so.
+std::string DescribePattern(const Args& args);
+
+// The width every line number of `files` is shown at.
+size_t NumberWidth(const std::vector<FileHits>& files);
+
+// Marks `d` as holding files' lines (call once, before the first AppendHits).
+void StartHits(size_t width, Draft* d);
+// The file's path and its lines. Returns what it costs in the answer (characters).
+size_t AppendHits(const FileHits& file, size_t width, Draft* d);
+
+}  // namespace rr
