@@ -100,7 +100,7 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
             "path, a more precise pattern, or files_only]");
         break;
       }
-      budget += AppendHits(f, width, &d);
+      budget += AppendHits(f, width, options.context > 0, &d);
       if (f.more) {
         d.aside.push_back(d.lines.size());
         d.lines.push_back(

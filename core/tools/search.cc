@@ -149,7 +149,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()));
     for (const FileHits* f : by_target[t]) {
       if (!f->kept || budget > ctx.answer_characters) break;
-      budget += AppendHits(*f, width, &d);
+      budget += AppendHits(*f, width, false, &d);
     }
   }
   if (!repos.empty() && failures == repos.size()) {

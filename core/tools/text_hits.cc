@@ -46,7 +46,7 @@ void StartHits(size_t width, Draft* d) {
   d->number_width = width + 4;  // "  " + the number + ": " (or "- ")
 }
 
-size_t AppendHits(const FileHits& file, size_t width, Draft* d) {
+size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d) {
   size_t cost = 0;
   auto own = [&](std::string line) {
     d->aside.push_back(d->lines.size());
@@ -56,7 +56,7 @@ size_t AppendHits(const FileHits& file, size_t width, Draft* d) {
   own(DisplayName(file.node.path.str()));
   size_t last = 0;
   for (const auto& l : file.lines) {
-    if (last && l.number > last + 1) own("  --");
+    if (context && last && l.number > last + 1) own("  --");
     last = l.number;
     // AppendFileLine writes the number right-aligned to width + 2 and two blanks: the blank
     // after the number becomes git grep's separator.

@@ -5,8 +5,8 @@
 //     2: mode = classic
 //     --
 //    40: mode = classic
-// `12:` a match, `11-` a line of context, `--` where lines are skipped. Lines are shown as
-// read_file shows them (DisplayText, a line over 2,000 characters cut); every number in an
+// `12:` a match, `11-` a line of context, `--` where lines are skipped (with context). Lines are
+// shown as read_file shows them (DisplayText, a line over 2,000 characters cut); every number in an
 // answer is right-aligned to the widest, so that the secret filter reads each line's own text
 // after the same number of bytes (Draft::number_width). Paths and `--` are the tool's own lines
 // (Draft::aside).
@@ -32,7 +32,8 @@ size_t NumberWidth(const std::vector<FileHits>& files);
 
 // Marks `d` as holding files' lines (call once, before the first AppendHits).
 void StartHits(size_t width, Draft* d);
-// The file's path and its lines. Returns what it costs in the answer (characters).
-size_t AppendHits(const FileHits& file, size_t width, Draft* d);
+// The file's path and its lines; with context, `--` where lines are skipped (git grep writes
+// it only then). Returns what it costs in the answer (characters).
+size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d);
 
 }  // namespace rr

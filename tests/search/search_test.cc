@@ -1,0 +1,128 @@
+// search: many repositories at once, each checked against `git grep -m 5` on its default
+// branch; the heading; repos and path; a repository that fails to open named in its place
+// while the others answer.
+#include <gtest/gtest.h>
+
+#include "tests/search/search_kit.h"
+
+namespace rr::testing::search {
+namespace {
+
+std::string Args(const std::string& pattern, const std::string& more = "") {
+  return "{\"pattern\":" + Quoted(pattern) + (more.empty() ? "" : "," + more) + "}";
+}
+
+TEST(Search, TheSeedsHeadingAndLines) {
+  TempDir dir;
+  TestRepo shop(dir / "shop"), billing(dir / "billing");
+  shop.Write("config/settings.yml", "currency: EUR\n");
+  shop.Commit("one");
+  billing.Write("src/invoice.py", "x = 1\nCURRENCY = settings['currency']\n");
+  billing.Commit("one");
+  ToolHarness h({Served("shop", shop.path()), Served("billing", billing.path())});
+  const auto answer = h.Call("search", Args("currency"));
+  ASSERT_FALSE(answer.is_error) << answer.text;
+  EXPECT_EQ(answer.text,
+            "`currency` in 2 repositories (their default branches): 2 lines in 2 files of 2 "
+            "repositories — at most 5 lines a file.\n"
+            "## shop · main @ " +
+                shop.Rev("main").substr(0, 12) +
+                " (2026-01-01)\n"
+                "config/settings.yml\n"
+                "  1: currency: EUR\n"
+                "## billing · main @ " +
+                billing.Rev("main").substr(0, 12) +
+                " (2026-01-01)\n"
+                "src/invoice.py\n"
+                "  2: CURRENCY = settings['currency']");
+}
+
+TEST(Search, ManyRepositoriesEachAsGitGrepFindsAtItsDefaultBranch) {
+  TempDir dir;
+  std::vector<std::unique_ptr<TestRepo>> repos;
+  std::vector<RepoConfig> config;
+  for (int r = 0; r < 6; ++r) {
+    const std::string name = "repo" + std::to_string(r);
+    repos.push_back(std::make_unique<TestRepo>(dir / name));
+    TestRepo& repo = *repos.back();
+    for (int f = 0; f < 8; ++f) {
+      std::string text;
+      for (int l = 0; l < 20; ++l) {
+        text += ((l * 7 + f * 3 + r) % 5 == 0 ? "order total " : "line ") + std::to_string(l) +
+                ((l + r) % 4 == 0 ? " ORDER\n" : "\n");
+      }
+      repo.Write("src/m" + std::to_string(f) + "/file.txt", text);
+    }
+    repo.Write("top.txt", r % 2 ? "order\n" : "none\n");
+    repo.Commit("one");
+    if (r == 3) {
+      // Its default branch is another one; an older commit on main holds other lines.
+      repo.Git({"checkout", "-q", "-b", "trunk"});
+      repo.Write("trunk.txt", "order on trunk\n");
+      repo.Commit("trunk");
+    }
+    config.push_back(Served(name, repo.path()));
+  }
+  ToolHarness h(config);
+  for (const std::string& more :
+       {std::string(), std::string(R"("ignore_case":true)"), std::string(R"("regex":true)"),
+        std::string(R"("path":"src/m2")")}) {
+    SCOPED_TRACE(more);
+    const std::string pattern = more.find("regex") != std::string::npos ? "order|ORDER$" : "order";
+    const auto answer = h.Call("search", Args(pattern, more));
+    ASSERT_FALSE(answer.is_error) << answer.text;
+    for (size_t r = 0; r < repos.size(); ++r) {
+      const std::string name = "repo" + std::to_string(r);
+      std::vector<std::string> options = {more.find("regex") != std::string::npos ? "-E" : "-F"};
+      if (more.find("ignore_case") != std::string::npos) options.push_back("-i");
+      std::vector<std::string> pathspec;
+      if (more.find("path") != std::string::npos) pathspec.push_back("src/m2");
+      const std::string head = repos[r]->Git({"symbolic-ref", "--short", "HEAD"});
+      EXPECT_EQ(HitsIn(answer.text, name),
+                GitGrep(*repos[r], head, options, pattern, pathspec, "5"))
+          << name << "\n"
+          << answer.text;
+    }
+  }
+  // repos: only those named, in the order given.
+  const auto two = h.Call("search", Args("order", R"("repos":"repo3, repo1")"));
+  EXPECT_NE(two.text.find("in 2 repositories"), std::string::npos) << two.text;
+  EXPECT_LT(two.text.find("## repo3 "), two.text.find("## repo1 "));
+  EXPECT_EQ(two.text.find("## repo0 "), std::string::npos);
+  const Hits repo3 = HitsIn(two.text, "repo3");
+  ASSERT_FALSE(repo3.empty()) << two.text;
+  EXPECT_EQ(repo3.back(), Hits::value_type("trunk.txt", {"1:order on trunk"}));
+  EXPECT_TRUE(h.Call("search", Args("order", R"("repos":"nope")")).is_error);
+}
+
+TEST(Search, ARepositoryThatFailsToOpenIsNamedWhileTheOthersAnswer) {
+  TempDir dir;
+  TestRepo shop(dir / "shop");
+  shop.Write("a.txt", "needle\n");
+  shop.Commit("one");
+  TestRepo gone(dir / "gone");
+  gone.Write("a.txt", "needle\n");
+  gone.Commit("one");
+  ToolHarness h({Served("gone", gone.path()), Served("shop", shop.path())});
+  rr::testing::Run({"rm", "-rf", gone.path()}, dir.path());
+  const auto answer = h.Call("search", Args("needle"));
+  ASSERT_FALSE(answer.is_error) << answer.text;
+  EXPECT_NE(answer.text.find("## gone — not searched: "), std::string::npos) << answer.text;
+  EXPECT_EQ(HitsIn(answer.text, "shop"), GitGrep(shop, "main", {"-F"}, "needle"));
+  // Alone, it is an error saying why.
+  EXPECT_TRUE(h.Call("search", Args("needle", R"("repos":"gone")")).is_error);
+}
+
+TEST(Search, AnAnswerLargerThanTheCapSaysHowToNarrow) {
+  TempDir dir;
+  TestRepo shop(dir / "shop");
+  for (int f = 0; f < 200; ++f) shop.Write("f" + std::to_string(f) + ".txt", "needle here\n");
+  shop.Commit("one");
+  ToolHarness h({Served("shop", shop.path())}, 3000);
+  const auto answer = h.Call("search", Args("needle"));
+  EXPECT_NE(answer.text.find("narrow with repos, path"), std::string::npos) << answer.text;
+  EXPECT_NE(answer.text.find("200 lines in 200 files"), std::string::npos) << answer.text;
+}
+
+}  // namespace
+}  // namespace rr::testing::search
