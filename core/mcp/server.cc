@@ -22,7 +22,9 @@ const char* const kInstructions =
     "tag or commit (the ref argument; default: the default branch), and list_refs for branches "
     "and tags. For history: log (of a ref, file or folder), show_commit, diff (two refs, or "
     "since_fork for what a branch changed), blame, and find_commits (which commit landed "
-    "something, across every repository, and which release has it). Paths are written from "
+    "something, across every repository, and which release has it). To find text: search "
+    "(across repositories, on their default branches) and grep (one repository, any ref, with "
+    "context). Paths are written from "
     "the repository's root. Every answer's first line names "
     "the repository, ref and commit it read; a cut answer ends with a note saying how to "
     "continue.";

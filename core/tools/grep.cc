@@ -49,11 +49,6 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
   if (!o) return Error{o.error()};
   auto node = o->reader.Find(o->at, *path, ctx.stop);
   if (!node) return Error{node.error()};
-  if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) {
-    return Error{"`" + node->path.Display() + "` is " +
-                 (node->kind == EntryKind::kLink ? "a symbolic link" : "a submodule") +
-                 ", not a file or folder to search; give a folder or a file"};
-  }
 
   SearchOptions options;
   options.max_per_file = kMaxPerFile;
@@ -85,12 +80,23 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
   if (!node->path.is_root()) d.header += " · under " + node->path.Display();
 
   if (found.files.empty()) {
-    d.lines.push_back(report.files == 0 ? "No served file to search there." : "No line matches.");
+    if (node->kind == EntryKind::kLink || node->kind == EntryKind::kSubmodule) {
+      // As git grep at a tree: links and submodules are not searched.
+      d.lines.push_back("`" + node->path.Display() + "` is " +
+                        (node->kind == EntryKind::kLink
+                             ? "a symbolic link: read_file gives its target, which is not searched"
+                             : "a submodule: its files belong to another repository") +
+                        ".");
+    } else {
+      d.lines.push_back(report.files == 0 ? "No served file to search there." : "No line matches.");
+    }
   } else if (options.files_only) {
     for (const auto& f : found.files) d.lines.push_back(DisplayName(f.node.path.str()));
   } else {
     const size_t width = NumberWidth(found.files);
     StartHits(width, &d);
+    // One file: the secret filter reads its lines knowing which file they come from.
+    if (found.files.size() == 1) d.body_path = found.files.front().node.path.str();
     size_t budget = 0;
     for (const auto& f : found.files) {
       if (!f.kept || budget > ctx.answer_characters) {

@@ -94,10 +94,15 @@ inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo
       {"find_commits", "{\"message\":\".\",\"repos\":" + JsonQuote(repo) + "}"},
       {"find_files", "{\"pattern\":\"**\",\"repos\":" + JsonQuote(repo) + "}"},
       {"find_files", "{" + r + ",\"pattern\":\"*\"}"},
+      {"grep", "{" + r + ",\"pattern\":\".\",\"regex\":true,\"files_only\":true}"},
   };
   for (const auto& f : files) {
     calls.push_back({"read_file", "{" + r + ",\"path\":" + JsonQuote(f) + "}"});
     calls.push_back({"log", "{" + r + ",\"path\":" + JsonQuote(f) + "}"});
+    calls.push_back({"grep", "{" + r + ",\"path\":" + JsonQuote(f) +
+                                 ",\"pattern\":\"e\",\"ignore_case\":true,\"context\":2}"});
+    calls.push_back({"search", "{\"repos\":" + JsonQuote(repo) + ",\"path\":" + JsonQuote(f) +
+                                   ",\"pattern\":\".\",\"regex\":true}"});
   }
   if (!ref.empty()) {
     const std::string at = ",\"ref\":" + JsonQuote(ref);
@@ -107,6 +112,7 @@ inline std::vector<Called> CallEveryTool(ToolHarness& h, const std::string& repo
     for (const auto& f : files) {
       const std::string path = ",\"path\":" + JsonQuote(f);
       calls.push_back({"read_file", "{" + r + at + path + "}"});
+      calls.push_back({"grep", "{" + r + at + path + ",\"pattern\":\"e\"}"});
       calls.push_back({"show_commit", "{" + r + ",\"commit\":" + JsonQuote(ref) + path + "}"});
       calls.push_back({"diff", "{" + r + ",\"base\":" + JsonQuote(ref) + path + "}"});
       calls.push_back(
