@@ -24,7 +24,8 @@ const char* const kInstructions =
     "since_fork for what a branch changed), blame, and find_commits (which commit landed "
     "something, across every repository, and which release has it). To find text: search "
     "(across repositories, on their default branches) and grep (one repository, any ref, with "
-    "context). Paths are written from "
+    "context); to find files by name: find_files (a glob such as **/*.proto). Paths are written "
+    "from "
     "the repository's root. Every answer's first line names "
     "the repository, ref and commit it read; a cut answer ends with a note saying how to "
     "continue.";

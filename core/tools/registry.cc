@@ -25,10 +25,10 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<ShowCommitTool>());
   tools.push_back(std::make_unique<DiffTool>());
   tools.push_back(std::make_unique<BlameTool>());
-  tools.push_back(std::make_unique<FindCommitsTool>());
-  tools.push_back(std::make_unique<FindFilesTool>());
   tools.push_back(std::make_unique<SearchTool>());
   tools.push_back(std::make_unique<GrepTool>());
+  tools.push_back(std::make_unique<FindCommitsTool>());
+  tools.push_back(std::make_unique<FindFilesTool>());
   return tools;
 }
 
