@@ -1,5 +1,7 @@
 #include "core/tools/common.h"
 
+#include <algorithm>
+
 namespace rr {
 
 ArgSpec RepoArg() {
@@ -15,6 +17,40 @@ Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const A
   if (all.size() == 1) return all.front();
   return Error{"argument `repo` is needed: this server serves " + std::to_string(all.size()) +
                " repositories; name one (list_repos lists them)"};
+}
+
+Result<std::vector<std::shared_ptr<const ServedRepo>>> ReposOf(const CallContext& ctx,
+                                                               const Args& args) {
+  std::vector<std::shared_ptr<const ServedRepo>> repos;
+  const auto names = args.String("repos");
+  if (!names) {
+    for (const auto& r : ctx.catalog->all()) {
+      if (r->listed()) repos.push_back(r);
+    }
+    return repos;
+  }
+  std::string name;
+  auto add = [&]() -> Status {
+    const size_t b = name.find_first_not_of(' ');
+    const size_t e = name.find_last_not_of(' ');
+    if (b != std::string::npos) {
+      auto r = ctx.catalog->Find(name.substr(b, e - b + 1));
+      if (!r) return Error{r.error()};
+      if (std::find(repos.begin(), repos.end(), *r) == repos.end()) repos.push_back(r.take());
+    }
+    name.clear();
+    return Status::Ok();
+  };
+  for (char c : *names) {
+    if (c != ',') {
+      name += c;
+      continue;
+    }
+    if (Status st = add(); !st) return Error{st.error()};
+  }
+  if (Status st = add(); !st) return Error{st.error()};
+  if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
+  return repos;
 }
 
 ArgSpec RefArg() {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/policy/catalog.h"
 #include "core/tools/tool.h"
@@ -20,6 +21,11 @@ ArgSpec MaxLinesArg();
 // The repository named by `repo`; without it, the only repository served (an error naming
 // the choice when there are several).
 Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const Args& args);
+
+// The repositories named by `repos` (names separated by commas, each once, in the order given),
+// or without it every repository list_repos shows. Errors name an unknown repository.
+Result<std::vector<std::shared_ptr<const ServedRepo>>> ReposOf(const CallContext& ctx,
+                                                               const Args& args);
 
 struct Opened {
   std::shared_ptr<const ServedRepo> repo;

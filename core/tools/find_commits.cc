@@ -32,30 +32,7 @@ const ToolSpec& FindCommitsTool::spec() const {
   return s;
 }
 
-namespace {
-
-std::vector<std::string> SplitNames(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  auto flush = [&] {
-    while (!cur.empty() && cur.back() == ' ') cur.pop_back();
-    size_t b = 0;
-    while (b < cur.size() && cur[b] == ' ') b++;
-    if (b < cur.size()) out.push_back(cur.substr(b));
-    cur.clear();
-  };
-  for (char c : text) {
-    if (c == ',') {
-      flush();
-    } else {
-      cur += c;
-    }
-  }
-  flush();
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) const {
   if (!args.String("message") && !args.String("author")) {
@@ -68,21 +45,9 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
   filter->skip_hidden_messages = true;
   const size_t max_count = static_cast<size_t>(args.Integer("max_count").value_or(10));
 
-  std::vector<std::shared_ptr<const ServedRepo>> repos;
-  if (auto names = args.String("repos")) {
-    for (const auto& n : SplitNames(*names)) {
-      auto r = ctx.catalog->Find(n);
-      if (!r) return Error{r.error()};
-      bool dup = false;
-      for (const auto& have : repos) dup = dup || have == *r;
-      if (!dup) repos.push_back(r.take());
-    }
-    if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
-  } else {
-    for (const auto& r : ctx.catalog->all()) {
-      if (r->listed()) repos.push_back(r);
-    }
-  }
+  auto listed = ReposOf(ctx, args);
+  if (!listed) return Error{listed.error()};
+  const std::vector<std::shared_ptr<const ServedRepo>> repos = listed.take();
 
   Draft d;
   d.body_kind = TextKind::kCommitMessage;

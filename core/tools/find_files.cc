@@ -106,21 +106,6 @@ class FileGlob {
   bool all_ = false;    // `**`: every file
 };
 
-std::vector<std::string> SplitNames(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string name = text.substr(start, comma - start);
-    const size_t b = name.find_first_not_of(' ');
-    const size_t e = name.find_last_not_of(' ');
-    if (b != std::string::npos) out.push_back(name.substr(b, e - b + 1));
-    start = comma + 1;
-  }
-  return out;
-}
-
 std::string Mark(EntryKind k) {
   switch (k) {
     case EntryKind::kLink:
@@ -207,17 +192,10 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
     auto r = RepoOf(ctx, args);
     if (!r) return Error{r.error()};
     repos.push_back(r.take());
-  } else if (names) {
-    for (const auto& n : SplitNames(*names)) {
-      auto r = ctx.catalog->Find(n);
-      if (!r) return Error{r.error()};
-      if (std::find(repos.begin(), repos.end(), *r) == repos.end()) repos.push_back(r.take());
-    }
-    if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
   } else {
-    for (const auto& r : ctx.catalog->all()) {
-      if (r->listed()) repos.push_back(r);
-    }
+    auto listed = ReposOf(ctx, args);
+    if (!listed) return Error{listed.error()};
+    repos = listed.take();
   }
   const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
   // A shown line costs at least two characters of the cap (a name and its line break), so no

@@ -10,21 +10,6 @@ namespace {
 
 constexpr size_t kMaxPerFile = 5;
 
-std::vector<std::string> SplitNames(const std::string& text) {
-  std::vector<std::string> out;
-  size_t at = 0;
-  while (at <= text.size()) {
-    size_t comma = text.find(',', at);
-    if (comma == std::string::npos) comma = text.size();
-    std::string name = text.substr(at, comma - at);
-    const size_t b = name.find_first_not_of(' ');
-    const size_t e = name.find_last_not_of(' ');
-    if (b != std::string::npos) out.push_back(name.substr(b, e - b + 1));
-    at = comma + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 const ToolSpec& SearchTool::spec() const {
@@ -60,21 +45,9 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   auto path = PathOf(args);
   if (!path) return Error{path.error()};
 
-  std::vector<std::shared_ptr<const ServedRepo>> repos;
-  if (auto names = args.String("repos")) {
-    for (const auto& n : SplitNames(*names)) {
-      auto r = ctx.catalog->Find(n);
-      if (!r) return Error{r.error()};
-      bool dup = false;
-      for (const auto& have : repos) dup = dup || have == *r;
-      if (!dup) repos.push_back(r.take());
-    }
-    if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
-  } else {
-    for (const auto& r : ctx.catalog->all()) {
-      if (r->listed()) repos.push_back(r);
-    }
-  }
+  auto listed = ReposOf(ctx, args);
+  if (!listed) return Error{listed.error()};
+  const std::vector<std::shared_ptr<const ServedRepo>> repos = listed.take();
 
   // Each repository's default branch and the path there, on this thread; a repository that
   // fails here is reported in its place.
