@@ -367,6 +367,32 @@ TEST(FindCommitsSkew, AClockOffByLessThanADayStillPlacesTheCommit) {
   ExpectWhereAsGitSays(repo, where.begin()->first, where.begin()->second);
 }
 
+// The branches holding a commit are named newest first (by their tip's date), as list_refs
+// lists them — not in the refs' name order. A subject ending "\r\n" is shown without its \r.
+TEST(FindCommitsOrder, BranchesAreNamedNewestFirstAndASubjectLosesItsCarriageReturn) {
+  TempDir tmp;
+  TestRepo repo(tmp / "order");
+  HistoryWriter w;
+  const int a = w.Commit({{"a", {"1"}}}, {}, Day(1), "Start\n");
+  const int fix = w.Commit({{"a", {"2"}}}, {a}, Day(2), "Fix the rounding\r\n\r\nWhy.\r\n");
+  const int later = w.Commit({{"a", {"3"}}}, {fix}, Day(5), "Later\n");
+  const int middle = w.Commit({{"a", {"4"}}}, {fix}, Day(3), "Middle\n");
+  w.Ref("refs/heads/main", a);
+  w.Ref("refs/heads/a-oldest", fix);
+  w.Ref("refs/heads/m-middle", middle);
+  w.Ref("refs/heads/z-newest", later);
+  const auto ids = w.Write(repo, tmp);
+  ToolHarness h({Served("order", repo.path())});
+  auto found = h.Call("find_commits", R"({"message":"rounding"})");
+  ASSERT_FALSE(found.is_error) << found.text;
+  const auto where = WhereIn(found.text);
+  ASSERT_EQ(where.size(), 1u) << found.text;
+  EXPECT_EQ(where.begin()->second,
+            "    not on main: on z-newest, m-middle, a-oldest · in no tag yet");
+  EXPECT_TRUE(Has(found.text, "— Fix the rounding\n")) << found.text;
+  EXPECT_FALSE(Has(found.text, "\\r")) << found.text;
+}
+
 // A generated repository: many branches and tags, merges among them; every commit found is
 // placed as git places it.
 TEST(FindCommitsRandom, EveryFoundCommitIsPlacedAsGitPlacesIt) {
