@@ -278,9 +278,30 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   std::vector<Outcome> outcome(order.size(), Outcome::kNotSearched);
   std::vector<FileHits> hits(order.size());
   std::atomic<size_t> kept{0};
+  // Per target: when its first file began (steady-clock ticks; 0 = not yet), and whether its
+  // own time ran out.
+  using Clock = std::chrono::steady_clock;
+  std::vector<std::atomic<Clock::rep>> began(targets.size());
+  std::vector<std::atomic<bool>> out_of_time(targets.size());
+  for (size_t t = 0; t < targets.size(); ++t) {
+    began[t].store(0);
+    out_of_time[t].store(false);
+  }
+  const bool timed = options.per_target.count() > 0;
   run(order.size(), [&](size_t i, Readers& readers) {
     if (stop.stopped()) return;
     const auto [t, f] = order[i];
+    if (timed) {
+      if (out_of_time[t].load(std::memory_order_relaxed)) return;
+      const Clock::rep now = Clock::now().time_since_epoch().count();
+      Clock::rep first = 0;
+      if (!began[t].compare_exchange_strong(first, now)) {
+        if (Clock::duration(now - first) >= options.per_target) {
+          out_of_time[t].store(true, std::memory_order_relaxed);
+          return;
+        }
+      }
+    }
     const Node& node = files[t][f];
     Result<RepoReader>* reader = reader_of(targets[t].repo, readers);
     if (!*reader) return;
@@ -335,8 +356,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         break;
     }
   }
+  for (size_t t = 0; t < targets.size(); ++t) {
+    result.targets[t].out_of_time = out_of_time[t].load() && result.targets[t].partial;
+  }
   for (const auto& r : result.targets) result.stopped = result.stopped || r.partial;
-  if (result.stopped) result.why = stop.Why();
+  if (result.stopped && stop.stopped()) result.why = stop.Why();
   return result;
 }
 

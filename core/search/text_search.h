@@ -14,12 +14,16 @@
 //   - Up to max_per_file matching lines a file (git grep -m); `context` lines before and after
 //     each (git grep -C), groups that touch or overlap merged.
 //   - Bounded by `stop`: past it, no further file is read, and the result says it is partial
-//     and how many files it covered.
+//     and how many files it covered. With `per_target` set, each target also has its own time:
+//     counted from when its first file is read, past it no further file of that target is
+//     read (the target is reported partial, `out_of_time`), and the others go on — so one huge
+//     repository cannot take a whole search's time from the rest.
 //   - Several threads, each with its own RepoReader (ServedRepo::Open) per repository; the
 //     result is in the order the files are in their trees (git's path order), whatever the
 //     threads did: deterministic.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -91,23 +95,26 @@ struct SearchOptions {
   size_t threads = 0;  // 0: DefaultThreads()
   // Lines are kept until the bytes kept pass this; files after are counted, not kept.
   size_t keep_bytes = 8 * 1024 * 1024;
+  // The time each target may take (zero: only `stop` bounds it).
+  std::chrono::milliseconds per_target{0};
 };
 
 struct TargetReport {
   std::string error;  // non-empty: the target could not be walked
   size_t files = 0;   // served files below it (regular files, walked)
   size_t searched = 0;
-  size_t binary = 0;      // skipped as binary
-  size_t unreadable = 0;  // over 10 MB, or not in the local copy
-  size_t too_deep = 0;    // paths too long to serve, passed over
-  bool partial = false;   // stopped before every file was searched
+  size_t binary = 0;         // skipped as binary
+  size_t unreadable = 0;     // over 10 MB, or not in the local copy
+  size_t too_deep = 0;       // paths too long to serve, passed over
+  bool partial = false;      // stopped before every file was searched
+  bool out_of_time = false;  // partial because its own time (per_target) ran out
 };
 
 struct SearchResult {
   std::vector<FileHits> files;  // by target, then in path order
   std::vector<TargetReport> targets;
-  bool stopped = false;
-  std::string why;  // when stopped
+  bool stopped = false;  // some target is partial
+  std::string why;       // when `stop` stopped it; empty when only targets' own times ran out
 };
 
 // The threads a search uses by default: the machine's cores, at most 8.

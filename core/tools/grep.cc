@@ -124,8 +124,10 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
                         " not searched: over 10 MB, or not in the local copy]");
   }
   if (found.stopped) {
-    d.closing.push_back("[partial: " + found.why + " — searched " + WithCommas(report.searched) +
-                        " of " + WithCommas(report.files) + " files]");
+    d.closing.push_back(
+        "[partial: " + (found.why.empty() ? "the search stopped early" : found.why) +
+        " — searched " + WithCommas(report.searched) + " of " + WithCommas(report.files) +
+        " files]");
   }
   d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>&, size_t) {
     return "[the answer reached its limit of " + WithCommas(limit) +

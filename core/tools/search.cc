@@ -52,6 +52,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   // Each repository's default branch and the path there, on this thread; a repository that
   // fails here is reported in its place.
   std::vector<std::string> failed(repos.size());
+  std::vector<std::string> without;  // repositories where `path` is not a served folder or file
   std::vector<SearchTarget> targets;
   std::vector<size_t> target_of(repos.size(), SIZE_MAX);
   for (size_t i = 0; i < repos.size(); ++i) {
@@ -69,15 +70,25 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     if (!node) {
       // Not there in this repository (or outside what it serves): nothing to search in it.
       if (repos.size() == 1) return Error{node.error()};
+      without.push_back(repos[i]->name());
       continue;
     }
-    if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) continue;
+    if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) {
+      without.push_back(repos[i]->name());
+      continue;
+    }
     target_of[i] = targets.size();
     targets.push_back(SearchTarget{repos[i].get(), at.take(), node.take()});
   }
 
   SearchOptions options;
   options.max_per_file = kMaxPerFile;
+  // Over several repositories, each gets at most a third of the call's time, so that one huge
+  // repository cannot keep the others from being searched.
+  if (targets.size() > 1 && ctx.stop.budget().count() > 0) {
+    options.per_target =
+        std::chrono::duration_cast<std::chrono::milliseconds>(ctx.stop.budget() / 3);
+  }
   const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
 
   // The files of each target, in order.
@@ -99,7 +110,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   const size_t width = NumberWidth(found.files);
   StartHits(width, &d);
   size_t budget = 0, failures = 0;
-  std::vector<std::string> partial;
+  std::vector<std::string> partial, out_of_time;  // "name (searched k of n files)"
   for (size_t i = 0; i < repos.size(); ++i) {
     if (!failed[i].empty()) {
       d.aside.push_back(d.lines.size());
@@ -116,7 +127,11 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       failures++;
       continue;
     }
-    if (report.partial) partial.push_back(repos[i]->name());
+    if (report.partial) {
+      (report.out_of_time ? out_of_time : partial)
+          .push_back(repos[i]->name() + " (searched " + WithCommas(report.searched) + " of " +
+                     WithCommas(report.files) + " files)");
+    }
     if (by_target[t].empty()) continue;
     d.aside.push_back(d.lines.size());
     d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()));
@@ -134,10 +149,28 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     d.aside.push_back(d.lines.size());
     d.lines.push_back("No line matches.");
   }
+  auto list = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
   if (!partial.empty()) {
-    std::string names;
-    for (const auto& n : partial) names += (names.empty() ? "" : ", ") + n;
-    d.closing.push_back("[partial: " + found.why + " — not searched in full: " + names + "]");
+    d.closing.push_back(
+        "[partial: " + (found.why.empty() ? "the search stopped early" : found.why) +
+        " — not searched in full: " + list(partial) + "]");
+  }
+  if (!out_of_time.empty()) {
+    const auto seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(options.per_target).count();
+    d.closing.push_back("[partial: a repository is searched for at most " +
+                        Plural(static_cast<size_t>(seconds), "second", "seconds") +
+                        " when several are — not searched in full: " + list(out_of_time) +
+                        "; grep searches one repository with the call's whole time]");
+  }
+  if (!without.empty()) {
+    d.closing.push_back("[no " + path->Display() + " to search in " +
+                        Plural(without.size(), "repository", "repositories") +
+                        " (missing there, or not served): " + list(without) + "]");
   }
   d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>&, size_t) {
     return "[the answer reached its limit of " + WithCommas(limit) +

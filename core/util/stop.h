@@ -22,6 +22,8 @@ class StopToken {
   bool cancelled() const { return cancelled_->load(std::memory_order_relaxed); }
   bool expired() const { return Clock::now() >= deadline_; }
   bool stopped() const { return cancelled() || expired(); }
+  // The time the call was given (zero: no limit).
+  Clock::duration budget() const { return budget_; }
 
   // Why the work stopped, as a sentence for the answer.
   std::string Why() const {

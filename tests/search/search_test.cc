@@ -124,5 +124,27 @@ TEST(Search, AnAnswerLargerThanTheCapSaysHowToNarrow) {
   EXPECT_NE(answer.text.find("200 lines in 200 files"), std::string::npos) << answer.text;
 }
 
+// A repository where `path` is missing (or kept out) is named, not passed over in silence.
+TEST(Search, RepositoriesWithoutThePathAreNamed) {
+  TempDir dir;
+  TestRepo shop(dir / "shop"), billing(dir / "billing"), docs(dir / "docs");
+  shop.Write("src/a.txt", "currency\n");
+  shop.Commit("one");
+  billing.Write("lib/b.txt", "currency\n");
+  billing.Commit("one");
+  docs.Write("src/secret/c.txt", "currency\n");
+  docs.Commit("one");
+  RepoConfig kept_out = Served("docs", docs.path());
+  kept_out.exclude = {"src/**"};
+  ToolHarness h({Served("shop", shop.path()), Served("billing", billing.path()), kept_out});
+  const auto answer = h.Call("search", Args("currency", R"("path":"src")"));
+  ASSERT_FALSE(answer.is_error) << answer.text;
+  EXPECT_NE(answer.text.find("src/a.txt"), std::string::npos) << answer.text;
+  EXPECT_NE(answer.text.find("[no src to search in 2 repositories (missing there, or not "
+                             "served): billing, docs]"),
+            std::string::npos)
+      << answer.text;
+}
+
 }  // namespace
 }  // namespace rr::testing::search

@@ -85,6 +85,52 @@ TEST_F(TextSearch, AStoppedSearchSaysItIsPartial) {
   EXPECT_LT(r.targets[0].searched, 40u);
 }
 
+// With a time per target, a target that takes longer is cut (and says it ran out of its own
+// time) while the next one is still searched whole: one huge repository cannot starve the rest.
+TEST_F(TextSearch, EachTargetHasItsOwnTime) {
+  TestRepo big(dir / "big");
+  for (int f = 0; f < 3000; ++f) big.Write("f" + std::to_string(f) + ".txt", "needle\n");
+  big.Commit("many");
+  RepoSettings s;
+  s.name = "big";
+  s.path = big.path();
+  ServedRepo big_served(s);
+  auto big_reader = big_served.Open();
+  ASSERT_TRUE(big_reader) << big_reader.error();
+  auto big_at = big_reader->At(std::nullopt);
+  ASSERT_TRUE(big_at);
+  auto big_root = big_reader->Find(*big_at, RepoPath::Root(), StopToken());
+  ASSERT_TRUE(big_root);
+  auto reader = served->Open();
+  auto at = reader->At(std::nullopt);
+  auto one_file = reader->Find(*at, RepoPath::Parse("d0/f0.txt").value(), StopToken());
+  ASSERT_TRUE(one_file);
+  const std::vector<SearchTarget> two = {SearchTarget{&big_served, *big_at, *big_root},
+                                         SearchTarget{served.get(), *at, *one_file}};
+  auto pattern = TextPattern::Make("needle", false, false, "pattern");
+  ASSERT_TRUE(pattern);
+  SearchOptions o;
+  o.threads = 1;
+  o.per_target = std::chrono::milliseconds(1);  // 3,000 blob reads take far longer
+  const SearchResult r = SearchText(two, *pattern, nullptr, o, StopToken());
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.why, "");  // the call's own time did not run out
+  EXPECT_TRUE(r.targets[0].partial);
+  EXPECT_TRUE(r.targets[0].out_of_time);
+  EXPECT_EQ(r.targets[0].files, 3000u);
+  EXPECT_LT(r.targets[0].searched, 3000u);
+  EXPECT_FALSE(r.targets[1].partial);
+  EXPECT_FALSE(r.targets[1].out_of_time);
+  EXPECT_EQ(r.targets[1].searched, 1u);
+  ASSERT_FALSE(r.files.empty());
+  EXPECT_EQ(r.files.back().target, 1u);
+
+  o.per_target = std::chrono::milliseconds(0);  // without it, everything is searched
+  const SearchResult whole = SearchText(two, *pattern, nullptr, o, StopToken());
+  EXPECT_FALSE(whole.stopped);
+  EXPECT_EQ(whole.targets[0].searched, 3000u);
+}
+
 TEST_F(TextSearch, TheVetoNeedsTheFilter) {
   const std::string token = "ghp_" + Chars(36, kBase62, 11);
   repo.Write("d0/key.txt", "k = " + token + "\n");
