@@ -74,3 +74,63 @@ std::string JsonQuote(std::string_view raw) {
 }
 
 }  // namespace rr
+
+namespace rr {
+namespace {
+
+// Whether the digits of an integer literal (no sign) name a value past the limit for its sign.
+bool PastLimit(std::string_view digits, bool negative) {
+  while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+  const std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
+  if (digits.size() != limit.size()) return digits.size() > limit.size();
+  return digits > limit;
+}
+
+}  // namespace
+
+std::optional<std::string> HugeIntegersAsDecimals(std::string_view json) {
+  std::optional<std::string> out;
+  size_t copied = 0;  // bytes of `json` already in *out
+  size_t i = 0;
+  while (i < json.size()) {
+    const char c = json[i];
+    if (c == '"') {
+      for (++i; i < json.size() && json[i] != '"'; ++i) {
+        if (json[i] == '\\') ++i;
+      }
+      ++i;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    bool integer = true;
+    for (++i; i < json.size(); ++i) {
+      const char d = json[i];
+      if (d == '.' || d == 'e' || d == 'E' || d == '+' || d == '-') {
+        integer = false;
+      } else if (d < '0' || d > '9') {
+        break;
+      }
+    }
+    if (!integer) continue;
+    const bool negative = json[start] == '-';
+    if (!PastLimit(json.substr(start + (negative ? 1 : 0), i - start - (negative ? 1 : 0)),
+                   negative)) {
+      continue;
+    }
+    if (!out) {
+      out.emplace();
+      out->reserve(json.size() + 8);
+    }
+    out->append(json.substr(copied, i - copied));
+    out->append(".0");
+    copied = i;
+  }
+  if (out) out->append(json.substr(copied));
+  return out;
+}
+
+}  // namespace rr

@@ -85,7 +85,42 @@ std::string ToolResult(const std::string& text, bool is_error) {
          "}],\"isError\":" + (is_error ? "true" : "false") + "}";
 }
 
+// At most this many characters of a name an agent sent are repeated in an error.
+constexpr size_t kEchoedName = 100;
+
+// A name the client sent, as an error may repeat it: displayable and capped.
+std::string Echo(std::string_view raw) {
+  if (CodePoints(raw) <= kEchoedName) return DisplayName(raw);
+  return DisplayName(raw.substr(0, PrefixBytes(raw, kEchoedName))) + "…";
+}
+
+// A JSON number that is an integer literal too large for 64 bits (HugeIntegersAsDecimals wrote
+// it as a decimal), or any number with no fraction past what an int64 holds.
+bool HugeNumber(const Poco::Dynamic::Var& v) {
+  if (v.isEmpty() || v.isString() || v.isInteger() || !v.isNumeric()) return false;
+  const double d = v.convert<double>();
+  return d >= 9223372036854775808.0 || d < -9223372036854775808.0;
+}
+
+// A progress token (string or integer) as JSON text, or "" when there is none to use.
+std::string ProgressTokenOf(const Poco::JSON::Object::Ptr& params) {
+  if (!params || !params->has("_meta")) return "";
+  const auto meta = params->getObject("_meta");
+  if (!meta || !meta->has("progressToken")) return "";
+  const Poco::Dynamic::Var v = meta->get("progressToken");
+  if (v.isString()) return JsonQuote(v.extract<std::string>());
+  if (v.isInteger() && v.type() != typeid(bool)) return v.convert<std::string>();
+  return "";
+}
+
 }  // namespace
+
+// One request under way: its id, its caller, and what the server learnt of it.
+struct McpServer::Request {
+  std::string id;  // JSON text
+  Caller caller;
+  std::string progress_token;  // JSON text; "" when the client asked for no progress
+};
 
 McpServer::McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
                      std::vector<std::unique_ptr<const Tool>> tools, Options options)
@@ -144,8 +179,12 @@ std::string McpServer::OversizedMessageError(size_t limit) {
          "}}";
 }
 
-void McpServer::Reply(const std::string& id, const std::string& result_json) {
-  sink_("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result_json + "}");
+void McpServer::Reply(const Request& req, const std::string& result_json) {
+  if (req.caller.record && req.caller.record->outcome.empty()) req.caller.record->outcome = "ok";
+  Outgoing out;
+  out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + req.id + ",\"result\":" + result_json + "}";
+  if (req.caller.record) req.caller.record->answer_bytes = out.json.size();
+  req.caller.reply(out);
   Answered();
 }
 
@@ -153,19 +192,38 @@ void McpServer::Answered() {
   std::call_once(indexer_started_, [this] { indexer_->Start(); });
 }
 
-void McpServer::ReplyError(const std::string& id, int code, const std::string& message) {
-  sink_("{\"jsonrpc\":\"2.0\",\"id\":" + (id.empty() ? std::string("null") : id) +
-        ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + JsonQuote(message) +
-        "}}");
+void McpServer::ReplyError(const Request& req, int code, const std::string& message,
+                           const std::string& data_json) {
+  Outgoing out;
+  out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
+             ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + JsonQuote(message) +
+             (data_json.empty() ? "" : ",\"data\":" + data_json) + "}}";
+  if (code == kParseError || code == kInvalidRequest) out.http_status = 400;
+  if (req.caller.record) {
+    req.caller.record->outcome = "error " + std::to_string(code);
+    req.caller.record->answer_bytes = out.json.size();
+  }
+  req.caller.reply(out);
   Answered();
 }
 
 void McpServer::Handle(const std::string& message) {
+  Caller caller;
+  caller.reply = [this](const Outgoing& out) { sink_(out.json); };
+  Handle(message, caller);
+}
+
+void McpServer::Handle(const std::string& message, const Caller& caller) {
+  Request req;
+  req.caller = caller;
+  if (!req.caller.catalog) req.caller.catalog = catalog_;
+  const std::optional<std::string> widened = HugeIntegersAsDecimals(message);
+  const std::string& text = widened ? *widened : message;
   Poco::Dynamic::Var parsed;
   try {
     Poco::JSON::Parser parser;
     parser.setDepth(64);
-    parsed = parser.parse(message);
+    parsed = parser.parse(text);
   } catch (const std::exception& e) {
     // Poco parses only an object or an array at the top; a lone string, number, true, false or
     // null is valid JSON, so it is an invalid request, not a parse error.
@@ -173,75 +231,86 @@ void McpServer::Handle(const std::string& message) {
     try {
       Poco::JSON::Parser parser;
       parser.setDepth(64);
-      const auto wrapped = parser.parse("[" + message + "]");
+      const auto wrapped = parser.parse("[" + text + "]");
       lone_value = wrapped.type() == typeid(Poco::JSON::Array::Ptr) &&
                    wrapped.extract<Poco::JSON::Array::Ptr>()->size() == 1;
     } catch (const std::exception&) {
     }
     if (lone_value) {
-      ReplyError("", kInvalidRequest, "invalid request: a message must be a JSON object");
+      ReplyError(req, kInvalidRequest, "invalid request: a message must be a JSON object");
     } else {
-      ReplyError("", kParseError, "parse error: the message is not valid JSON");
+      ReplyError(req, kParseError, "parse error: the message is not valid JSON");
     }
     return;
   }
   if (parsed.type() == typeid(Poco::JSON::Array::Ptr)) {
-    ReplyError("", kInvalidRequest,
+    ReplyError(req, kInvalidRequest,
                "invalid request: batches are not supported; send one "
                "message at a time");
     return;
   }
   if (parsed.type() != typeid(Poco::JSON::Object::Ptr)) {
-    ReplyError("", kInvalidRequest, "invalid request: a message must be a JSON object");
+    ReplyError(req, kInvalidRequest, "invalid request: a message must be a JSON object");
     return;
   }
   const auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
-  std::string id;
-  if (!IdOf(msg, &id)) {
-    ReplyError("", kInvalidRequest, "invalid request: `id` must be a string or an integer");
+  if (caller.record && msg->has("method") && msg->get("method").isString()) {
+    caller.record->method = Echo(msg->getValue<std::string>("method"));
+  }
+  if (!IdOf(msg, &req.id)) {
+    if (widened && HugeNumber(msg->get("id"))) {
+      ReplyError(req, kParseError,
+                 "parse error: `id` is an integer past 64 bits, which this server does not "
+                 "read; use a smaller integer or a string");
+    } else {
+      ReplyError(req, kInvalidRequest, "invalid request: `id` must be a string or an integer");
+    }
     return;
   }
   const bool has_method = msg->has("method");
   if (!msg->has("jsonrpc") || !msg->get("jsonrpc").isString() ||
       msg->get("jsonrpc").extract<std::string>() != "2.0") {
-    ReplyError(id, kInvalidRequest, "invalid request: `jsonrpc` must be \"2.0\"");
+    ReplyError(req, kInvalidRequest, "invalid request: `jsonrpc` must be \"2.0\"");
     return;
   }
   if (!has_method) {
     // A response to a request: this server sends none, so there is nothing to match.
     if (msg->has("result") || msg->has("error")) return;
-    ReplyError(id, kInvalidRequest, "invalid request: `method` is missing");
+    ReplyError(req, kInvalidRequest, "invalid request: `method` is missing");
     return;
   }
   if (!msg->get("method").isString()) {
-    ReplyError(id, kInvalidRequest, "invalid request: `method` must be a string");
+    ReplyError(req, kInvalidRequest, "invalid request: `method` must be a string");
     return;
   }
   if (msg->has("params")) {
     const auto& p = msg->get("params");
     if (!p.isEmpty() && p.type() != typeid(Poco::JSON::Object::Ptr) &&
         p.type() != typeid(Poco::JSON::Array::Ptr)) {
-      ReplyError(id, kInvalidRequest, "invalid request: `params` must be an object");
+      ReplyError(req, kInvalidRequest, "invalid request: `params` must be an object");
       return;
     }
   }
-  if (id.empty()) {
-    HandleNotification(msg);
+  if (req.id.empty()) {
+    HandleNotification(msg, req.caller);
   } else {
-    HandleRequest(msg, id);
+    HandleRequest(msg, req);
   }
 }
 
-void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg) {
+void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg, const Caller& caller) {
   const std::string method = msg->getValue<std::string>("method");
   if (method != "notifications/cancelled") return;  // initialized and others: nothing to do
+  // Only calls on the pool are named by their id: a waiting caller's call (HTTP) is cancelled
+  // by its connection closing, and its id may be another client's too.
+  if (caller.wait) return;
   const auto params = msg->getObject("params");
   if (!params || !params->has("requestId")) return;
   std::string key;
   const auto v = params->get("requestId");
   if (v.isString()) {
     key = JsonQuote(v.extract<std::string>());
-  } else if (v.isInteger()) {
+  } else if (v.isInteger() && v.type() != typeid(bool)) {
     key = v.convert<std::string>();
   } else {
     return;
@@ -251,12 +320,13 @@ void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg) {
   if (it != in_flight_.end()) it->second->store(true);
 }
 
-void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, const std::string& id) {
+void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) {
   const std::string method = msg->getValue<std::string>("method");
   Poco::JSON::Object::Ptr params;
   if (msg->has("params") && msg->get("params").type() == typeid(Poco::JSON::Object::Ptr)) {
     params = msg->getObject("params");
   }
+  req.progress_token = ProgressTokenOf(params);
   if (method == "initialize") {
     std::string version = kProtocolVersions[0];
     if (params && params->has("protocolVersion") && params->get("protocolVersion").isString()) {
@@ -265,7 +335,7 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, const std::str
         if (asked == v) version = v;
       }
     }
-    Reply(id,
+    Reply(req,
           "{\"protocolVersion\":" + JsonQuote(version) +
               ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":" +
               JsonQuote(kServerName) + ",\"title\":\"repo-reader\",\"version\":" +
@@ -273,19 +343,19 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, const std::str
     return;
   }
   if (method == "ping") {
-    Reply(id, "{}");
+    Reply(req, "{}");
     return;
   }
   if (method == "tools/list") {
-    Reply(id, tools_list_);
+    Reply(req, tools_list_);
     return;
   }
   if (method == "tools/call") {
-    CallTool(params, id);
+    CallTool(params, req);
     return;
   }
-  ReplyError(id, kMethodNotFound,
-             "method not found: `" + DisplayName(method) +
+  ReplyError(req, kMethodNotFound,
+             "method not found: `" + Echo(method) +
                  "`; this server answers initialize, ping, tools/list and tools/call");
 }
 
@@ -303,13 +373,88 @@ std::string McpServer::ToolsList() const {
   return out + "]}";
 }
 
-void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::string& id) {
+std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
+                               const Request& req,
+                               const std::shared_ptr<std::atomic<bool>>& cancelled,
+                               bool* is_error) const {
+  *is_error = true;
+  try {
+    if (arguments) {
+      for (const auto& a : tool.spec().args) {
+        if (a.type == ArgType::kInteger && arguments->has(a.name) &&
+            HugeNumber(arguments->get(a.name))) {
+          return pipeline_.FinishError("argument `" + a.name +
+                                       "` is a number too large to read (past 64 bits); " +
+                                       "give an integer such as 1 or 200");
+        }
+      }
+    }
+    CallContext ctx{req.caller.catalog, StopToken(cancelled, options_.call_budget),
+                    pipeline_.answer_characters(), options_.facts, pipeline_.secrets()};
+    std::function<void()> close_progress;
+    if (!req.progress_token.empty()) {
+      // notifications/progress for this request, no more often than progress_interval, each
+      // with more done than the last, never after the answer (the flag is cleared first).
+      struct State {
+        std::mutex mu;
+        bool open = true;
+        uint64_t last = 0;
+        std::chrono::steady_clock::time_point next{};
+      };
+      auto state = std::make_shared<State>();
+      ctx.progress = [state, cancelled, reply = req.caller.reply, token = req.progress_token,
+                      interval = options_.progress_interval](
+                         uint64_t done, std::optional<uint64_t> total, const std::string& what) {
+        std::lock_guard<std::mutex> lock(state->mu);
+        const auto now = std::chrono::steady_clock::now();
+        if (!state->open || cancelled->load() || done <= state->last || now < state->next) return;
+        state->last = done;
+        state->next = now + interval;
+        Outgoing out;
+        out.final = false;
+        out.json =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+            "\"progressToken\":" +
+            token + ",\"progress\":" + std::to_string(done) +
+            (total ? ",\"total\":" + std::to_string(*total) : std::string()) +
+            ",\"message\":" + JsonQuote(what) + "}}";
+        reply(out);
+      };
+      close_progress = [state] {
+        std::lock_guard<std::mutex> lock(state->mu);
+        state->open = false;
+      };
+    }
+    std::string result;
+    auto args = Args::Check(tool.spec(), arguments);
+    if (!args) {
+      result = pipeline_.FinishError(args.error());
+    } else {
+      auto draft = tool.Call(ctx, *args);
+      if (draft) {
+        *is_error = false;
+        result = pipeline_.Finish(draft.take());
+      } else {
+        result = pipeline_.FinishError(draft.error());
+      }
+    }
+    if (close_progress) close_progress();
+    return result;
+  } catch (const std::exception& e) {
+    return pipeline_.FinishError(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return pipeline_.FinishError("internal error");
+  }
+}
+
+void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, Request& req) {
   if (!params || !params->has("name") || !params->get("name").isString()) {
-    ReplyError(id, kInvalidParams,
+    ReplyError(req, kInvalidParams,
                pipeline_.FinishError("tools/call needs params.name, the tool's name"));
     return;
   }
   const std::string name = params->getValue<std::string>("name");
+  if (req.caller.record) req.caller.record->tool = Echo(name);
   const Tool* tool = nullptr;
   for (const auto& t : tools_) {
     if (t->spec().name == name) tool = t.get();
@@ -317,61 +462,63 @@ void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, const std::strin
   if (!tool) {
     std::string names;
     for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t->spec().name;
-    ReplyError(
-        id, kInvalidParams,
-        pipeline_.FinishError("unknown tool `" + DisplayName(name) + "`; the tools are: " + names));
+    ReplyError(req, kInvalidParams,
+               pipeline_.FinishError("unknown tool `" + Echo(name) + "`; the tools are: " + names));
     return;
   }
   Poco::JSON::Object::Ptr arguments;
   if (params->has("arguments") && !params->get("arguments").isEmpty()) {
     if (params->get("arguments").type() != typeid(Poco::JSON::Object::Ptr)) {
-      Reply(id, ToolResult(pipeline_.FinishError("`arguments` must be an object"), true));
+      if (req.caller.record) req.caller.record->outcome = "tool error";
+      Reply(req, ToolResult(pipeline_.FinishError("`arguments` must be an object"), true));
       return;
     }
     arguments = params->getObject("arguments");
+    if (req.caller.record && arguments->has("repo") && arguments->get("repo").isString()) {
+      req.caller.record->repo = Echo(arguments->getValue<std::string>("repo"));
+    }
+  }
+  if (req.caller.wait) {
+    // The caller's own thread runs the call; its connection closing cancels it.
+    auto cancelled = req.caller.gone ? req.caller.gone : std::make_shared<std::atomic<bool>>(false);
+    bool is_error = false;
+    const std::string text = RunTool(*tool, arguments, req, cancelled, &is_error);
+    if (cancelled->load()) {
+      if (req.caller.record) req.caller.record->outcome = "cancelled";
+      return;
+    }
+    if (req.caller.record) req.caller.record->outcome = is_error ? "tool error" : "ok";
+    Reply(req, ToolResult(text, is_error));
+    return;
   }
   auto cancelled = std::make_shared<std::atomic<bool>>(false);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (in_flight_.count(id)) {
+    if (in_flight_.count(req.id)) {
       // A second request with the id of one still running: answering both under one id
       // would confuse the client.
-      ReplyError(id, kInvalidRequest, "invalid request: a call with this id is still running");
+      ReplyError(req, kInvalidRequest, "invalid request: a call with this id is still running");
       return;
     }
     if (in_flight_.size() >= options_.max_in_flight) {
-      ReplyError(id, kServerBusy,
+      ReplyError(req, kServerBusy,
                  "server busy: " + WithCommas(options_.max_in_flight) +
                      " calls are already running; try again shortly");
       return;
     }
-    in_flight_[id] = cancelled;
-    queue_.push_back([this, tool, arguments, id, cancelled] {
-      std::string result;
-      try {
-        CallContext ctx{catalog_, StopToken(cancelled, options_.call_budget),
-                        pipeline_.answer_characters(), options_.facts, pipeline_.secrets()};
-        auto args = Args::Check(tool->spec(), arguments);
-        if (!args) {
-          result = ToolResult(pipeline_.FinishError(args.error()), true);
-        } else {
-          auto draft = tool->Call(ctx, *args);
-          result = draft ? ToolResult(pipeline_.Finish(draft.take()), false)
-                         : ToolResult(pipeline_.FinishError(draft.error()), true);
-        }
-      } catch (const std::exception& e) {
-        result =
-            ToolResult(pipeline_.FinishError(std::string("internal error: ") + e.what()), true);
-      } catch (...) {
-        result = ToolResult(pipeline_.FinishError("internal error"), true);
-      }
+    in_flight_[req.id] = cancelled;
+    Request queued = req;
+    queued.caller.record = nullptr;  // the caller does not wait for it
+    queue_.push_back([this, tool, arguments, req = std::move(queued), cancelled] {
+      bool is_error = false;
+      const std::string text = RunTool(*tool, arguments, req, cancelled, &is_error);
       bool was_cancelled;
       {
         std::lock_guard<std::mutex> lock(mu_);
-        in_flight_.erase(id);
+        in_flight_.erase(req.id);
         was_cancelled = cancelled->load();
       }
-      if (!was_cancelled) Reply(id, result);
+      if (!was_cancelled) Reply(req, ToolResult(text, is_error));
     });
   }
   cv_.notify_one();

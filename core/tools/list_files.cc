@@ -105,7 +105,8 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
   Status st = o->reader.Walk(
       *node, ctx.stop,
       [&](const Node& f) {
-        if (total++ < skip) return true;
+        if (++total % 4096 == 0) ctx.Progress(total, std::nullopt, "files listed");
+        if (total <= skip) return true;
         if (stored_chars <= keep) {
           std::string line = f.path.Display() + Mark(f.kind);
           stored_chars += CodePoints(line) + 1;  // as the cap counts: past it, the cut is sure

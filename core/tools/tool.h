@@ -6,6 +6,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -67,6 +68,15 @@ struct CallContext {
   // The secret filter in force, for tools that must not confirm a guessed secret (log's and
   // find_commits' message filter). May be null where no detector runs (pipeline unit tests).
   std::shared_ptr<const SecretFilter> secrets;
+  // Reports how far a long call has come (done so far, the total when known, what is counted:
+  // "files listed"); the server sends it to the client as notifications/progress when the client
+  // asked for progress, at a sensible rate. Empty when nobody listens; call through Progress().
+  std::function<void(uint64_t done, std::optional<uint64_t> total, const std::string& what)>
+      progress;
+
+  void Progress(uint64_t done, std::optional<uint64_t> total, const std::string& what) const {
+    if (progress) progress(done, total, what);
+  }
 };
 
 class Tool {
