@@ -3,9 +3,13 @@
 # Idempotent: when everything is already there it asks apt nothing and returns at once.
 set -euo pipefail
 
+# haproxy runs the replicas test. npm (with Debian's nodejs) installs the end-to-end tests' MCP
+# clients and, as the npm package node@22, the Node.js 22 they run on (scripts/test.sh); an npm
+# already on PATH (another Node.js distribution) is used as it is.
 packages=(g++ cmake make git pkg-config ca-certificates
   libpoco-dev libgit2-dev libyaml-cpp-dev libpcre2-dev
-  libboost-dev libboost-filesystem-dev libgtest-dev clang-format)
+  libboost-dev libboost-filesystem-dev libgtest-dev clang-format haproxy)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -9,11 +9,11 @@ quick=0
 
 ./scripts/setup.sh
 
-# The end-to-end test with the official MCP TypeScript SDK needs Node.js 20+ and the SDK,
-# installed from the lock file; without them that one test is skipped and says why.
-if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
-   [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; then
-  if [ ! -d tests/e2e/sdk/node_modules ] ||
+# The end-to-end tests with the official MCP TypeScript SDK clients (v1 and v2) and the
+# conformance suite run on Node.js 22, which npm installs beside them (the package node@22),
+# all pinned in tests/e2e/sdk/package-lock.json.
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -x tests/e2e/sdk/node_modules/.bin/node ] ||
      [ tests/e2e/sdk/package-lock.json -nt tests/e2e/sdk/node_modules ]; then
     npm ci --prefix tests/e2e/sdk --no-audit --no-fund --loglevel=error
   fi

@@ -15,6 +15,14 @@ constexpr int kInvalidRequest = -32600;
 constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kServerBusy = -32000;
+constexpr int kHeaderMismatch = -32020;
+constexpr int kUnsupportedProtocolVersion = -32022;
+
+constexpr const char* kVersionKey = "io.modelcontextprotocol/protocolVersion";
+constexpr const char* kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
+// How long a client may keep tools/list and server/discover: the tools change only with the
+// binary.
+constexpr const char* kCacheHints = "\"ttlMs\":3600000,\"cacheScope\":\"public\"";
 
 const char* const kInstructions =
     "repo-reader reads git repositories; it never changes them. Begin with list_repos to see "
@@ -120,7 +128,86 @@ struct McpServer::Request {
   std::string id;  // JSON text
   Caller caller;
   std::string progress_token;  // JSON text; "" when the client asked for no progress
+  bool modern = false;         // served as 2026-07-28 defines it
 };
+
+namespace {
+
+bool IsModern(const std::string& v) {
+  for (const char* m : kModernProtocolVersions) {
+    if (v == m) return true;
+  }
+  return false;
+}
+
+bool IsLegacy(const std::string& v) {
+  for (const char* m : kProtocolVersions) {
+    if (v == m) return true;
+  }
+  return false;
+}
+
+// Every version served, newest first, as a JSON array.
+std::string AllVersionsJson() {
+  std::string out = "[";
+  for (const char* v : kModernProtocolVersions) out += (out.size() > 1 ? "," : "") + JsonQuote(v);
+  for (const char* v : kProtocolVersions) out += "," + JsonQuote(v);
+  return out + "]";
+}
+
+std::string ServerInfoJson() {
+  return "{\"name\":" + JsonQuote(kServerName) +
+         ",\"title\":\"repo-reader\",\"version\":" + JsonQuote(kServerVersion) + "}";
+}
+
+// A result object as 2026-07-28 sends it: resultType and serverInfo first, then its fields.
+std::string ModernResult(const std::string& result_json) {
+  std::string out =
+      "{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":" +
+      ServerInfoJson() + "}";
+  if (result_json.size() > 2)
+    out += "," + result_json.substr(1);
+  else
+    out += "}";
+  return out;
+}
+
+// An Mcp-Name header's value: as sent, or decoded from =?base64?…?=. False when the encoding
+// is broken (bad characters or padding).
+bool DecodeHeaderValue(const std::string& raw, std::string* out) {
+  const std::string prefix = "=?base64?", suffix = "?=";
+  if (raw.size() < prefix.size() + suffix.size() || raw.compare(0, prefix.size(), prefix) != 0 ||
+      raw.compare(raw.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    *out = raw;
+    return true;
+  }
+  const std::string b64 = raw.substr(prefix.size(), raw.size() - prefix.size() - suffix.size());
+  if (b64.size() % 4 != 0) return false;
+  static const std::string alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  out->clear();
+  uint32_t acc = 0;
+  int bits = 0;
+  for (size_t i = 0; i < b64.size(); ++i) {
+    const char c = b64[i];
+    if (c == '=') {
+      // Padding only at the end, at most two.
+      if (i + 2 < b64.size() || (i + 1 < b64.size() && b64[i + 1] != '=')) return false;
+      break;
+    }
+    const size_t v = alphabet.find(c);
+    if (v == std::string::npos) return false;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 McpServer::McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
                      std::vector<std::unique_ptr<const Tool>> tools, Options options)
@@ -182,7 +269,8 @@ std::string McpServer::OversizedMessageError(size_t limit) {
 void McpServer::Reply(const Request& req, const std::string& result_json) {
   if (req.caller.record && req.caller.record->outcome.empty()) req.caller.record->outcome = "ok";
   Outgoing out;
-  out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + req.id + ",\"result\":" + result_json + "}";
+  out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + req.id +
+             ",\"result\":" + (req.modern ? ModernResult(result_json) : result_json) + "}";
   if (req.caller.record) req.caller.record->answer_bytes = out.json.size();
   req.caller.reply(out);
   Answered();
@@ -193,12 +281,17 @@ void McpServer::Answered() {
 }
 
 void McpServer::ReplyError(const Request& req, int code, const std::string& message,
-                           const std::string& data_json) {
+                           const std::string& data_json, int http_status) {
   Outgoing out;
   out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
              ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + JsonQuote(message) +
              (data_json.empty() ? "" : ",\"data\":" + data_json) + "}}";
-  if (code == kParseError || code == kInvalidRequest) out.http_status = 400;
+  if (code == kParseError || code == kInvalidRequest || code == kHeaderMismatch ||
+      code == kUnsupportedProtocolVersion) {
+    out.http_status = 400;
+  }
+  if (code == kMethodNotFound && req.modern) out.http_status = 404;
+  if (http_status) out.http_status = http_status;
   if (req.caller.record) {
     req.caller.record->outcome = "error " + std::to_string(code);
     req.caller.record->answer_bytes = out.json.size();
@@ -320,6 +413,111 @@ void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg, const Cal
   if (it != in_flight_.end()) it->second->store(true);
 }
 
+bool McpServer::CheckModern(const Poco::JSON::Object::Ptr& msg,
+                            const Poco::JSON::Object::Ptr& params, const std::string& method,
+                            Request& req) {
+  const std::string need =
+      "; a 2026-07-28 request carries params._meta with io.modelcontextprotocol/protocolVersion "
+      "(a string) and io.modelcontextprotocol/clientCapabilities (an object)";
+  Poco::JSON::Object::Ptr meta;
+  if (params && params->has("_meta") &&
+      params->get("_meta").type() == typeid(Poco::JSON::Object::Ptr)) {
+    meta = params->getObject("_meta");
+  }
+  if (!meta || !meta->has(kVersionKey) || !meta->get(kVersionKey).isString()) {
+    ReplyError(req, kInvalidParams,
+               "invalid params: io.modelcontextprotocol/protocolVersion is missing" + need, "",
+               400);
+    return false;
+  }
+  const std::string version = meta->getValue<std::string>(kVersionKey);
+  if (!IsModern(version)) {
+    ReplyError(
+        req, kUnsupportedProtocolVersion,
+        "unsupported protocol version `" + Echo(version) + "`; this server speaks " +
+            kModernProtocolVersions[0] + " (and, with initialize, " + kProtocolVersions[0] +
+            " and earlier)",
+        "{\"supported\":" + AllVersionsJson() + ",\"requested\":" + JsonQuote(version) + "}");
+    return false;
+  }
+  if (!meta->has(kCapabilitiesKey) ||
+      meta->get(kCapabilitiesKey).type() != typeid(Poco::JSON::Object::Ptr)) {
+    ReplyError(req, kInvalidParams,
+               "invalid params: io.modelcontextprotocol/clientCapabilities is missing" + need, "",
+               400);
+    return false;
+  }
+  if (!req.caller.http) return true;
+  // Streamable HTTP: the headers mirror the body, and must match it.
+  const auto& h = *req.caller.http;
+  if (!h.protocol_version) {
+    ReplyError(req, kHeaderMismatch,
+               "header mismatch: the MCP-Protocol-Version header is missing; send it with the "
+               "version in params._meta");
+    return false;
+  }
+  if (*h.protocol_version != version) {
+    ReplyError(req, kHeaderMismatch,
+               "header mismatch: MCP-Protocol-Version `" + Echo(*h.protocol_version) +
+                   "` is not the body's `" + Echo(version) + "`");
+    return false;
+  }
+  if (!h.method) {
+    ReplyError(req, kHeaderMismatch,
+               "header mismatch: the Mcp-Method header is missing; send it with the body's "
+               "method");
+    return false;
+  }
+  if (*h.method != method) {
+    ReplyError(req, kHeaderMismatch,
+               "header mismatch: Mcp-Method `" + Echo(*h.method) + "` is not the body's method `" +
+                   Echo(method) + "`");
+    return false;
+  }
+  (void)msg;
+  if (method == "tools/call" && params && params->has("name") && params->get("name").isString()) {
+    const std::string name = params->getValue<std::string>("name");
+    std::string decoded;
+    if (!h.name) {
+      ReplyError(req, kHeaderMismatch,
+                 "header mismatch: the Mcp-Name header is missing; send it with the tool's name");
+      return false;
+    }
+    if (!DecodeHeaderValue(*h.name, &decoded)) {
+      ReplyError(req, kHeaderMismatch, "header mismatch: Mcp-Name is not valid =?base64?…?= text");
+      return false;
+    }
+    if (decoded != name) {
+      ReplyError(req, kHeaderMismatch,
+                 "header mismatch: Mcp-Name `" + Echo(decoded) + "` is not the body's name `" +
+                     Echo(name) + "`");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool McpServer::CheckLegacyHttp(Request& req) {
+  if (!req.caller.http || !req.caller.http->protocol_version) return true;
+  const std::string& v = *req.caller.http->protocol_version;
+  if (IsLegacy(v)) return true;
+  if (IsModern(v)) {
+    // The header names 2026-07-28 but the body has no _meta claiming it.
+    ReplyError(req, kInvalidParams,
+               "invalid params: MCP-Protocol-Version is " + v +
+                   " but params._meta has no io.modelcontextprotocol/protocolVersion; a " + v +
+                   " request carries it (and io.modelcontextprotocol/clientCapabilities)",
+               "", 400);
+    return false;
+  }
+  ReplyError(req, kInvalidRequest,
+             "unsupported MCP-Protocol-Version `" + Echo(v) + "`; this server speaks " +
+                 kModernProtocolVersions[0] + ", " + kProtocolVersions[0] + ", " +
+                 kProtocolVersions[1] + ", " + kProtocolVersions[2] + " and " +
+                 kProtocolVersions[3]);
+  return false;
+}
+
 void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) {
   const std::string method = msg->getValue<std::string>("method");
   Poco::JSON::Object::Ptr params;
@@ -327,6 +525,34 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
     params = msg->getObject("params");
   }
   req.progress_token = ProgressTokenOf(params);
+  Poco::JSON::Object::Ptr meta;
+  if (params && params->has("_meta") &&
+      params->get("_meta").type() == typeid(Poco::JSON::Object::Ptr)) {
+    meta = params->getObject("_meta");
+  }
+  req.modern = method == "server/discover" || (meta && meta->has(kVersionKey));
+  if (req.modern) {
+    if (!CheckModern(msg, params, method, req)) return;
+    if (method == "server/discover") {
+      Reply(req, "{\"supportedVersions\":" + AllVersionsJson() +
+                     ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"instructions\":" +
+                     JsonQuote(kInstructions) + "," + kCacheHints + "}");
+      return;
+    }
+    if (method == "tools/list") {
+      Reply(req, tools_list_.substr(0, tools_list_.size() - 1) + "," + kCacheHints + "}");
+      return;
+    }
+    if (method == "tools/call") {
+      CallTool(params, req);
+      return;
+    }
+    ReplyError(req, kMethodNotFound,
+               "method not found: `" + Echo(method) + "`; in " + kModernProtocolVersions[0] +
+                   " this server answers server/discover, tools/list and tools/call");
+    return;
+  }
+  if (!CheckLegacyHttp(req)) return;
   if (method == "initialize") {
     std::string version = kProtocolVersions[0];
     if (params && params->has("protocolVersion") && params->get("protocolVersion").isString()) {
@@ -335,11 +561,9 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
         if (asked == v) version = v;
       }
     }
-    Reply(req,
-          "{\"protocolVersion\":" + JsonQuote(version) +
-              ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":" +
-              JsonQuote(kServerName) + ",\"title\":\"repo-reader\",\"version\":" +
-              JsonQuote(kServerVersion) + "},\"instructions\":" + JsonQuote(kInstructions) + "}");
+    Reply(req, "{\"protocolVersion\":" + JsonQuote(version) +
+                   ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":" +
+                   ServerInfoJson() + ",\"instructions\":" + JsonQuote(kInstructions) + "}");
     return;
   }
   if (method == "ping") {
@@ -356,7 +580,9 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
   }
   ReplyError(req, kMethodNotFound,
              "method not found: `" + Echo(method) +
-                 "`; this server answers initialize, ping, tools/list and tools/call");
+                 "`; this server answers initialize, ping, tools/list and tools/call (and, "
+                 "with params._meta naming " +
+                 kModernProtocolVersions[0] + ", server/discover)");
 }
 
 std::string McpServer::ToolsList() const {

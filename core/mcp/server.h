@@ -2,8 +2,15 @@
 // it one message at a time (Handle) with a Caller: where the answers to that message go, and
 // what the caller may read (its Catalog). stdio and HTTP share it.
 //
-// Lifecycle: initialize (the client's protocol version when supported, else the newest),
-// notifications/initialized, ping, tools/list, tools/call, notifications/cancelled.
+// Both eras on one endpoint, chosen per request. A request whose params._meta names
+// io.modelcontextprotocol/protocolVersion (and server/discover, always) is served as 2026-07-28
+// defines it: the version and io.modelcontextprotocol/clientCapabilities are required (-32602
+// without them), a version not served is UnsupportedProtocolVersion (-32022) listing those that
+// are, results carry resultType "complete" and serverInfo in _meta, tools/list and
+// server/discover carry ttlMs and cacheScope; there is no initialize and no ping. Any other
+// request is served as the 2025 revisions define it: initialize (the client's protocol version
+// when supported, else the newest), notifications/initialized, ping, tools/list, tools/call.
+// notifications/cancelled cancels a call on the pool in either era.
 // Once it has answered its first message, the server starts its background history indexer
 // (history_indexer.h) for the repositories that need one.
 // tools/call runs on a worker pool (or, for a caller that waits, on the caller's thread), so a
@@ -24,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,8 +43,11 @@
 
 namespace rr {
 
+// The revisions with an initialize handshake (legacy), newest first.
 inline constexpr const char* kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                     "2024-11-05"};
+// The revisions without one (modern): every request names its version in params._meta.
+inline constexpr const char* kModernProtocolVersions[] = {"2026-07-28"};
 
 class McpServer {
  public:
@@ -65,6 +76,14 @@ class McpServer {
     size_t answer_bytes = 0;
   };
 
+  // The Streamable HTTP request headers the protocol checks against the body (trimmed; absent
+  // ones empty optionals).
+  struct HttpHeaders {
+    std::optional<std::string> protocol_version;  // MCP-Protocol-Version
+    std::optional<std::string> method;            // Mcp-Method
+    std::optional<std::string> name;              // Mcp-Name, as sent (maybe =?base64?…?=)
+  };
+
   // Who sent one message and where its answers go.
   struct Caller {
     ReplySink reply;
@@ -78,6 +97,9 @@ class McpServer {
     std::shared_ptr<std::atomic<bool>> gone;
     // Filled in when not null (the transport's access log).
     Record* record = nullptr;
+    // Streamable HTTP: the request's headers, checked against the body as each revision says.
+    // Null on stdio.
+    const HttpHeaders* http = nullptr;
   };
 
   struct Options {
@@ -121,7 +143,12 @@ class McpServer {
   std::string ToolsList() const;
   void Reply(const Request& req, const std::string& result_json);
   void ReplyError(const Request& req, int code, const std::string& message,
-                  const std::string& data_json = "");
+                  const std::string& data_json = "", int http_status = 0);
+  // The 2026-07-28 checks of a request's _meta and HTTP headers; false when it was refused.
+  bool CheckModern(const Poco::JSON::Object::Ptr& msg, const Poco::JSON::Object::Ptr& params,
+                   const std::string& method, Request& req);
+  // The checks of a 2025 request's HTTP headers; false when it was refused.
+  bool CheckLegacyHttp(Request& req);
   // Called after every answer sent: starts background work after the first.
   void Answered();
   void Worker();

@@ -1,7 +1,8 @@
-// End-to-end with a real MCP client: runs tests/e2e/sdk/sdk_client.mjs, which drives the
-// repo-reader binary through the official TypeScript SDK (Client + StdioClientTransport).
-// Skipped, saying why, when Node.js or the SDK's node_modules are not installed
-// (npm ci --prefix tests/e2e/sdk installs them).
+// End-to-end with real MCP clients: tests/e2e/sdk/sdk_client.mjs drives the repo-reader binary
+// through the official TypeScript SDK v1 (the 2025 revisions), sdk_client_v2.mjs through the v2
+// client pinned to 2026-07-28. Node.js is the one npm installs there (the package node@22),
+// else the one on PATH. Skipped, saying why, when neither Node.js nor the SDKs' node_modules are
+// installed (npm ci --prefix tests/e2e/sdk installs them; scripts/test.sh does).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,8 +16,10 @@
 namespace rr::testing {
 namespace {
 
-// `node` as found on this process's PATH, or "" when there is none.
+// `node`: the one installed with the SDKs, else as found on this process's PATH, else "".
 std::string FindNode() {
+  const std::string local = std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk/node_modules/.bin/node";
+  if (access(local.c_str(), X_OK) == 0) return local;
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path ? path : "");
   std::string dir;
@@ -41,6 +44,26 @@ TEST(SdkClient, TheOfficialTypeScriptSdkClientListsAndCallsTools) {
   const CommandResult r = rr::testing::Run({node, sdk_dir + "/sdk_client.mjs", RR_BINARY}, sdk_dir);
   EXPECT_EQ(r.status, 0) << "sdk_client.mjs failed\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
   EXPECT_NE(r.out.find("sdk_client: OK"), std::string::npos) << r.out << r.err;
+}
+
+TEST(SdkClient, TheOfficialV2ClientPinnedTo20260728WorksOverStdio) {
+  const std::string sdk_dir = std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk";
+  const std::string node = FindNode();
+  if (node.empty()) GTEST_SKIP() << "Node.js (node) is not on PATH; this test needs it";
+  if (!std::filesystem::is_directory(sdk_dir + "/node_modules/@modelcontextprotocol/client")) {
+    GTEST_SKIP() << "the MCP SDK v2 client is not installed in tests/e2e/sdk/node_modules; run "
+                    "`npm ci --prefix tests/e2e/sdk` from the source folder";
+  }
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  repo.Write("README.md", "# Shop\n");
+  repo.Commit("Add the shop");
+  const CommandResult r = rr::testing::Run(
+      {node, sdk_dir + "/sdk_client_v2.mjs", "stdio", RR_BINARY, repo.path()}, sdk_dir);
+  EXPECT_EQ(r.status, 0) << "sdk_client_v2.mjs failed\nstdout:\n"
+                         << r.out << "\nstderr:\n"
+                         << r.err;
+  EXPECT_NE(r.out.find("sdk_client_v2: OK (stdio)"), std::string::npos) << r.out << r.err;
 }
 
 }  // namespace
