@@ -1,4 +1,5 @@
-// The repo-reader command: option handling, configuration, then MCP over stdio.
+// The repo-reader command: option handling, configuration, then MCP over stdio, or over
+// Streamable HTTP with --http [ADDR:]PORT (or http.listen in the configuration).
 #include <Poco/Util/Application.h>
 #include <Poco/Util/HelpFormatter.h>
 #include <Poco/Util/Option.h>
@@ -14,9 +15,11 @@
 #include "core/answer/server_log.h"
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
+#include "core/mcp/http_transport.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
 #include "core/plugins/loader.h"
+#include "core/policy/glob.h"
 #include "core/tools/about.h"
 #include "core/util/text.h"
 #include "core/version.h"
@@ -45,6 +48,12 @@ class RepoReaderApp : public Application {
                              "and exit (non-zero on any problem)")
                           .required(false)
                           .repeatable(false));
+    options.addOption(Option("http", "",
+                             "serve MCP over Streamable HTTP at [ADDR:]PORT (default address "
+                             "127.0.0.1) instead of stdio; the endpoint is /mcp")
+                          .required(false)
+                          .repeatable(false)
+                          .argument("[ADDR:]PORT"));
     options.addOption(
         Option("version", "v", "print the version and exit").required(false).repeatable(false));
     options.addOption(
@@ -55,6 +64,7 @@ class RepoReaderApp : public Application {
     Application::handleOption(name, value);
     if (name == "config") config_file_ = value;
     if (name == "check") check_ = true;
+    if (name == "http") http_ = value;
     if (name == "version") version_ = true;
     if (name == "help") {
       help_ = true;
@@ -69,10 +79,10 @@ class RepoReaderApp : public Application {
     if (help_) {
       Poco::Util::HelpFormatter hf(options());
       hf.setCommand("repo-reader");
-      hf.setUsage("[--config FILE] [--check]");
+      hf.setUsage("[--config FILE] [--check] [--http [ADDR:]PORT]");
       hf.setHeader(
-          "A read-only MCP server for git repositories, over stdio. Without --config it serves "
-          "the git repository of the current folder.");
+          "A read-only MCP server for git repositories, over stdio, or over HTTP with --http. "
+          "Without --config it serves the git repository of the current folder.");
       hf.setFooter("Docs: README.md, docs/configuration.md, docs/tools.md, docs/safety.md.");
       hf.format(std::cout);
       return kExitOk;
@@ -83,7 +93,7 @@ class RepoReaderApp : public Application {
     }
     if (!args.empty()) {
       std::cerr << "repo-reader: unexpected argument `" << DisplayName(args[0])
-                << "`; options are --config FILE, --check, --version, --help\n";
+                << "`; options are --config FILE, --check, --http [ADDR:]PORT, --version, --help\n";
       return kExitUsage;
     }
     Result<Config> config = Error{""};
@@ -118,6 +128,9 @@ class RepoReaderApp : public Application {
       return kExitConfig;
     }
     if (check_) return Check(*config, *plugins, **catalog);
+    if (!http_.empty() || !config->http.listen.empty()) {
+      return ServeHttp(*config, *plugins, catalog.take());
+    }
     return Serve(*config, *plugins, catalog.take());
   }
 
@@ -201,7 +214,139 @@ class RepoReaderApp : public Application {
     return kExitOk;
   }
 
+  // The catalog the bearer of an http.tokens entry reads: the repositories whose names match one
+  // of its patterns (a pattern without '/' names a whole name, not a last part).
+  static Result<std::shared_ptr<const Catalog>> SubCatalog(const Catalog& all,
+                                                           const HttpTokenConfig& t) {
+    std::vector<Glob> globs;
+    for (const auto& p : t.repos) {
+      auto g = Glob::Compile(p.find('/') == std::string::npos ? "/" + p : p);
+      if (!g) return Error{"http.tokens: " + g.error()};
+      globs.push_back(g.take());
+    }
+    std::vector<std::shared_ptr<const ServedRepo>> repos;
+    for (const auto& r : all.all()) {
+      std::vector<std::string_view> parts;
+      std::string_view name = r->name();
+      for (size_t s = 0; s <= name.size();) {
+        const size_t slash = std::min(name.find('/', s), name.size());
+        parts.push_back(name.substr(s, slash - s));
+        s = slash + 1;
+      }
+      for (const auto& g : globs) {
+        if (g.Matches(parts)) {
+          repos.push_back(r);
+          break;
+        }
+      }
+    }
+    return std::make_shared<const Catalog>(std::move(repos));
+  }
+
+  int ServeHttp(const Config& config, const Plugins& plugins,
+                std::shared_ptr<const Catalog> catalog) {
+    const std::string listen = http_.empty() ? config.http.listen : http_;
+    HttpTransport::Setup setup;
+    setup.config = config.http;
+    if (!HttpTransport::ParseListen(listen, &setup.host, &setup.port)) {
+      LogLine("repo-reader: --http `" + DisplayName(listen) +
+              "` is not [ADDR:]PORT; give e.g. 8080, 127.0.0.1:8080 or [::1]:8080");
+      return kExitUsage;
+    }
+    // Tokens, from the environment.
+    auto token_of = [](const std::string& env, std::string* value) {
+      const char* v = std::getenv(env.c_str());
+      if (!v || !*v) {
+        LogLine("repo-reader: not started: the environment variable " + env +
+                " (http token_env) is not set; set it to the token callers must send");
+        return false;
+      }
+      *value = v;
+      return true;
+    };
+    if (!config.http.token_env.empty()) {
+      HttpTransport::Token t;
+      if (!token_of(config.http.token_env, &t.value)) return kExitConfig;
+      t.catalog = catalog;
+      setup.tokens.push_back(std::move(t));
+    }
+    for (const auto& tc : config.http.tokens) {
+      HttpTransport::Token t;
+      if (!token_of(tc.token_env, &t.value)) return kExitConfig;
+      auto sub = SubCatalog(*catalog, tc);
+      if (!sub) {
+        LogLine("repo-reader: " + sub.error());
+        return kExitConfig;
+      }
+      t.catalog = sub.take();
+      setup.tokens.push_back(std::move(t));
+    }
+    // Never open by accident.
+    if (!HttpTransport::IsLoopbackName(setup.host) && setup.tokens.empty() &&
+        !config.http.behind_gateway) {
+      LogLine("repo-reader: not started: " + DisplayName(setup.host) +
+              " is not this machine's own address (127.0.0.1, localhost or ::1), so anyone who "
+              "can reach it could read the repositories; give http.token_env (or http.tokens), "
+              "or say http.behind_gateway: true when a gateway in front checks who may call");
+      return kExitConfig;
+    }
+
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+
+    McpServer::Options options;
+    options.facts = FactsOf(plugins);
+    options.workers = 0;  // every call runs on its request's thread
+    options.call_budget = std::chrono::seconds(config.http.call_seconds);
+    const size_t served = catalog->all().size();
+    McpServer server(std::move(catalog),
+                     AnswerPipeline(config.answer_characters, {}, plugins.secrets), nullptr,
+                     BuiltinTools(), options);
+    std::unique_ptr<HttpTransport> transport;
+    try {
+      transport = std::make_unique<HttpTransport>(server, setup);
+    } catch (const Poco::Exception& e) {
+      LogLine("repo-reader: not started: cannot listen on " + DisplayName(listen) + ": " +
+              e.displayText());
+      return kExitConfig;
+    } catch (const std::exception& e) {
+      LogLine("repo-reader: not started: cannot listen on " + DisplayName(listen) + ": " +
+              e.what());
+      return kExitConfig;
+    }
+    std::thread([set, t = transport.get()] {
+      int sig = 0;
+      sigwait(&set, &sig);
+      LogLine("repo-reader: stopping: calls under way finish first");
+      t->Stop();
+    }).detach();
+
+    LogLine("repo-reader " + std::string(kServerVersion) + ": serving " +
+            Plural(served, "repository", "repositories") + " from " + config.source +
+            " over HTTP at " + transport->url());
+    LogLine("repo-reader: " + DescribeSecretFilter(plugins));
+    LogLine("repo-reader: history index " + DescribeHistoryIndex(config));
+    std::string add =
+        "repo-reader: add it to Claude Code with: claude mcp add --transport http "
+        "repo-reader " +
+        transport->url();
+    if (!config.http.token_env.empty()) {
+      add += " --header \"Authorization: Bearer $" + config.http.token_env + "\"";
+    } else if (!config.http.tokens.empty()) {
+      add += " --header \"Authorization: Bearer $" + config.http.tokens.front().token_env + "\"";
+    }
+    LogLine(add);
+    transport->Run();
+    transport.reset();
+    return kExitOk;
+  }
+
   std::string config_file_;
+  std::string http_;
   bool check_ = false;
   bool version_ = false;
   bool help_ = false;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
@@ -19,7 +20,7 @@ namespace {
 
 const char* const kRepoKeys[] = {"name",    "path",   "description", "include",
                                  "exclude", "listed", "own",         "serve_credential_files"};
-const char* const kLaterKeys[] = {"http", "mirrors", "groups"};
+const char* const kLaterKeys[] = {"mirrors", "groups"};
 
 class Problems {
  public:
@@ -303,6 +304,130 @@ void ParseCache(const YAML::Node& root, Problems& p, Config* c) {
   SettleCacheFolder(folder ? &folder : nullptr, &p, c);
 }
 
+// A whole number from `least` to `most` for http.<name>.
+void GetCount(const YAML::Node& n, const std::string& what, size_t least, size_t most, Problems& p,
+              size_t* out) {
+  long long v = -1;
+  bool ok = n.IsScalar();
+  if (ok) {
+    try {
+      size_t used = 0;
+      v = std::stoll(n.Scalar(), &used);
+      ok = used == n.Scalar().size();
+    } catch (...) {
+      ok = false;
+    }
+  }
+  if (!ok || v < static_cast<long long>(least) || v > static_cast<long long>(most)) {
+    p.Add(n,
+          what + " must be a whole number from " + WithCommas(least) + " to " + WithCommas(most));
+    return;
+  }
+  *out = static_cast<size_t>(v);
+}
+
+// An environment variable's name, as token_env takes it.
+bool IsEnvName(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
+  const YAML::Node http = root["http"];
+  if (!http) return;
+  if (!http.IsMap()) {
+    p.Add(http, "`http` must be a mapping, e.g. http: {listen: \"127.0.0.1:8080\"}");
+    return;
+  }
+  static const char* const kHttpKeys[] = {"listen",          "token_env",       "tokens",
+                                          "behind_gateway",  "allowed_origins", "max_body_bytes",
+                                          "idle_seconds",    "call_seconds",    "max_calls",
+                                          "max_connections", "drain_seconds",   "metrics"};
+  CheckKeys(http, std::begin(kHttpKeys), std::end(kHttpKeys), "http", p);
+  if (http["listen"] && GetString(http["listen"], "http.listen", p, &h->listen)) {
+    const std::string& l = h->listen;
+    const size_t colon = l.rfind(':');
+    const std::string port = colon == std::string::npos ? l : l.substr(colon + 1);
+    bool digits = !port.empty() && port.size() <= 5;
+    for (char c : port) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (!digits || std::stoul(port) > 65535) {
+      p.Add(http["listen"], "http.listen must be [ADDRESS:]PORT, e.g. \"127.0.0.1:8080\" or 8080");
+    }
+  }
+  if (http["token_env"] && GetString(http["token_env"], "http.token_env", p, &h->token_env) &&
+      !IsEnvName(h->token_env)) {
+    p.Add(http["token_env"],
+          "http.token_env names the environment variable holding the token, e.g. "
+          "token_env: REPO_READER_TOKEN");
+  }
+  if (const YAML::Node tokens = http["tokens"]) {
+    if (!tokens.IsSequence()) {
+      p.Add(tokens,
+            "http.tokens must be a list, e.g.\n  tokens:\n    - token_env: TEAM_A_TOKEN\n      "
+            "repos: [shop, \"web/*\"]");
+    } else {
+      size_t index = 0;
+      for (const auto& t : tokens) {
+        const std::string where = "http.tokens[" + std::to_string(index++) + "]";
+        if (!t.IsMap()) {
+          p.Add(t, where + " must be a mapping with token_env and repos");
+          continue;
+        }
+        static const char* const kTokenKeys[] = {"token_env", "repos"};
+        CheckKeys(t, std::begin(kTokenKeys), std::end(kTokenKeys), where, p);
+        HttpTokenConfig tc;
+        if (!t["token_env"]) {
+          p.Add(t, where + ": `token_env` is missing; name the variable holding the token");
+        } else if (GetString(t["token_env"], where + ".token_env", p, &tc.token_env) &&
+                   !IsEnvName(tc.token_env)) {
+          p.Add(t["token_env"], where + ".token_env must be an environment variable's name");
+        }
+        if (!t["repos"]) {
+          p.Add(t, where +
+                       ": `repos` is missing; list the repositories (names or globs) the "
+                       "token may read, e.g. repos: [shop, \"web/*\"]");
+        } else {
+          GetPatterns(t["repos"], where + ".repos", p, &tc.repos);
+        }
+        h->tokens.push_back(std::move(tc));
+      }
+    }
+  }
+  if (http["behind_gateway"]) {
+    GetBool(http["behind_gateway"], "http.behind_gateway", p, &h->behind_gateway);
+  }
+  if (const YAML::Node origins = http["allowed_origins"]) {
+    if (!origins.IsSequence()) {
+      p.Add(origins, "http.allowed_origins must be a list, e.g. [\"https://tools.example.com\"]");
+    } else {
+      for (const auto& o : origins) {
+        std::string s;
+        if (GetString(o, "http.allowed_origins entry", p, &s)) h->allowed_origins.push_back(s);
+      }
+    }
+  }
+  if (http["max_body_bytes"]) {
+    GetCount(http["max_body_bytes"], "http.max_body_bytes", 1024, 64 << 20, p, &h->max_body_bytes);
+  }
+  if (http["idle_seconds"]) {
+    GetCount(http["idle_seconds"], "http.idle_seconds", 1, 3600, p, &h->idle_seconds);
+  }
+  if (http["call_seconds"]) {
+    GetCount(http["call_seconds"], "http.call_seconds", 1, 3600, p, &h->call_seconds);
+  }
+  if (http["max_calls"]) GetCount(http["max_calls"], "http.max_calls", 1, 4096, p, &h->max_calls);
+  if (http["max_connections"]) {
+    GetCount(http["max_connections"], "http.max_connections", 1, 65536, p, &h->max_connections);
+  }
+  if (http["drain_seconds"]) {
+    GetCount(http["drain_seconds"], "http.drain_seconds", 0, 3600, p, &h->drain_seconds);
+  }
+  if (http["metrics"]) GetBool(http["metrics"], "http.metrics", p, &h->metrics);
+}
+
 }  // namespace
 
 std::string DefaultCacheFolder() {
@@ -377,7 +502,8 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       continue;
     }
     if (key == "repos" || key == "limits" || key == "plugins" || key == "secrets" ||
-        key == "plugin_folder" || key == "cache_folder" || key == "history_index") {
+        key == "plugin_folder" || key == "cache_folder" || key == "history_index" ||
+        key == "http") {
       continue;
     }
     bool later = false;
@@ -481,6 +607,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     }
   }
   ParseCache(root, p, &c);
+  ParseHttp(root, p, &c.http);
   if (!p.empty()) return Error{p.Text()};
   return c;
 }

@@ -24,6 +24,30 @@ struct RepoConfig {
   bool serve_credential_files = false;
 };
 
+// One bearer token of http.tokens: the environment variable holding it, and the repositories
+// its bearer may read (names or globs over names; empty: every repository).
+struct HttpTokenConfig {
+  std::string token_env;
+  std::vector<std::string> repos;
+};
+
+// The `http:` section (docs/configuration.md, "Serving over HTTP"). Used with --http or
+// http.listen; tokens are read from the environment when the server starts.
+struct HttpConfig {
+  std::string listen;     // [ADDR:]PORT; "" when not given (then only --http serves HTTP)
+  std::string token_env;  // one token for every repository
+  std::vector<HttpTokenConfig> tokens;
+  bool behind_gateway = false;  // a gateway in front checks who may call
+  std::vector<std::string> allowed_origins;
+  size_t max_body_bytes = 1048576;
+  size_t idle_seconds = 60;
+  size_t call_seconds = 30;
+  size_t max_calls = 32;
+  size_t max_connections = 128;
+  size_t drain_seconds = 20;
+  bool metrics = false;
+};
+
 struct Config {
   std::string source;  // the file read, or a sentence saying where the default came from
   std::vector<RepoConfig> repos;
@@ -36,6 +60,7 @@ struct Config {
   bool history_index = true;  // history_index: keep an index of repositories without a graph
   // When the history index is off although history_index is true: why (for --check and the log).
   std::string history_index_off;
+  HttpConfig http;  // http:
 };
 
 // $XDG_CACHE_HOME/repo-reader, else $HOME/.cache/repo-reader (when absolute), else "".

@@ -1,0 +1,439 @@
+#include "core/mcp/http_transport.h"
+
+#include <Poco/Net/HTTPRequestHandler.h>
+#include <Poco/Net/HTTPRequestHandlerFactory.h>
+#include <Poco/Net/HTTPServerParams.h>
+#include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerRequestImpl.h>
+#include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <istream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "core/answer/server_log.h"
+#include "core/mcp/json_text.h"
+#include "core/util/text.h"
+
+namespace rr {
+
+using Poco::Net::HTTPRequest;
+using Poco::Net::HTTPResponse;
+using Poco::Net::HTTPServerRequest;
+using Poco::Net::HTTPServerResponse;
+
+// Counters for /metrics, in the Prometheus text format.
+class HttpMetrics {
+ public:
+  static constexpr std::array<double, 12> kBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                      0.1,   0.25,   0.5,   1,    2.5,   10};
+
+  void Count(const McpServer::Record& r, int status, double seconds) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++responses_[status];
+    if (r.method != "tools/call" || r.tool.empty()) return;
+    ++calls_[{r.tool, r.outcome}];
+    Histogram& h = latency_[r.tool];
+    for (size_t i = 0; i < kBuckets.size(); ++i) {
+      if (seconds <= kBuckets[i]) ++h.buckets[i];
+    }
+    ++h.count;
+    h.sum += seconds;
+  }
+
+  std::string Text(size_t in_flight, size_t repositories) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::ostringstream o;
+    o << "# HELP rr_http_responses_total HTTP responses by status.\n"
+         "# TYPE rr_http_responses_total counter\n";
+    for (const auto& [status, n] : responses_) {
+      o << "rr_http_responses_total{status=\"" << status << "\"} " << n << "\n";
+    }
+    o << "# HELP rr_tool_calls_total Tool calls by tool and outcome.\n"
+         "# TYPE rr_tool_calls_total counter\n";
+    for (const auto& [key, n] : calls_) {
+      o << "rr_tool_calls_total{tool=\"" << Label(key.first) << "\",outcome=\"" << Label(key.second)
+        << "\"} " << n << "\n";
+    }
+    o << "# HELP rr_tool_call_seconds Time to answer a tool call.\n"
+         "# TYPE rr_tool_call_seconds histogram\n";
+    for (const auto& [tool, h] : latency_) {
+      const std::string t = Label(tool);
+      for (size_t i = 0; i < kBuckets.size(); ++i) {
+        o << "rr_tool_call_seconds_bucket{tool=\"" << t << "\",le=\"" << kBuckets[i] << "\"} "
+          << h.buckets[i] << "\n";
+      }
+      o << "rr_tool_call_seconds_bucket{tool=\"" << t << "\",le=\"+Inf\"} " << h.count << "\n";
+      o << "rr_tool_call_seconds_sum{tool=\"" << t << "\"} " << h.sum << "\n";
+      o << "rr_tool_call_seconds_count{tool=\"" << t << "\"} " << h.count << "\n";
+    }
+    o << "# HELP rr_calls_in_flight Requests being answered now.\n"
+         "# TYPE rr_calls_in_flight gauge\n"
+         "rr_calls_in_flight "
+      << in_flight << "\n";
+    o << "# HELP rr_repositories_served Repositories in the configuration.\n"
+         "# TYPE rr_repositories_served gauge\n"
+         "rr_repositories_served "
+      << repositories << "\n";
+    return o.str();
+  }
+
+ private:
+  struct Histogram {
+    std::array<uint64_t, kBuckets.size()> buckets{};
+    uint64_t count = 0;
+    double sum = 0;
+  };
+  // A label value: only the characters a tool name or outcome has; anything else as '_'.
+  static std::string Label(const std::string& s) {
+    std::string out;
+    for (char c : s)
+      out.push_back(std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '_' ||
+                            c == '-' || c == '/'
+                        ? c
+                        : '_');
+    return out;
+  }
+
+  std::mutex mu_;
+  std::map<int, uint64_t> responses_;
+  std::map<std::pair<std::string, std::string>, uint64_t> calls_;
+  std::map<std::string, Histogram> latency_;
+};
+
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+std::optional<std::string> Header(const HTTPServerRequest& req, const std::string& name) {
+  if (!req.has(name)) return std::nullopt;
+  return Trim(req.get(name));
+}
+
+// Sends a whole response: status, headers, body.
+void Send(HTTPServerResponse& res, int status, const std::string& body,
+          const std::string& content_type = "application/json") {
+  res.setStatusAndReason(static_cast<HTTPResponse::HTTPStatus>(status));
+  if (!body.empty()) res.setContentType(content_type);
+  res.setContentLength(static_cast<std::streamsize>(body.size()));
+  res.sendBuffer(body.data(), body.size());
+}
+
+std::string ErrorBody(int code, const std::string& message) {
+  return "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + std::to_string(code) +
+         ",\"message\":" + JsonQuote(message) + "}}";
+}
+
+}  // namespace
+
+class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
+ public:
+  explicit Handler(HttpTransport& t) : t_(t) {}
+
+  void handleRequest(HTTPServerRequest& req, HTTPServerResponse& res) override {
+    try {
+      static_cast<Poco::Net::HTTPServerRequestImpl&>(req).socket().setNoDelay(true);
+    } catch (...) {
+    }
+    const auto start = std::chrono::steady_clock::now();
+    McpServer::Record record;
+    const int status = Answer(req, res, &record);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (t_.metrics_) t_.metrics_->Count(record, status, seconds);
+    if (req.getURI() == "/healthz" || req.getURI() == "/metrics") return;
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f ms", seconds * 1000);
+    std::string line = "http: " + DisplayName(req.getMethod()) + " " +
+                       DisplayName(req.getURI().substr(0, 100)) + " " + std::to_string(status);
+    if (!record.method.empty()) line += " " + record.method;
+    if (!record.tool.empty()) line += " " + record.tool;
+    if (!record.repo.empty()) line += " repo=" + record.repo;
+    if (!record.outcome.empty()) line += " " + record.outcome;
+    line += " " + std::string(ms) + " " + WithCommas(record.answer_bytes) + " bytes";
+    LogLine(line);
+  }
+
+ private:
+  // Answers one request; returns the status sent.
+  int Answer(HTTPServerRequest& req, HTTPServerResponse& res, McpServer::Record* record) {
+    // Who may call comes first: a caller without the token learns nothing else.
+    std::shared_ptr<const Catalog> catalog;
+    if (!t_.setup_.tokens.empty()) {
+      const std::string auth = req.get("Authorization", "");
+      const std::string scheme = "bearer ";
+      std::string presented;
+      if (auth.size() > scheme.size() && Lower(auth.substr(0, scheme.size())) == scheme) {
+        presented = Trim(auth.substr(scheme.size()));
+      }
+      // Every token is compared, whichever matches, so the time taken tells nothing.
+      for (const auto& token : t_.setup_.tokens) {
+        if (SameToken(presented, token.value) && !catalog) catalog = token.catalog;
+      }
+      if (!catalog) {
+        res.set("WWW-Authenticate", "Bearer");
+        Send(res, 401, "");
+        return 401;
+      }
+    } else if (!t_.hosts_ok_.empty()) {
+      // Loopback without a token: only requests addressed to it by its own names.
+      const std::string host = Lower(Trim(req.get("Host", "")));
+      if (std::find(t_.hosts_ok_.begin(), t_.hosts_ok_.end(), host) == t_.hosts_ok_.end()) {
+        Send(res, 403,
+             ErrorBody(-32600, "forbidden: this server answers only requests addressed to " +
+                                   t_.hosts_ok_.front()));
+        return 403;
+      }
+    }
+    if (req.has("Origin")) {
+      const std::string origin = Trim(req.get("Origin"));
+      if (std::find(t_.origins_ok_.begin(), t_.origins_ok_.end(), Lower(origin)) ==
+          t_.origins_ok_.end()) {
+        Send(res, 403,
+             ErrorBody(-32600, "forbidden: requests from origin `" + DisplayName(origin) +
+                                   "` are not answered"));
+        return 403;
+      }
+    }
+    const std::string uri = req.getURI();
+    const std::string path = uri.substr(0, uri.find('?'));
+    if (path == "/healthz") {
+      if (req.getMethod() != HTTPRequest::HTTP_GET && req.getMethod() != HTTPRequest::HTTP_HEAD) {
+        res.set("Allow", "GET");
+        Send(res, 405, "");
+        return 405;
+      }
+      Send(res, 200, "ok\n", "text/plain");
+      return 200;
+    }
+    if (path == "/metrics" && t_.metrics_) {
+      Send(res, 200, t_.metrics_->Text(t_.calls_.load(), t_.server_.catalog()->all().size()),
+           "text/plain; version=0.0.4");
+      return 200;
+    }
+    if (path != "/mcp") {
+      Send(res, 404, ErrorBody(-32600, "not found: the MCP endpoint is /mcp"));
+      return 404;
+    }
+    if (req.getMethod() != HTTPRequest::HTTP_POST) {
+      res.set("Allow", "POST");
+      Send(res, 405,
+           ErrorBody(-32600,
+                     "method not allowed: send each JSON-RPC message as a POST to /mcp; "
+                     "this server opens no stream of its own"));
+      return 405;
+    }
+    return Post(req, res, catalog, record);
+  }
+
+  int Post(HTTPServerRequest& req, HTTPServerResponse& res, std::shared_ptr<const Catalog> catalog,
+           McpServer::Record* record) {
+    const HttpConfig& c = t_.setup_.config;
+    // Calls at once are bounded: past the limit, 503 at once, never a queue.
+    struct Slot {
+      std::atomic<size_t>& n;
+      bool taken;
+      Slot(std::atomic<size_t>& count, size_t max) : n(count), taken(++count <= max) {}
+      ~Slot() { --n; }
+    } slot(t_.calls_, c.max_calls);
+    if (!slot.taken) {
+      res.set("Retry-After", "1");
+      Send(res, 503,
+           ErrorBody(-32000, "server busy: " + WithCommas(c.max_calls) +
+                                 " calls are already running; try again shortly"));
+      return 503;
+    }
+    if (req.hasContentLength() &&
+        req.getContentLength64() > static_cast<Poco::Int64>(c.max_body_bytes)) {
+      res.setKeepAlive(false);
+      Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes));
+      return 413;
+    }
+    std::string body;
+    {
+      std::istream& in = req.stream();
+      char buf[16384];
+      while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        body.append(buf, static_cast<size_t>(in.gcount()));
+        if (body.size() > c.max_body_bytes) {
+          res.setKeepAlive(false);
+          Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes));
+          return 413;
+        }
+      }
+    }
+    McpServer::HttpHeaders headers;
+    headers.protocol_version = Header(req, "MCP-Protocol-Version");
+    headers.method = Header(req, "Mcp-Method");
+    headers.name = Header(req, "Mcp-Name");
+
+    int status = 0;
+    bool streaming = false;
+    std::ostream* out = nullptr;
+    auto gone = std::make_shared<std::atomic<bool>>(false);
+    McpServer::Caller caller;
+    caller.wait = true;
+    caller.catalog = std::move(catalog);
+    caller.gone = gone;
+    caller.record = record;
+    caller.http = &headers;
+    caller.reply = [&](const McpServer::Outgoing& o) {
+      if (!o.final && !streaming) {
+        // The first notification of a call: the answer becomes an SSE stream.
+        streaming = true;
+        status = 200;
+        res.setStatusAndReason(HTTPResponse::HTTP_OK);
+        res.setContentType("text/event-stream");
+        res.set("Cache-Control", "no-cache");
+        res.set("X-Accel-Buffering", "no");
+        res.setChunkedTransferEncoding(true);
+        out = &res.send();
+      }
+      if (streaming) {
+        *out << "event: message\ndata: " << o.json << "\n\n";
+        out->flush();
+        if (!out->good()) gone->store(true);  // the client went away: the call is cancelled
+        return;
+      }
+      status = o.http_status;
+      Send(res, o.http_status, o.json);
+    };
+    t_.server_.Handle(body, caller);
+    if (status == 0 && !streaming) {
+      // A notification (or a call cancelled by its client leaving): accepted, nothing to say.
+      status = 202;
+      Send(res, 202, "");
+    }
+    return status;
+  }
+
+  HttpTransport& t_;
+};
+
+class HttpTransport::Factory : public Poco::Net::HTTPRequestHandlerFactory {
+ public:
+  explicit Factory(HttpTransport& t) : t_(t) {}
+  Poco::Net::HTTPRequestHandler* createRequestHandler(const HTTPServerRequest&) override {
+    return new Handler(t_);
+  }
+
+ private:
+  HttpTransport& t_;
+};
+
+HttpTransport::HttpTransport(McpServer& server, Setup setup)
+    : server_(server), setup_(std::move(setup)) {
+  const HttpConfig& c = setup_.config;
+  std::string bind_host = setup_.host == "localhost" ? "127.0.0.1" : setup_.host;
+  Poco::Net::ServerSocket socket;
+  socket.bind(Poco::Net::SocketAddress(bind_host, setup_.port), true);
+  socket.listen(static_cast<int>(std::min<size_t>(c.max_connections, 1024)));
+  port_ = socket.address().port();
+  const std::string p = std::to_string(port_);
+  if (IsLoopbackName(setup_.host)) {
+    if (setup_.tokens.empty()) hosts_ok_ = {"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p};
+    origins_ok_ = {"http://127.0.0.1:" + p, "http://localhost:" + p, "http://[::1]:" + p};
+  }
+  for (const auto& o : c.allowed_origins) origins_ok_.push_back(Lower(o));
+  if (c.metrics) metrics_ = std::make_unique<HttpMetrics>();
+
+  auto params = new Poco::Net::HTTPServerParams;
+  params->setKeepAlive(true);
+  params->setKeepAliveTimeout(Poco::Timespan(static_cast<long>(c.idle_seconds), 0));
+  params->setTimeout(Poco::Timespan(static_cast<long>(c.idle_seconds), 0));
+  params->setMaxThreads(static_cast<int>(c.max_connections));
+  params->setMaxQueued(static_cast<int>(c.max_connections));
+  params->setMaxKeepAliveRequests(0);  // no limit
+  params->setServerName("repo-reader");
+  pool_ = std::make_unique<Poco::ThreadPool>(2, static_cast<int>(c.max_connections) + 1);
+  http_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(*this), *pool_, socket, params);
+}
+
+HttpTransport::~HttpTransport() {
+  if (http_) http_->stopAll(true);
+}
+
+std::string HttpTransport::url() const {
+  std::string host = setup_.host;
+  if (host == "0.0.0.0" || host == "::" || host.empty()) host = "127.0.0.1";
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return "http://" + host + ":" + std::to_string(port_) + "/mcp";
+}
+
+void HttpTransport::Run() {
+  http_->start();
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return stopping_; });
+  }
+  http_->stop();  // no new connection
+  // Calls in flight finish, up to the drain time.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(setup_.config.drain_seconds);
+  while (calls_.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+void HttpTransport::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+}
+
+bool HttpTransport::IsLoopbackName(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1";
+}
+
+bool HttpTransport::ParseListen(const std::string& text, std::string* host, uint16_t* port) {
+  std::string h = "127.0.0.1", p = text;
+  if (!text.empty() && text[0] == '[') {
+    const size_t close = text.find("]:");
+    if (close == std::string::npos) return false;
+    h = text.substr(1, close - 1);
+    p = text.substr(close + 2);
+  } else if (const size_t colon = text.rfind(':'); colon != std::string::npos) {
+    h = text.substr(0, colon);
+    p = text.substr(colon + 1);
+    if (h.find(':') != std::string::npos) return false;  // IPv6 needs brackets
+  }
+  if (h.empty() || p.empty() || p.size() > 5) return false;
+  for (char c : p) {
+    if (c < '0' || c > '9') return false;
+  }
+  const unsigned long v = std::stoul(p);
+  if (v > 65535) return false;
+  *host = h;
+  *port = static_cast<uint16_t>(v);
+  return true;
+}
+
+bool HttpTransport::SameToken(const std::string& presented, const std::string& expected) {
+  if (expected.empty()) return false;
+  unsigned char diff = presented.size() == expected.size() ? 0 : 1;
+  for (size_t i = 0; i < presented.size(); ++i) {
+    diff |= static_cast<unsigned char>(presented[i] ^ expected[i % expected.size()]);
+  }
+  return diff == 0 && !presented.empty();
+}
+
+}  // namespace rr

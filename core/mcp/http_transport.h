@@ -1,0 +1,103 @@
+// MCP over Streamable HTTP, on Poco's HTTPServer. Stateless: no session is ever minted, so any
+// replica answers any request.
+//
+//   POST /mcp     one JSON-RPC message. A request is answered with application/json (200, or
+//                 400 / 404 as the protocol's rules say), or, for a call that sends progress, an
+//                 SSE stream (text/event-stream) of its notifications and then its response.
+//                 A notification is answered 202 with no body.
+//   GET  /mcp     405 (no server-initiated stream: 2026-07-28 has none, and 2025 lets a server
+//   DELETE /mcp   decline), with Allow: POST. An Mcp-Session-Id header is ignored.
+//   GET  /healthz 200 "ok": tells nothing about repositories.
+//   GET  /metrics Prometheus text, when configured (http.metrics: true); else 404.
+//
+// Who may call (docs/safety.md, "Over HTTP, only who may call"):
+// - with tokens configured (http.token_env, http.tokens), every request must carry
+//   `Authorization: Bearer <token>`, compared in constant time; any other request gets 401 with
+//   `WWW-Authenticate: Bearer` and an empty body. The token picks the repositories the call sees.
+// - without tokens, on loopback only: the Host header must name the server as 127.0.0.1:PORT,
+//   localhost:PORT or [::1]:PORT; else 403 (DNS rebinding).
+// - an Origin header, when sent, must be the server's own loopback origin or one of
+//   http.allowed_origins; else 403.
+// Bounded: the body (413 past http.max_body_bytes), headers (Poco's limits: 100 fields, names of
+// 256 bytes, values of 8,192), idle connections (http.idle_seconds), a call's time
+// (http.call_seconds), calls at once (past http.max_calls: 503 with Retry-After, never a queue),
+// connections (http.max_connections). Stop() drains: no new connection, calls in flight finish up
+// to http.drain_seconds.
+// One access-log line per POST on stderr: method, tool, repository, status, outcome, duration,
+// size; never a token, never content.
+#pragma once
+
+#include <Poco/Net/HTTPServer.h>
+#include <Poco/ThreadPool.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/config/config.h"
+#include "core/mcp/server.h"
+
+namespace rr {
+
+class HttpMetrics;
+
+class HttpTransport {
+ public:
+  // One accepted token and the catalog its bearer reads.
+  struct Token {
+    std::string value;
+    std::shared_ptr<const Catalog> catalog;
+  };
+
+  struct Setup {
+    std::string host;           // as configured: 127.0.0.1, localhost, ::1, 0.0.0.0, a name…
+    uint16_t port = 0;          // 0: any free port (port() tells which)
+    std::vector<Token> tokens;  // empty: no token asked
+    HttpConfig config;
+  };
+
+  // Binds the address; throws Poco::Exception when it cannot.
+  HttpTransport(McpServer& server, Setup setup);
+  ~HttpTransport();
+
+  uint16_t port() const { return port_; }
+  // The MCP endpoint's URL, e.g. http://127.0.0.1:8080/mcp.
+  std::string url() const;
+
+  // Serves until Stop(); then waits for calls in flight, up to http.drain_seconds.
+  void Run();
+  // Thread-safe, from a signal thread: stop accepting and let Run return after draining.
+  void Stop();
+
+  // Whether `host` is the machine's own address by one of the names that count: exactly
+  // 127.0.0.1, localhost or ::1.
+  static bool IsLoopbackName(const std::string& host);
+  // Parses --http's [ADDR:]PORT ("8080", "0.0.0.0:8080", "[::1]:8080"). False when malformed.
+  static bool ParseListen(const std::string& text, std::string* host, uint16_t* port);
+  // Whether `presented` equals `expected`, in time that depends only on `presented`'s length.
+  static bool SameToken(const std::string& presented, const std::string& expected);
+
+ private:
+  class Handler;
+  class Factory;
+  friend class Handler;
+
+  McpServer& server_;
+  Setup setup_;
+  uint16_t port_ = 0;
+  std::vector<std::string> hosts_ok_;    // Host values accepted on loopback without a token
+  std::vector<std::string> origins_ok_;  // Origin values accepted
+  std::unique_ptr<HttpMetrics> metrics_;
+  std::unique_ptr<Poco::ThreadPool> pool_;
+  std::unique_ptr<Poco::Net::HTTPServer> http_;
+
+  std::atomic<size_t> calls_{0};  // POSTs being answered
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+};
+
+}  // namespace rr
