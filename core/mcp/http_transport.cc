@@ -283,6 +283,12 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     headers.protocol_version = Header(req, "MCP-Protocol-Version");
     headers.method = Header(req, "Mcp-Method");
     headers.name = Header(req, "Mcp-Name");
+    // Poco reads header values as RFC 2047 text and drops the "=?" of a word it cannot decode,
+    // so the sentinel =?base64?…?= arrives as base64?…?=: put it back to decode it ourselves.
+    if (headers.name && headers.name->rfind("base64?", 0) == 0 && headers.name->size() > 9 &&
+        headers.name->compare(headers.name->size() - 2, 2, "?=") == 0) {
+      headers.name = "=?" + *headers.name;
+    }
 
     int status = 0;
     bool streaming = false;

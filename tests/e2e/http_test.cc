@@ -1,0 +1,370 @@
+// End-to-end over Streamable HTTP: the real binary with --http (or an http: section), spoken
+// to with real HTTP requests. Who may call (tokens, Host, Origin), both protocol eras on one
+// endpoint, the 2026-07-28 header rules, per-token repository sets, limits, shutdown.
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Parser.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/testkit/git_fixture.h"
+#include "tests/testkit/http_server.h"
+
+namespace rr::testing {
+namespace {
+
+using Json = Poco::JSON::Object::Ptr;
+
+Json Parse(const std::string& text) {
+  try {
+    Poco::JSON::Parser parser;
+    auto v = parser.parse(text);
+    return v.type() == typeid(Json) ? v.extract<Json>() : nullptr;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+int Code(const HttpReply& r) {
+  auto m = Parse(r.body);
+  return m && m->has("error") ? m->getObject("error")->getValue<int>("code") : 0;
+}
+
+std::string ToolText(const HttpReply& r) {
+  auto m = Parse(r.body);
+  if (!m || !m->has("result")) return "";
+  return m->getObject("result")->getArray("content")->getObject(0)->getValue<std::string>("text");
+}
+
+// Two repositories and a configuration serving them; `http` is the http: section's body.
+struct Served {
+  TempDir tmp;
+  TestRepo shop{tmp / "shop"};
+  TestRepo web{tmp / "web"};
+  std::string config;
+  explicit Served(const std::string& http = "") {
+    shop.Write("README.md", "# Shop\n");
+    shop.Commit("shop");
+    web.Write("index.html", "<p>web</p>\n");
+    web.Commit("web");
+    config = tmp / "config.yaml";
+    std::ofstream(config) << "repos:\n  - name: shop\n    path: " << shop.path()
+                          << "\n  - name: web\n    path: " << web.path() << "\n"
+                          << (http.empty() ? "" : "http:\n" + http);
+  }
+};
+
+std::string ModernCall(int id, const std::string& tool, const std::string& args) {
+  return "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+         ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args +
+         "," + ModernMeta() + "}}";
+}
+
+HttpReply CallModern(int port, const std::string& tool, const std::string& args,
+                     std::map<std::string, std::string> extra = {}) {
+  auto h = ModernHeaders("tools/call", tool);
+  for (auto& [k, v] : extra) h[k] = v;
+  return HttpRequest(port, "POST", "/mcp", ModernCall(1, tool, args), h);
+}
+
+TEST(Http, BothErasAreServedOnOneEndpointWithoutASession) {
+  Served s;
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  // 2025: initialize, then calls with the header; no session is minted.
+  auto init = HttpRequest(p.port(), "POST", "/mcp",
+                          R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{)"
+                          R"("protocolVersion":"2025-11-25","capabilities":{},)"
+                          R"("clientInfo":{"name":"t","version":"1"}}})");
+  EXPECT_EQ(init.status, 200);
+  EXPECT_EQ(init.headers.count("mcp-session-id"), 0u);
+  EXPECT_EQ(Parse(init.body)->getObject("result")->getValue<std::string>("protocolVersion"),
+            "2025-11-25");
+  auto note = HttpRequest(p.port(), "POST", "/mcp",
+                          R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                          {{"MCP-Protocol-Version", "2025-11-25"}});
+  EXPECT_EQ(note.status, 202);
+  EXPECT_TRUE(note.body.empty());
+  auto legacy =
+      HttpRequest(p.port(), "POST", "/mcp",
+                  R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":)"
+                  R"({"name":"read_file","arguments":{"repo":"shop","path":"README.md"}}})",
+                  {{"MCP-Protocol-Version", "2025-11-25"}});
+  EXPECT_EQ(legacy.status, 200);
+  EXPECT_NE(ToolText(legacy).find("# Shop"), std::string::npos) << legacy.body;
+  // 2026-07-28 on the same endpoint, no handshake.
+  auto modern = CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})");
+  EXPECT_EQ(modern.status, 200);
+  EXPECT_EQ(modern.headers["content-type"], "application/json");
+  EXPECT_NE(ToolText(modern).find("# Shop"), std::string::npos) << modern.body;
+  EXPECT_EQ(Parse(modern.body)->getObject("result")->getValue<std::string>("resultType"),
+            "complete");
+  // An unsupported 2025-style header version is 400.
+  auto bad =
+      HttpRequest(p.port(), "POST", "/mcp", R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})",
+                  {{"MCP-Protocol-Version", "1999-01-01"}});
+  EXPECT_EQ(bad.status, 400);
+}
+
+TEST(Http, GetAndDeleteAre405AndUnknownPaths404) {
+  Served s;
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  auto get = HttpRequest(p.port(), "GET", "/mcp", "", {{"Accept", "text/event-stream"}});
+  EXPECT_EQ(get.status, 405);
+  EXPECT_EQ(get.headers["allow"], "POST");
+  EXPECT_EQ(HttpRequest(p.port(), "DELETE", "/mcp", "", {{"Mcp-Session-Id", "x"}}).status, 405);
+  EXPECT_EQ(HttpRequest(p.port(), "GET", "/other").status, 404);
+  auto health = HttpRequest(p.port(), "GET", "/healthz");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(health.body, "ok\n");
+  EXPECT_EQ(HttpRequest(p.port(), "GET", "/metrics").status, 404);  // off unless configured
+}
+
+TEST(Http, HeadersMustMatchTheBodyIn2026) {
+  Served s;
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const std::string list =
+      "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\",\"params\":{" + ModernMeta() + "}}";
+  auto ok = HttpRequest(p.port(), "POST", "/mcp", list,
+                        {{"mcp-protocol-version", "2026-07-28"}, {"MCP-METHOD", " tools/list "}});
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  auto r = HttpRequest(p.port(), "POST", "/mcp", list, ModernHeaders("prompts/list"));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Code(r), -32020);
+  EXPECT_EQ(Parse(r.body)->getValue<int>("id"), 5);
+  r = HttpRequest(p.port(), "POST", "/mcp", list, {{"MCP-Protocol-Version", "2026-07-28"}});
+  EXPECT_EQ(Code(r), -32020);
+  r = HttpRequest(p.port(), "POST", "/mcp", list, ModernHeaders("TOOLS/LIST"));
+  EXPECT_EQ(Code(r), -32020);
+  r = CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})",
+                 {{"Mcp-Name", "list_files"}});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Code(r), -32020);
+  // Base64 form of the name is decoded before comparing.
+  r = CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})",
+                 {{"Mcp-Name", "=?base64?cmVhZF9maWxl?="}});
+  EXPECT_EQ(r.status, 200) << r.body;
+  auto missing = HttpRequest(p.port(), "POST", "/mcp", ModernCall(1, "read_file", "{}"),
+                             ModernHeaders("tools/call"));
+  EXPECT_EQ(Code(missing), -32020);
+  // Unsupported version: 400 with the list.
+  auto v = HttpRequest(p.port(), "POST", "/mcp",
+                       R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{)"
+                       R"("io.modelcontextprotocol/protocolVersion":"2099-01-01",)"
+                       R"("io.modelcontextprotocol/clientCapabilities":{}}}})",
+                       {{"MCP-Protocol-Version", "2099-01-01"}, {"Mcp-Method", "tools/list"}});
+  EXPECT_EQ(v.status, 400);
+  EXPECT_EQ(Code(v), -32022);
+  // Unknown method: 404 with -32601.
+  auto unknown =
+      HttpRequest(p.port(), "POST", "/mcp",
+                  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompts/list\",\"params\":{" +
+                      ModernMeta() + "}}",
+                  ModernHeaders("prompts/list"));
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(Code(unknown), -32601);
+}
+
+TEST(Http, OnLoopbackWithoutATokenOnlyItsOwnNamesAndOriginsAreAnswered) {
+  Served s;
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const std::string port = std::to_string(p.port());
+  const std::string body = ModernCall(1, "read_file", R"({"repo":"shop","path":"README.md"})");
+  for (const std::string& host :
+       std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}) {
+    auto h = ModernHeaders("tools/call", "read_file");
+    h["Host"] = host;
+    EXPECT_EQ(HttpRequest(p.port(), "POST", "/mcp", body, h).status, 200) << host;
+  }
+  // A name that resolves here (DNS rebinding), another loopback address, no port: refused.
+  for (const std::string& host :
+       std::vector<std::string>{"evil.example.com:" + port, "evil.example.com", "127.0.0.2:" + port,
+                                "127.0.0.1", "localhost:1"}) {
+    auto h = ModernHeaders("tools/call", "read_file");
+    h["Host"] = host;
+    auto r = HttpRequest(p.port(), "POST", "/mcp", body, h);
+    EXPECT_EQ(r.status, 403) << host;
+    EXPECT_EQ(ToolText(r), "") << host;
+  }
+  auto h = ModernHeaders("tools/call", "read_file");
+  h["Origin"] = "http://evil.example.com";
+  EXPECT_EQ(HttpRequest(p.port(), "POST", "/mcp", body, h).status, 403);
+  h["Origin"] = "http://localhost:" + port;
+  EXPECT_EQ(HttpRequest(p.port(), "POST", "/mcp", body, h).status, 200);
+}
+
+TEST(Http, WithATokenEveryOtherRequestGets401AndNothingElse) {
+  Served s("  token_env: RR_TOKEN\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path(),
+                      {{"RR_TOKEN", "s3cret-token-value"}});
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const std::string body = ModernCall(1, "read_file", R"({"repo":"shop","path":"README.md"})");
+  for (const std::string& auth :
+       std::vector<std::string>{"", "Bearer wrong", "Bearer s3cret-token-valu",
+                                "Bearer s3cret-token-value2", "Basic s3cret-token-value"}) {
+    auto h = ModernHeaders("tools/call", "read_file");
+    if (!auth.empty()) h["Authorization"] = auth;
+    auto r = HttpRequest(p.port(), "POST", "/mcp", body, h);
+    EXPECT_EQ(r.status, 401) << auth;
+    EXPECT_EQ(r.headers["www-authenticate"], "Bearer") << auth;
+    EXPECT_TRUE(r.body.empty()) << auth;
+  }
+  EXPECT_EQ(HttpRequest(p.port(), "GET", "/healthz").status, 401);
+  EXPECT_EQ(HttpRequest(p.port(), "GET", "/mcp").status, 401);
+  auto h = ModernHeaders("tools/call", "read_file");
+  h["Authorization"] = "Bearer s3cret-token-value";
+  auto r = HttpRequest(p.port(), "POST", "/mcp", body, h);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(ToolText(r).find("# Shop"), std::string::npos);
+  // The access log never holds the token.
+  p.Terminate();
+  EXPECT_EQ(p.Wait(), 0);
+  EXPECT_EQ(p.Stderr().find("s3cret-token-value"), std::string::npos) << p.Stderr();
+  EXPECT_NE(p.Stderr().find("http: POST /mcp 200 tools/call read_file repo=shop ok"),
+            std::string::npos)
+      << p.Stderr();
+}
+
+TEST(Http, ATokensRepositorySetIsAllItsBearerSees) {
+  Served s(
+      "  tokens:\n    - token_env: SHOP_TOKEN\n      repos: [shop]\n"
+      "    - token_env: ALL_TOKEN\n      repos: [\"*\"]\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path(),
+                      {{"SHOP_TOKEN", "token-for-shop"}, {"ALL_TOKEN", "token-for-all"}});
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  auto as = [&](const std::string& token, const std::string& tool, const std::string& args) {
+    return CallModern(p.port(), tool, args, {{"Authorization", "Bearer " + token}});
+  };
+  const std::string shop_sees = ToolText(as("token-for-shop", "list_repos", "{}"));
+  EXPECT_NE(shop_sees.find("shop"), std::string::npos) << shop_sees;
+  EXPECT_EQ(shop_sees.find("web"), std::string::npos) << shop_sees;
+  auto denied = as("token-for-shop", "read_file", R"({"repo":"web","path":"index.html"})");
+  EXPECT_EQ(ToolText(denied).find("<p>web</p>"), std::string::npos) << denied.body;
+  EXPECT_NE(ToolText(denied).find("web"), std::string::npos);  // answered as an unknown one
+  auto allowed = as("token-for-all", "read_file", R"({"repo":"web","path":"index.html"})");
+  EXPECT_NE(ToolText(allowed).find("<p>web</p>"), std::string::npos) << allowed.body;
+}
+
+TEST(Http, AnAddressOtherThanLoopbackNeedsATokenOrAGateway) {
+  Served s;
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "0.0.0.0:0"}, s.tmp.path());
+  EXPECT_FALSE(p.ok());
+  EXPECT_EQ(p.Wait(), 1);
+  EXPECT_NE(p.Stderr().find("not started"), std::string::npos) << p.Stderr();
+  HttpServerProcess q({RR_BINARY, "--config", s.config, "--http", "127.0.0.2:0"}, s.tmp.path());
+  EXPECT_FALSE(q.ok());
+  Served g("  behind_gateway: true\n");
+  HttpServerProcess r({RR_BINARY, "--config", g.config, "--http", "127.0.0.2:0"}, g.tmp.path());
+  EXPECT_TRUE(r.ok()) << r.Stderr();
+}
+
+TEST(Http, ABodyPastTheLimitIs413) {
+  Served s("  max_body_bytes: 2048\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const std::string big =
+      ModernCall(1, "read_file", "{\"path\":\"" + std::string(4000, 'a') + "\"}");
+  EXPECT_EQ(
+      HttpRequest(p.port(), "POST", "/mcp", big, ModernHeaders("tools/call", "read_file")).status,
+      413);
+  EXPECT_EQ(CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})").status, 200);
+}
+
+// A repository whose recursive listing takes until its time limit (100^4 files, few objects).
+void Huge(TestRepo& repo) {
+  const std::string blob = repo.Blob("x\n");
+  std::vector<TestRepo::RawEntry> files;
+  for (int i = 0; i < 100; ++i) files.push_back({"100644", "f" + std::to_string(i), blob});
+  std::string tree = repo.RawTree(files);
+  for (int level = 0; level < 3; ++level) {
+    std::vector<TestRepo::RawEntry> dirs;
+    for (int i = 0; i < 100; ++i) dirs.push_back({"40000", "d" + std::to_string(i), tree});
+    tree = repo.RawTree(dirs);
+  }
+  repo.Git({"update-ref", "refs/heads/main", repo.CommitTree(tree, "huge")});
+}
+
+TEST(Http, PastTheCallLimit503WithRetryAfterAndSigtermLetsCallsFinish) {
+  TempDir tmp;
+  TestRepo huge(tmp / "huge");
+  Huge(huge);
+  const std::string config = tmp / "config.yaml";
+  std::ofstream(config) << "repos:\n  - name: huge\n    path: " << huge.path()
+                        << "\nhttp:\n  max_calls: 1\n  call_seconds: 2\n";
+  HttpServerProcess p({RR_BINARY, "--config", config, "--http", "127.0.0.1:0"}, tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  // The slow call retries until it is the one running; then the probe is refused.
+  HttpReply slow;
+  std::thread t([&] {
+    do {
+      slow = CallModern(p.port(), "list_files", R"({"repo":"huge","recursive":true})");
+    } while (slow.status == 503);
+  });
+  HttpReply busy;
+  do {
+    busy = CallModern(p.port(), "list_repos", "{}");
+  } while (busy.status == 200);
+  EXPECT_EQ(busy.status, 503);
+  EXPECT_EQ(busy.headers["retry-after"], "1");
+  p.Terminate();
+  t.join();
+  // The call in flight was answered (stopped at its time limit), and then the server exited.
+  EXPECT_EQ(slow.status, 200);
+  EXPECT_NE(ToolText(slow).find("time limit"), std::string::npos) << slow.body;
+  EXPECT_EQ(p.Wait(), 0);
+}
+
+TEST(Http, ACallWithAProgressTokenIsAnsweredAsAnEventStream) {
+  TempDir tmp;
+  TestRepo huge(tmp / "huge");
+  Huge(huge);
+  const std::string config = tmp / "config.yaml";
+  std::ofstream(config) << "repos:\n  - name: huge\n    path: " << huge.path()
+                        << "\nhttp:\n  call_seconds: 1\n";
+  HttpServerProcess p({RR_BINARY, "--config", config, "--http", "127.0.0.1:0"}, tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const std::string body =
+      R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_files",)"
+      R"("arguments":{"repo":"huge","recursive":true},"_meta":{"progressToken":"t9",)"
+      R"("io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+      R"("io.modelcontextprotocol/clientCapabilities":{}}}})";
+  auto r = HttpRequest(p.port(), "POST", "/mcp", body, ModernHeaders("tools/call", "list_files"));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.headers["content-type"], "text/event-stream");
+  EXPECT_NE(r.body.find("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+                        "progress\",\"params\":{\"progressToken\":\"t9\""),
+            std::string::npos)
+      << r.body.substr(0, 500);
+  // The response is the last event.
+  const size_t last = r.body.rfind("data: ");
+  auto final = Parse(r.body.substr(last + 6));
+  ASSERT_TRUE(final) << r.body.substr(last);
+  EXPECT_EQ(final->getValue<int>("id"), 9);
+}
+
+TEST(Http, MetricsWhenConfiguredCountCallsByToolAndOutcome) {
+  Served s("  metrics: true\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})");
+  CallModern(p.port(), "read_file", R"({"repo":"shop","path":"missing"})");
+  auto m = HttpRequest(p.port(), "GET", "/metrics");
+  EXPECT_EQ(m.status, 200);
+  EXPECT_NE(m.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"ok\"} 1"),
+            std::string::npos)
+      << m.body;
+  EXPECT_NE(m.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"tool error\"} 1"),
+            std::string::npos);
+  EXPECT_NE(m.body.find("rr_tool_call_seconds_count{tool=\"read_file\"} 2"), std::string::npos);
+  EXPECT_EQ(m.body.find("shop"), std::string::npos);  // nothing about repositories by name
+}
+
+}  // namespace
+}  // namespace rr::testing
