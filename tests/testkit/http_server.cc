@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -19,8 +20,8 @@ namespace rr::testing {
 
 HttpServerProcess::HttpServerProcess(const std::vector<std::string>& args, const std::string& cwd,
                                      const std::map<std::string, std::string>& env) {
-  char tmpl[] = "/tmp/rr-http-err-XXXXXX";
-  const int fd = mkstemp(tmpl);
+  std::string tmpl = (std::filesystem::temp_directory_path() / "rr-http-err-XXXXXX").string();
+  const int fd = mkstemp(tmpl.data());
   err_file_ = tmpl;
   pid_ = fork();
   if (pid_ == 0) {
