@@ -20,6 +20,7 @@
 #include "core/mcp/stdio_transport.h"
 #include "core/plugins/loader.h"
 #include "core/policy/glob.h"
+#include "core/sync/syncer.h"
 #include "core/tools/about.h"
 #include "core/util/text.h"
 #include "core/version.h"
@@ -157,9 +158,11 @@ class RepoReaderApp : public Application {
       if (!p.description.empty()) Say(plugins, "    " + p.description);
     }
     Say(plugins, DescribeSecretFilter(plugins) + ".");
-    Say(plugins, Plural(catalog.all().size(), "repository", "repositories") + ":");
+    for (const auto& line : DescribeMirrors(config)) Say(plugins, line);
+    Say(plugins, Plural(config.repos.size(), "repository", "repositories") + ":");
     int rc = kExitOk;
     for (const auto& repo : catalog.all()) {
+      if (repo->settings().mirror) continue;  // described above
       std::string line = "  " + repo->name() + " — " + repo->settings().path;
       if (!repo->listed()) line += " (not listed)";
       if (repo->policy().partial()) line += " (only part served)";
@@ -205,6 +208,11 @@ class RepoReaderApp : public Application {
             " over stdio");
     LogLine("repo-reader: " + DescribeSecretFilter(plugins));
     LogLine("repo-reader: history index " + DescribeHistoryIndex(config));
+    auto syncer = StartMirrorSync(config);
+    if (!syncer) {
+      LogLine("repo-reader: not started: " + syncer.error());
+      return kExitConfig;
+    }
     McpServer::Options options;
     options.facts = FactsOf(plugins);
     McpServer server(std::move(catalog),
@@ -298,6 +306,11 @@ class RepoReaderApp : public Application {
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
+    auto syncer = StartMirrorSync(config);
+    if (!syncer) {
+      LogLine("repo-reader: not started: " + syncer.error());
+      return kExitConfig;
+    }
     McpServer::Options options;
     options.facts = FactsOf(plugins);
     options.workers = 0;  // every call runs on its request's thread

@@ -20,7 +20,7 @@ namespace {
 
 const char* const kRepoKeys[] = {"name",    "path",   "description", "include",
                                  "exclude", "listed", "own",         "serve_credential_files"};
-const char* const kLaterKeys[] = {"mirrors", "groups"};
+const char* const kLaterKeys[] = {"groups"};
 
 class Problems {
  public:
@@ -328,9 +328,43 @@ void GetCount(const YAML::Node& n, const std::string& what, size_t least, size_t
 
 // An environment variable's name, as token_env takes it.
 bool IsEnvName(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  if (s.empty() || s.size() > 100 || (s[0] >= '0' && s[0] <= '9')) return false;
   for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  }
+  return true;
+}
+
+// sync_every: a number and a unit (s, m, h, d), at least a minute.
+bool GetInterval(const YAML::Node& n, const std::string& what, Problems& p, int64_t* out) {
+  std::string text;
+  if (!GetString(n, what, p, &text)) return false;
+  int64_t unit = 0;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+    }
+  }
+  const std::string digits = unit ? text.substr(0, text.size() - 1) : std::string();
+  bool ok = unit && !digits.empty() && digits.size() <= 6 &&
+            digits.find_first_not_of("0123456789") == std::string::npos;
+  if (ok) *out = std::stoll(digits) * unit;
+  if (!ok || *out < 60) {
+    p.Add(n, what + " `" + DisplayName(text) +
+                 "` must be a time of at least a minute: a number and s, m, h or d (15m, 1h)");
+    return false;
   }
   return true;
 }
@@ -428,7 +462,249 @@ void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
   if (http["metrics"]) GetBool(http["metrics"], "http.metrics", p, &h->metrics);
 }
 
+std::string KindOfHost(const std::string& host) {
+  if (host == "github.com") return "github";
+  if (host == "gitlab.com") return "gitlab";
+  if (host == "bitbucket.org") return "bitbucket";
+  return "";
+}
+
+// mirror_folder:, or its default; never inside a served repository.
+void SettleMirrorFolder(const YAML::Node& root, Problems& p, Config* c) {
+  const YAML::Node given = root["mirror_folder"];
+  std::string path;
+  if (given) {
+    std::string raw;
+    if (!GetString(given, "mirror_folder", p, &raw)) return;
+    path = raw;
+    if (path == "~" || path.rfind("~/", 0) == 0) {
+      const char* home = std::getenv("HOME");
+      if (home) path = std::string(home) + path.substr(1);
+    }
+    if (path.empty() || path[0] != '/') {
+      p.Add(given,
+            "mirror_folder `" + DisplayName(raw) +
+                "` must be an absolute path, e.g. mirror_folder: /var/lib/repo-reader/mirrors");
+      return;
+    }
+  } else {
+    path = DefaultMirrorFolder();
+    if (path.empty()) {
+      p.Add(root["mirrors"],
+            "mirrors need a folder to be kept in and none is known (neither XDG_STATE_HOME nor "
+            "HOME is set); set mirror_folder: /var/lib/repo-reader/mirrors");
+      return;
+    }
+  }
+  path = PlainPath(path);
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+    p.Add(given ? given : root["mirrors"],
+          "mirror_folder " + DisplayName(path) + " is not a folder");
+    return;
+  }
+  if (const RepoConfig* r = RepoHolding(path, c->repos)) {
+    p.Add(given ? given : root["mirrors"],
+          "mirror_folder " + DisplayName(path) + " lies inside repository `" + r->name +
+              "`; the server never writes inside a repository: choose a folder outside every "
+              "served one");
+    return;
+  }
+  c->mirror_folder = path;
+}
+
+const char* const kMirrorKeys[] = {
+    "name",      "url",       "description", "refs",   "include", "exclude",
+    "token_env", "host_kind", "sync_every",  "listed", "own",     "serve_credential_files"};
+
+// mirrors: and mirror_folder:, read after the repositories (names are shared with them).
+void ParseMirrors(const YAML::Node& root, Problems& p, Config* c) {
+  const YAML::Node mirrors = root["mirrors"];
+  if (!mirrors) {
+    if (root["mirror_folder"]) SettleMirrorFolder(root, p, c);
+    return;
+  }
+  if (!mirrors.IsSequence() || mirrors.size() == 0) {
+    p.Add(mirrors,
+          "`mirrors` must be a list with at least one mirror, e.g.\n  mirrors:\n    - name: shop\n"
+          "      url: https://github.com/acme/shop.git");
+    return;
+  }
+  SettleMirrorFolder(root, p, c);
+  std::set<std::string> names;
+  for (const auto& r : c->repos) names.insert(r.name);
+  size_t index = 0;
+  for (const auto& m : mirrors) {
+    const std::string where = "mirrors[" + std::to_string(index++) + "]";
+    if (!m.IsMap()) {
+      p.Add(m, where + " must be a mapping with name and url");
+      continue;
+    }
+    CheckKeys(m, std::begin(kMirrorKeys), std::end(kMirrorKeys), where, p);
+    MirrorConfig mc;
+    if (!m["name"]) {
+      p.Add(m, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
+    } else if (GetString(m["name"], where + ".name", p, &mc.name)) {
+      if (!IsValidRepoName(mc.name)) {
+        p.Add(m["name"], where + ".name `" + DisplayName(mc.name) +
+                             "` is not a valid name; use letters, digits, '.', '_' and '-' "
+                             "(owner/name allowed), starting with a letter or digit");
+      } else if (!names.insert(mc.name).second) {
+        p.Add(m["name"], where + ".name `" + mc.name +
+                             "` is used twice (by a repository or a mirror); names must differ");
+      }
+    }
+    if (!m["url"]) {
+      p.Add(m, where +
+                   ": `url` is missing; give the repository's address, e.g. url: "
+                   "https://github.com/acme/shop.git");
+    } else if (GetString(m["url"], where + ".url", p, &mc.url)) {
+      // The URL itself is never repeated in an error: it is what was refused.
+      if (Status ok = CheckMirrorUrl(mc.url); !ok) p.Add(m["url"], where + ".url " + ok.error());
+    }
+    if (m["description"]) GetString(m["description"], where + ".description", p, &mc.description);
+    if (m["refs"]) {
+      GetPatterns(m["refs"], where + ".refs", p, &mc.refs);
+      for (const auto& g : mc.refs) {
+        if (g.empty() || g[0] == '-' || g.find_first_of(" :\t\\") != std::string::npos) {
+          p.Add(m["refs"], where + ".refs `" + DisplayName(g) +
+                               "` is not a branch or tag glob (main, release/*, v*)");
+        }
+      }
+    }
+    if (m["include"]) GetPatterns(m["include"], where + ".include", p, &mc.include);
+    if (m["exclude"]) GetPatterns(m["exclude"], where + ".exclude", p, &mc.exclude);
+    if (m["token_env"] && GetString(m["token_env"], where + ".token_env", p, &mc.token_env) &&
+        !IsEnvName(mc.token_env)) {
+      p.Add(m["token_env"], where +
+                                ".token_env must be the NAME of an environment variable holding "
+                                "the token (e.g. token_env: GITHUB_TOKEN), never the token");
+      mc.token_env.clear();
+    }
+    if (m["host_kind"] && GetString(m["host_kind"], where + ".host_kind", p, &mc.host_kind)) {
+      if (mc.host_kind.empty() ||
+          mc.host_kind.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+              std::string::npos) {
+        p.Add(m["host_kind"], where +
+                                  ".host_kind must be a host plugin's kind: github, gitlab, "
+                                  "bitbucket");
+      }
+    } else if (!m["host_kind"]) {
+      mc.host_kind = KindOfHost(UrlHost(mc.url));
+    }
+    if (m["sync_every"]) GetInterval(m["sync_every"], where + ".sync_every", p, &mc.sync_every);
+    if (m["listed"]) GetBool(m["listed"], where + ".listed", p, &mc.listed);
+    if (m["own"]) GetBool(m["own"], where + ".own", p, &mc.own);
+    if (m["serve_credential_files"]) {
+      GetBool(m["serve_credential_files"], where + ".serve_credential_files", p,
+              &mc.serve_credential_files);
+    }
+    if (!c->mirror_folder.empty()) {
+      mc.dir = c->mirror_folder + "/" + MirrorDigest(mc) + ".git";
+      mc.state = std::make_shared<MirrorState>(mc.url, mc.group, mc.dir + ".status");
+    }
+    c->mirrors.push_back(std::move(mc));
+  }
+}
+
 }  // namespace
+
+std::string DefaultMirrorFolder() {
+  const char* xdg = std::getenv("XDG_STATE_HOME");
+  if (xdg && xdg[0] == '/') return std::string(xdg) + "/repo-reader/mirrors";
+  const char* home = std::getenv("HOME");
+  if (home && home[0] == '/') return std::string(home) + "/.local/state/repo-reader/mirrors";
+  return "";
+}
+
+Status CheckMirrorUrl(const std::string& url) {
+  for (unsigned char ch : url) {
+    if (ch <= ' ' || ch == 0x7f) {
+      return Error{"holds a space or a control character; write the address as the host shows it"};
+    }
+  }
+  const bool https = url.rfind("https://", 0) == 0;
+  const bool http = url.rfind("http://", 0) == 0;
+  if (!https && !http) {
+    return Error{
+        "must start with https:// (or http:// to this machine); other protocols "
+        "(ssh, git, file, ext) are not mirrored"};
+  }
+  if (url.find('?') != std::string::npos || url.find('#') != std::string::npos) {
+    return Error{"holds a query (?) or a fragment (#); give the repository's plain address"};
+  }
+  const size_t start = url.find("://") + 3;
+  const size_t slash = url.find('/', start);
+  const std::string authority =
+      url.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+  if (authority.find('@') != std::string::npos) {
+    return Error{
+        "holds credentials (user@ or user:password@); remove them and name the token's "
+        "environment variable with token_env"};
+  }
+  if (authority.empty() || slash == std::string::npos || slash + 1 >= url.size()) {
+    return Error{"must name a host and a repository's path, e.g. https://github.com/acme/shop.git"};
+  }
+  size_t i = slash + 1;
+  while (i <= url.size()) {
+    size_t j = url.find('/', i);
+    if (j == std::string::npos) j = url.size();
+    const std::string part = url.substr(i, j - i);
+    if (part == "." || part == ".." || (part.empty() && j != url.size())) {
+      return Error{
+          "has an empty, `.` or `..` part in its path; give the repository's plain "
+          "address"};
+    }
+    i = j + 1;
+  }
+  if (http) {
+    const std::string host = UrlHost(url);
+    if (host != "127.0.0.1" && host != "localhost" && host != "[::1]") {
+      return Error{
+          "uses plain http to another machine, where what it carries (a token, the "
+          "files) shows on the way; use https:// (plain http is for this machine only: "
+          "127.0.0.1, localhost, [::1])"};
+    }
+  }
+  return Status::Ok();
+}
+
+std::string UrlHost(const std::string& url) {
+  const size_t sep = url.find("://");
+  if (sep == std::string::npos) return "";
+  const size_t start = sep + 3;
+  std::string authority = url.substr(start, url.find('/', start) - start);
+  if (const size_t at = authority.rfind('@'); at != std::string::npos) {
+    authority = authority.substr(at + 1);
+  }
+  std::string host = authority;
+  if (!host.empty() && host[0] == '[') {
+    host = host.substr(0, host.find(']') + 1);
+  } else if (const size_t colon = host.find(':'); colon != std::string::npos) {
+    host = host.substr(0, colon);
+  }
+  for (char& ch : host) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return host;
+}
+
+std::string MirrorDigest(const MirrorConfig& m) {
+  Poco::SHA1Engine sha1;
+  auto field = [&](const std::string& s) {
+    sha1.update(std::to_string(s.size()) + ":");
+    sha1.update(s);
+  };
+  auto list = [&](const std::vector<std::string>& v) {
+    field(std::to_string(v.size()));
+    for (const auto& s : v) field(s);
+  };
+  field(m.url);
+  list(m.refs);
+  list(m.include);
+  list(m.exclude);
+  field(m.serve_credential_files ? "credential files served" : "");
+  field(m.token_env);
+  return Poco::DigestEngine::digestToHex(sha1.digest());
+}
 
 std::string DefaultCacheFolder() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -504,182 +780,202 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     if (key == "repos" || key == "limits" || key == "plugins" || key == "secrets" ||
         key == "plugin_folder" || key == "cache_folder" || key == "history_index" ||
         key == "http") {
+        key == "mirrors" || key == "mirror_folder") {
       continue;
     }
-    bool later = false;
-    for (const char* k : kLaterKeys) later = later || key == k;
-    if (later) {
-      p.Add(kv.first, "`" + key + "` is not supported by this version of repo-reader; remove it");
-    } else {
-      p.Add(kv.first,
-            "unknown key `" + DisplayName(key) +
-                "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
-                "history_index");
+        bool later = false;
+        for (const char* k : kLaterKeys) later = later || key == k;
+        if (later) {
+          p.Add(kv.first,
+                "`" + key + "` is not supported by this version of repo-reader; remove it");
+        } else {
+          p.Add(kv.first,
+                "unknown key `" + DisplayName(key) +
+                    "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
+                    "history_index, mirrors, mirror_folder");
+        }
     }
-  }
 
-  const YAML::Node limits = root["limits"];
-  if (limits) {
-    if (!limits.IsMap()) {
-      p.Add(limits, "`limits` must be a mapping, e.g. limits: {answer_characters: 40000}");
-    } else {
-      static const char* const kLimitKeys[] = {"answer_characters"};
-      CheckKeys(limits, std::begin(kLimitKeys), std::end(kLimitKeys), "limits", p);
-      const YAML::Node ac = limits["answer_characters"];
-      if (ac) {
-        long long v = -1;
-        bool ok = ac.IsScalar();
-        if (ok) {
-          try {
-            size_t used = 0;
-            v = std::stoll(ac.Scalar(), &used);
-            ok = used == ac.Scalar().size();
-          } catch (...) {
-            ok = false;
+    const YAML::Node limits = root["limits"];
+    if (limits) {
+      if (!limits.IsMap()) {
+        p.Add(limits, "`limits` must be a mapping, e.g. limits: {answer_characters: 40000}");
+      } else {
+        static const char* const kLimitKeys[] = {"answer_characters"};
+        CheckKeys(limits, std::begin(kLimitKeys), std::end(kLimitKeys), "limits", p);
+        const YAML::Node ac = limits["answer_characters"];
+        if (ac) {
+          long long v = -1;
+          bool ok = ac.IsScalar();
+          if (ok) {
+            try {
+              size_t used = 0;
+              v = std::stoll(ac.Scalar(), &used);
+              ok = used == ac.Scalar().size();
+            } catch (...) {
+              ok = false;
+            }
+          }
+          if (!ok || v < static_cast<long long>(kMinAnswerCharacters) ||
+              v > static_cast<long long>(kMaxAnswerCharacters)) {
+            p.Add(ac, "limits.answer_characters must be a whole number from " +
+                          WithCommas(kMinAnswerCharacters) + " to " +
+                          WithCommas(kMaxAnswerCharacters));
+          } else {
+            c.answer_characters = static_cast<size_t>(v);
           }
         }
-        if (!ok || v < static_cast<long long>(kMinAnswerCharacters) ||
-            v > static_cast<long long>(kMaxAnswerCharacters)) {
-          p.Add(ac, "limits.answer_characters must be a whole number from " +
-                        WithCommas(kMinAnswerCharacters) + " to " +
-                        WithCommas(kMaxAnswerCharacters));
-        } else {
-          c.answer_characters = static_cast<size_t>(v);
-        }
       }
     }
-  }
 
-  ParsePlugins(root, base_dir, p, &c.plugins);
+    ParsePlugins(root, base_dir, p, &c.plugins);
 
-  const YAML::Node repos = root["repos"];
-  if (!repos) {
-    p.Add(root,
-          "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
-          "shop\n      path: /srv/git/shop");
-  } else if (!repos.IsSequence() || repos.size() == 0) {
-    p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
-  } else {
-    std::set<std::string> names;
-    size_t index = 0;
-    for (const auto& r : repos) {
-      const std::string where = "repos[" + std::to_string(index++) + "]";
-      if (!r.IsMap()) {
-        p.Add(r, where + " must be a mapping with name and path");
-        continue;
-      }
-      CheckKeys(r, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
-      RepoConfig rc;
-      if (!r["name"]) {
-        p.Add(r, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
-      } else if (GetString(r["name"], where + ".name", p, &rc.name)) {
-        if (!IsValidRepoName(rc.name)) {
-          p.Add(r["name"], where + ".name `" + DisplayName(rc.name) +
-                               "` is not a valid name; use letters, digits, '.', '_' and '-' "
-                               "(owner/name allowed), starting with a letter or digit");
-        } else if (!names.insert(rc.name).second) {
-          p.Add(r["name"], where + ".name `" + rc.name + "` is used twice; names must differ");
+    const YAML::Node repos = root["repos"];
+    if (!repos && root["mirrors"]) {
+      // Mirrors alone are a configuration too.
+    } else if (!repos) {
+      p.Add(root,
+            "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
+            "shop\n      path: /srv/git/shop");
+    } else if (!repos.IsSequence() || repos.size() == 0) {
+      p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
+    } else {
+      std::set<std::string> names;
+      size_t index = 0;
+      for (const auto& r : repos) {
+        const std::string where = "repos[" + std::to_string(index++) + "]";
+        if (!r.IsMap()) {
+          p.Add(r, where + " must be a mapping with name and path");
+          continue;
         }
-      }
-      std::string raw_path;
-      if (!r["path"]) {
-        p.Add(r, where +
-                     ": `path` is missing; give the repository's folder, e.g. path: "
-                     "/srv/git/shop");
-      } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
-        rc.path = ResolvePath(raw_path, base_dir);
-        if (!IsRepository(rc.path)) {
-          p.Add(r["path"], where + ".path `" + DisplayName(raw_path) +
-                               "` is not a git repository (resolved to " + DisplayName(rc.path) +
-                               "); give a repository's folder, bare or with a work tree");
+        CheckKeys(r, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
+        RepoConfig rc;
+        if (!r["name"]) {
+          p.Add(r, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
+        } else if (GetString(r["name"], where + ".name", p, &rc.name)) {
+          if (!IsValidRepoName(rc.name)) {
+            p.Add(r["name"], where + ".name `" + DisplayName(rc.name) +
+                                 "` is not a valid name; use letters, digits, '.', '_' and '-' "
+                                 "(owner/name allowed), starting with a letter or digit");
+          } else if (!names.insert(rc.name).second) {
+            p.Add(r["name"], where + ".name `" + rc.name + "` is used twice; names must differ");
+          }
         }
+        std::string raw_path;
+        if (!r["path"]) {
+          p.Add(r, where +
+                       ": `path` is missing; give the repository's folder, e.g. path: "
+                       "/srv/git/shop");
+        } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
+          rc.path = ResolvePath(raw_path, base_dir);
+          if (!IsRepository(rc.path)) {
+            p.Add(r["path"], where + ".path `" + DisplayName(raw_path) +
+                                 "` is not a git repository (resolved to " + DisplayName(rc.path) +
+                                 "); give a repository's folder, bare or with a work tree");
+          }
+        }
+        if (r["description"])
+          GetString(r["description"], where + ".description", p, &rc.description);
+        if (r["include"]) GetPatterns(r["include"], where + ".include", p, &rc.include);
+        if (r["exclude"]) GetPatterns(r["exclude"], where + ".exclude", p, &rc.exclude);
+        if (r["listed"]) GetBool(r["listed"], where + ".listed", p, &rc.listed);
+        if (r["own"]) GetBool(r["own"], where + ".own", p, &rc.own);
+        if (r["serve_credential_files"]) {
+          GetBool(r["serve_credential_files"], where + ".serve_credential_files", p,
+                  &rc.serve_credential_files);
+        }
+        c.repos.push_back(std::move(rc));
       }
-      if (r["description"]) GetString(r["description"], where + ".description", p, &rc.description);
-      if (r["include"]) GetPatterns(r["include"], where + ".include", p, &rc.include);
-      if (r["exclude"]) GetPatterns(r["exclude"], where + ".exclude", p, &rc.exclude);
-      if (r["listed"]) GetBool(r["listed"], where + ".listed", p, &rc.listed);
-      if (r["own"]) GetBool(r["own"], where + ".own", p, &rc.own);
-      if (r["serve_credential_files"]) {
-        GetBool(r["serve_credential_files"], where + ".serve_credential_files", p,
-                &rc.serve_credential_files);
-      }
-      c.repos.push_back(std::move(rc));
     }
+    ParseCache(root, p, &c);
+    ParseHttp(root, p, &c.http);
+    ParseMirrors(root, p, &c);
+    if (!p.empty()) return Error{p.Text()};
+    return c;
   }
-  ParseCache(root, p, &c);
-  ParseHttp(root, p, &c.http);
-  if (!p.empty()) return Error{p.Text()};
-  return c;
-}
 
-Result<Config> LoadConfigFile(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{file + ": cannot be read (no such file, or no permission)"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (ss.str().size() > 16 * 1024 * 1024) return Error{file + ": larger than 16 MB"};
-  std::string dir = ".";
-  const size_t slash = file.rfind('/');
-  if (slash != std::string::npos) dir = slash == 0 ? "/" : file.substr(0, slash);
-  char buf[PATH_MAX];
-  if (realpath(dir.c_str(), buf)) dir = buf;
-  return ParseConfig(ss.str(), file, dir);
-}
+  Result<Config> LoadConfigFile(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{file + ": cannot be read (no such file, or no permission)"};
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (ss.str().size() > 16 * 1024 * 1024) return Error{file + ": larger than 16 MB"};
+    std::string dir = ".";
+    const size_t slash = file.rfind('/');
+    if (slash != std::string::npos) dir = slash == 0 ? "/" : file.substr(0, slash);
+    char buf[PATH_MAX];
+    if (realpath(dir.c_str(), buf)) dir = buf;
+    return ParseConfig(ss.str(), file, dir);
+  }
 
-Result<Config> DefaultConfig(const std::string& folder) {
-  auto gitdir = GitRepo::Discover(folder);
-  if (!gitdir) {
-    return Error{"`" + folder +
-                 "` is not inside a git repository, and no configuration was given.\n"
-                 "Start repo-reader inside a repository, or name the repositories to serve in a "
-                 "file:\n  repos:\n    - name: shop\n      path: /srv/git/shop\nand run "
-                 "repo-reader --config that-file.yaml (docs/configuration.md)."};
+  Result<Config> DefaultConfig(const std::string& folder) {
+    auto gitdir = GitRepo::Discover(folder);
+    if (!gitdir) {
+      return Error{"`" + folder +
+                   "` is not inside a git repository, and no configuration was given.\n"
+                   "Start repo-reader inside a repository, or name the repositories to serve in a "
+                   "file:\n  repos:\n    - name: shop\n      path: /srv/git/shop\nand run "
+                   "repo-reader --config that-file.yaml (docs/configuration.md)."};
+    }
+    auto repo = GitRepo::Open(*gitdir);
+    if (!repo) return Error{repo.error()};
+    const char* workdir = git_repository_workdir((*repo)->raw());
+    std::string top = workdir ? workdir : *gitdir;
+    while (top.size() > 1 && top.back() == '/') top.pop_back();
+    std::string base = top.substr(top.rfind('/') + 1);
+    if (!workdir && base.size() > 4 && base.compare(base.size() - 4, 4, ".git") == 0) {
+      base.resize(base.size() - 4);
+    }
+    std::string name;
+    for (char c : base) {
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
+      name.push_back(ok ? c : '-');
+    }
+    while (!name.empty() && !IsValidRepoName(name.substr(0, 1))) name.erase(0, 1);
+    if (name.size() > 100) name.resize(100);
+    if (name.empty()) name = "repo";
+    Config c;
+    c.source = "the git repository of the current folder (" + top + ")";
+    RepoConfig rc;
+    rc.name = name;
+    rc.path = top;
+    c.repos.push_back(std::move(rc));
+    Problems none(c.source);
+    SettleCacheFolder(nullptr, &none, &c);
+    return c;
   }
-  auto repo = GitRepo::Open(*gitdir);
-  if (!repo) return Error{repo.error()};
-  const char* workdir = git_repository_workdir((*repo)->raw());
-  std::string top = workdir ? workdir : *gitdir;
-  while (top.size() > 1 && top.back() == '/') top.pop_back();
-  std::string base = top.substr(top.rfind('/') + 1);
-  if (!workdir && base.size() > 4 && base.compare(base.size() - 4, 4, ".git") == 0) {
-    base.resize(base.size() - 4);
-  }
-  std::string name;
-  for (char c : base) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-';
-    name.push_back(ok ? c : '-');
-  }
-  while (!name.empty() && !IsValidRepoName(name.substr(0, 1))) name.erase(0, 1);
-  if (name.size() > 100) name.resize(100);
-  if (name.empty()) name = "repo";
-  Config c;
-  c.source = "the git repository of the current folder (" + top + ")";
-  RepoConfig rc;
-  rc.name = name;
-  rc.path = top;
-  c.repos.push_back(std::move(rc));
-  Problems none(c.source);
-  SettleCacheFolder(nullptr, &none, &c);
-  return c;
-}
 
-Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
-  std::vector<std::shared_ptr<const ServedRepo>> repos;
-  for (const auto& rc : config.repos) {
-    auto policy = PathPolicy::Make(rc.include, rc.exclude, rc.serve_credential_files);
-    if (!policy) return Error{"repository `" + rc.name + "`: " + policy.error()};
-    RepoSettings s;
-    s.name = rc.name;
-    s.description = rc.description;
-    s.path = rc.path;
-    s.policy = policy.take();
-    s.listed = rc.listed;
-    s.own = rc.own;
-    s.index_folder = HistoryIndexFolder(config, rc.path);
-    repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+  Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
+    std::vector<std::shared_ptr<const ServedRepo>> repos;
+    for (const auto& rc : config.repos) {
+      auto policy = PathPolicy::Make(rc.include, rc.exclude, rc.serve_credential_files);
+      if (!policy) return Error{"repository `" + rc.name + "`: " + policy.error()};
+      RepoSettings s;
+      s.name = rc.name;
+      s.description = rc.description;
+      s.path = rc.path;
+      s.policy = policy.take();
+      s.listed = rc.listed;
+      s.own = rc.own;
+      s.index_folder = HistoryIndexFolder(config, rc.path);
+      repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+    }
+    for (const auto& m : config.mirrors) {
+      auto policy = PathPolicy::Make(m.include, m.exclude, m.serve_credential_files);
+      if (!policy) return Error{"mirror `" + m.name + "`: " + policy.error()};
+      RepoSettings s;
+      s.name = m.name;
+      s.description = m.description;
+      s.path = m.dir;
+      s.policy = policy.take();
+      s.listed = m.listed;
+      s.own = m.own;
+      s.index_folder = HistoryIndexFolder(config, m.dir);
+      s.mirror = m.state;
+      repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+    }
+    return std::make_shared<const Catalog>(std::move(repos));
   }
-  return std::make_shared<const Catalog>(std::move(repos));
-}
 
 }  // namespace rr

@@ -9,6 +9,7 @@
 
 #include "core/plugins/loader.h"
 #include "core/policy/catalog.h"
+#include "core/policy/mirror_state.h"
 #include "core/util/result.h"
 
 namespace rr {
@@ -48,6 +49,27 @@ struct HttpConfig {
   bool metrics = false;
 };
 
+// One entry of `mirrors:`: a repository on a host that the server keeps a mirror of.
+struct MirrorConfig {
+  std::string name;
+  std::string url;  // checked: https (or http to this machine), no credentials, query, fragment
+  std::string description;
+  std::vector<std::string> refs;  // branch and tag globs; empty: the default branch and all tags
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+  std::string token_env;         // the name of the token's environment variable; "" without a token
+  std::string host_kind;         // github, gitlab, bitbucket, or what host_kind: says; "" for none
+  int64_t sync_every = 15 * 60;  // seconds
+  bool listed = true;
+  bool own = true;
+  bool serve_credential_files = false;
+  std::string group;  // the group that listed it; "" when configured one by one
+  // Where the mirror is kept: <mirror_folder>/<MirrorDigest>.git. Set once mirror_folder is.
+  std::string dir;
+  // Shared by the sync, which writes it, and the catalog's repository, which shows it.
+  std::shared_ptr<MirrorState> state;
+};
+
 struct Config {
   std::string source;  // the file read, or a sentence saying where the default came from
   std::vector<RepoConfig> repos;
@@ -60,8 +82,26 @@ struct Config {
   bool history_index = true;  // history_index: keep an index of repositories without a graph
   // When the history index is off although history_index is true: why (for --check and the log).
   std::string history_index_off;
-  HttpConfig http;  // http:
+  HttpConfig http;                    // http:
+  std::vector<MirrorConfig> mirrors;  // mirrors:
+  // The server's own folder for mirrors (mirror_folder:, absolute): set when there are mirrors.
+  std::string mirror_folder;
 };
+
+// $XDG_STATE_HOME/repo-reader/mirrors, else $HOME/.local/state/repo-reader/mirrors, else "".
+std::string DefaultMirrorFolder();
+
+// Whether `url` may be mirrored: https://host/path, or http:// to this machine only (127.0.0.1,
+// localhost, [::1]); no credentials, query or fragment; no `.` or `..` path part; no space or
+// control character. The error says what is wrong and what to write.
+Status CheckMirrorUrl(const std::string& url);
+
+// The host of a checked URL, lowercase, without port: "github.com".
+std::string UrlHost(const std::string& url);
+
+// The name a mirror's folder gets: a digest of its URL, refs, include, exclude, the credential
+// file rule and the token's variable name. Another configuration gets another folder.
+std::string MirrorDigest(const MirrorConfig& mirror);
 
 // $XDG_CACHE_HOME/repo-reader, else $HOME/.cache/repo-reader (when absolute), else "".
 std::string DefaultCacheFolder();

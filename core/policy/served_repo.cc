@@ -39,6 +39,11 @@ std::string_view FileData::bytes() const {
 }
 
 Result<RepoReader> ServedRepo::Open() const {
+  if (settings_.mirror && !settings_.mirror->Mirrored()) {
+    return Error{"repository `" + name() + "` is not mirrored yet: its first sync from " +
+                 settings_.mirror->Get().url +
+                 " has not finished; call again later (list_repos says when it has synced)"};
+  }
   auto lease = handles_.Borrow();
   if (!lease) return Error{"repository `" + name() + "` cannot be opened: " + lease.error()};
   return RepoReader(this, lease.take());
@@ -84,6 +89,7 @@ std::shared_ptr<const CommitGraph> ServedRepo::Graph() const {
 
 bool ServedRepo::NeedsHistoryIndex() const {
   if (settings_.index_folder.empty()) return false;
+  if (settings_.mirror && !settings_.mirror->Mirrored()) return false;  // nothing to index yet
   std::lock_guard<std::mutex> lock(graph_mu_);
   auto own = OwnGraphLocked();
   return !(own && own->has_bloom());

@@ -20,6 +20,7 @@
 #include "core/git/commit_graph.h"
 #include "core/git/git_repo.h"
 #include "core/git/history_index.h"
+#include "core/policy/mirror_state.h"
 #include "core/policy/path_policy.h"
 #include "core/policy/repo_path.h"
 #include "core/util/result.h"
@@ -37,6 +38,9 @@ struct RepoSettings {
   // Where the server keeps its history index of this repository (in its cache folder, never
   // inside the repository); empty: none is kept.
   std::string index_folder;
+  // For a mirror the server keeps (core/sync): where it comes from and its last sync. A mirror
+  // is opened only once a sync has succeeded. Null for a local repository.
+  std::shared_ptr<const MirrorState> mirror;
 };
 
 // A resolved ref: the commit every read of a call uses.

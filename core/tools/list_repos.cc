@@ -1,5 +1,6 @@
 #include "core/tools/list_repos.h"
 
+#include "core/tools/mirror_lines.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -17,6 +18,7 @@ const char* const kGuidanceFiles[] = {"AGENTS.md",
 void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::string>& out) {
   out.push_back("## " + repo.name());
   if (!repo.description().empty()) out.push_back(DisplayName(repo.description()));
+  if (AddMirrorLines(repo, out)) return;
   auto reader = repo.Open();
   if (!reader) {
     out.push_back("Cannot be read now: " + reader.error());

@@ -38,6 +38,17 @@ ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters
   config.source = "test";
   config.repos = std::move(repos);
   config.answer_characters = answer_characters;
+  Start(config, std::move(filters), std::move(options));
+}
+
+ToolHarness::ToolHarness(FromConfig, const Config& config) {
+  Start(config, {}, McpServer::Options{});
+}
+
+void ToolHarness::Start(const Config& config,
+                        std::vector<std::shared_ptr<const OutputFilter>> filters,
+                        McpServer::Options options) {
+  const size_t answer_characters = config.answer_characters;
   auto catalog = BuildCatalog(config);
   if (!catalog) throw std::runtime_error(catalog.error());
   if (!options.facts) options.facts = FactsOf(BuiltinPlugins());

@@ -36,6 +36,9 @@ class ToolHarness {
   explicit ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters = 40000,
                        std::vector<std::shared_ptr<const OutputFilter>> filters = {},
                        McpServer::Options options = McpServer::Options{});
+  // The server for a whole configuration (mirrors too).
+  struct FromConfig {};
+  ToolHarness(FromConfig, const Config& config);
   ~ToolHarness();
 
   // tools/call with `args_json` (a JSON object) as arguments.
@@ -47,6 +50,8 @@ class ToolHarness {
 
  private:
   Poco::JSON::Object::Ptr WaitFor(int id);
+  void Start(const Config& config, std::vector<std::shared_ptr<const OutputFilter>> filters,
+             McpServer::Options options);
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -1,0 +1,48 @@
+// MirrorState: where a mirror comes from and what its sync last did. The sync (core/sync)
+// writes it; tools read it (list_repos: mirrored from, last synced, why the last sync failed,
+// not mirrored yet, syncing). What it holds is shown to agents: never a token (the sync scrubs
+// an error before handing it here). The last outcome is kept in a small file beside the mirror
+// so that a restart still knows when it last synced.
+//
+// Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace rr {
+
+class MirrorState {
+ public:
+  // `status_file`: where the outcome is kept ("" keeps nothing); read now when it exists.
+  MirrorState(std::string url, std::string group, std::string status_file);
+
+  struct View {
+    std::string url;    // the configured URL (never holds credentials: the configuration refuses)
+    std::string group;  // the group it came from, "" for a mirror configured one by one
+    bool syncing = false;
+    int64_t last_synced = 0;  // seconds since 1970 of the last sync that succeeded; 0: never
+    int64_t last_failed = 0;  // of the last that failed, when it failed after the last success
+    std::string error;        // why it failed
+  };
+  View Get() const;
+  // Whether a sync ever succeeded: the mirror holds something to read.
+  bool Mirrored() const { return Get().last_synced != 0; }
+
+  void Began();
+  void Succeeded(int64_t now);
+  void Failed(int64_t now, std::string why);
+
+ private:
+  void Save() const;  // with mu_ held
+
+  mutable std::mutex mu_;
+  View view_;
+  std::string status_file_;
+};
+
+// "2026-10-24 10:30 UTC".
+std::string UtcMinute(int64_t seconds);
+
+}  // namespace rr

@@ -1,0 +1,176 @@
+#include "core/sync/syncer.h"
+
+#include <cstdlib>
+#include <ctime>
+
+#include "core/answer/server_log.h"
+#include "core/sync/mirror_sync.h"
+#include "core/util/text.h"
+
+namespace rr {
+
+MirrorSyncer::MirrorSyncer(GitProcess git, std::vector<MirrorConfig> mirrors, Options options)
+    : git_(std::move(git)),
+      mirrors_(std::move(mirrors)),
+      options_(std::move(options)),
+      slots_(mirrors_.size()),
+      seed_(static_cast<uint64_t>(Clock::now().time_since_epoch().count()) | 1) {
+  if (options_.concurrency == 0) options_.concurrency = 1;
+  if (!options_.log) options_.log = [](const std::string& line) { LogLine(line); };
+  // The first syncs begin within a few seconds of each other, not all at once.
+  const auto now = Clock::now();
+  for (auto& s : slots_) {
+    s.due = now + Jitter(std::chrono::milliseconds(200 * std::min<size_t>(mirrors_.size(), 25)));
+  }
+}
+
+MirrorSyncer::~MirrorSyncer() { Stop(); }
+
+MirrorSyncer::Clock::duration MirrorSyncer::Jitter(Clock::duration d) {
+  // xorshift: spreading start times needs no better randomness.
+  seed_ ^= seed_ << 13;
+  seed_ ^= seed_ >> 7;
+  seed_ ^= seed_ << 17;
+  const auto ticks = d.count();
+  if (ticks <= 0) return Clock::duration::zero();
+  return Clock::duration(static_cast<Clock::rep>(seed_ % static_cast<uint64_t>(ticks)));
+}
+
+void MirrorSyncer::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!workers_.empty() || mirrors_.empty()) return;
+  const size_t n = std::min(options_.concurrency, mirrors_.size());
+  for (size_t i = 0; i < n; ++i) workers_.emplace_back([this] { Work(); });
+}
+
+void MirrorSyncer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_->store(true);
+  }
+  cv_.notify_all();
+  for (auto& t : workers_) {
+    if (t.joinable()) t.join();
+  }
+  workers_.clear();
+}
+
+void MirrorSyncer::Work() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_->load()) {
+    // The mirror due soonest that no other worker is syncing.
+    size_t next = slots_.size();
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (slots_[i].running) continue;
+      if (next == slots_.size() || slots_[i].due < slots_[next].due) next = i;
+    }
+    if (next == slots_.size()) {
+      cv_.wait(lock);
+      continue;
+    }
+    if (Clock::now() < slots_[next].due) {
+      cv_.wait_until(lock, slots_[next].due);
+      continue;
+    }
+    slots_[next].running = true;
+    const MirrorConfig& m = mirrors_[next];
+    lock.unlock();
+
+    const size_t now_running = ++running_;
+    size_t most = most_at_once_.load();
+    while (now_running > most && !most_at_once_.compare_exchange_weak(most, now_running)) {
+    }
+    if (m.state) m.state->Began();
+    auto report = SyncMirror(git_, m, Clock::now() + options_.max_duration, stop_);
+    const int64_t wall = static_cast<int64_t>(std::time(nullptr));
+    if (report) {
+      if (m.state) m.state->Succeeded(wall);
+      std::string line = "repo-reader: mirror `" + m.name + "` synced from " + m.url + ": " +
+                         Plural(report->refs, "ref", "refs");
+      if (report->contents) {
+        line += ", " +
+                Plural(report->contents, "served file's contents", "served files' contents") +
+                " fetched";
+      }
+      if (!report->refs_left_out.empty()) line += "; " + report->refs_left_out;
+      options_.log(line);
+    } else {
+      if (m.state) m.state->Failed(wall, report.error());
+      options_.log("repo-reader: mirror `" + m.name + "` could not sync from " + m.url + ": " +
+                   report.error());
+    }
+    --running_;
+    ++finished_;
+
+    lock.lock();
+    Slot& slot = slots_[next];
+    slot.running = false;
+    const auto every =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(m.sync_every));
+    if (report) {
+      slot.failures = 0;
+      slot.due = Clock::now() + every - every / 10 + Jitter(every / 5);
+    } else {
+      ++slot.failures;
+      auto wait = std::chrono::duration_cast<Clock::duration>(options_.first_retry);
+      for (int i = 1; i < slot.failures && wait < every; ++i) wait *= 2;
+      wait = std::min(wait, every);
+      slot.due = Clock::now() + wait - wait / 10 + Jitter(wait / 5);
+    }
+    cv_.notify_all();
+  }
+}
+
+Result<std::unique_ptr<MirrorSyncer>> StartMirrorSync(const Config& config) {
+  if (config.mirrors.empty()) return std::unique_ptr<MirrorSyncer>();
+  const std::string git = GitProcess::FindGit();
+  if (git.empty()) {
+    return Error{
+        "mirrors are configured but git is not installed (no git on PATH); the sync "
+        "needs git 2.29 or later"};
+  }
+  LogLine("repo-reader: " + Plural(config.mirrors.size(), "mirror", "mirrors") + " kept in " +
+          config.mirror_folder + ", synced in the background");
+  auto syncer = std::make_unique<MirrorSyncer>(GitProcess(git, config.mirror_folder),
+                                               config.mirrors, MirrorSyncer::Options{});
+  syncer->Start();
+  return syncer;
+}
+
+std::vector<std::string> DescribeMirrors(const Config& config) {
+  std::vector<std::string> out;
+  if (config.mirrors.empty()) return out;
+  out.push_back(Plural(config.mirrors.size(), "mirror", "mirrors") + ", kept in " +
+                config.mirror_folder + ":");
+  for (const auto& m : config.mirrors) {
+    out.push_back("  " + m.name + " — mirrored from " + m.url);
+    std::string refs = "the default branch and ";
+    if (m.refs.empty()) {
+      refs += "every tag";
+    } else {
+      for (size_t i = 0; i < m.refs.size(); ++i) refs += (i ? ", " : "") + DisplayName(m.refs[i]);
+    }
+    out.push_back("    keeps " + refs + "; synced every " + std::to_string(m.sync_every / 60) +
+                  " min");
+    if (!m.token_env.empty()) {
+      const char* v = std::getenv(m.token_env.c_str());
+      out.push_back(
+          "    token from $" + m.token_env +
+          (v && *v ? std::string(" (set)") : std::string(" (NOT SET: its syncs will fail)")));
+    }
+    if (!m.host_kind.empty()) out.push_back("    host kind: " + m.host_kind);
+    if (m.state) {
+      const auto v = m.state->Get();
+      if (v.last_synced) {
+        out.push_back("    last synced " + UtcMinute(v.last_synced));
+      } else {
+        out.push_back("    not mirrored yet");
+      }
+      if (v.last_failed)
+        out.push_back("    last sync failed " + UtcMinute(v.last_failed) + ": " + v.error);
+    }
+  }
+  return out;
+}
+
+}  // namespace rr
