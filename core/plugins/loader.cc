@@ -6,6 +6,7 @@
 
 #include <boost/dll/shared_library.hpp>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -36,6 +37,14 @@ bool IsValidPluginName(const char* name) {
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
     if (i == 0 && !alnum) return false;
     if (!alnum && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+bool IsValidHostKind(const std::string& kind) {
+  if (kind.empty() || kind.size() > 64) return false;
+  for (char c : kind) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
   }
   return true;
 }
@@ -241,6 +250,23 @@ class Loader {
       if (!made) return;
       for (auto& h : made->made) {
         if (!h) continue;
+        // A host kind is how the configuration names a host: one plugin serves each.
+        std::string kind;
+        try {
+          kind = Text(h->kind(), 65);
+        } catch (...) {
+        }
+        if (!IsValidHostKind(kind)) {
+          Problem(spec, "it gives a host whose kind `" + kind +
+                            "` is not 1 to 64 of a-z, 0-9 and '-'; the configuration could not "
+                            "name it (host_kind:)");
+          return;
+        }
+        if (auto [it, fresh] = host_kinds_.emplace(kind, name); !fresh) {
+          Problem(spec, "host kind `" + kind + "` is served by plugin `" + it->second +
+                            "` already; each host kind is served by one plugin (remove one)");
+          return;
+        }
         HostPlugin* raw = h.release();
         out_.hosts.push_back(
             std::shared_ptr<const HostPlugin>(raw, [lib](const HostPlugin* p) { delete p; }));
@@ -278,6 +304,7 @@ class Loader {
   Plugins out_;
   std::vector<SecretFilter::Detector> detectors_;
   std::set<std::string> names_;
+  std::map<std::string, std::string> host_kinds_;  // kind -> the plugin serving it
   std::vector<std::string> problems_;
 };
 

@@ -7,8 +7,9 @@
 // by anyone but its owner (group or others), or its owner is neither root nor the server's user; it
 // cannot be loaded; it exports no `repo_reader_plugin` entry; it was built against another SDK ABI
 // version; its entry is malformed (a bad name, no kind, a kind without its factory); its name is
-// taken by a plugin loaded before it; a factory fails or throws. Every problem is reported, not
-// only the first.
+// taken by a plugin loaded before it; a factory fails or throws; it gives a host whose kind is
+// not 1 to 64 of a-z, 0-9 and '-', or whose kind another plugin serves already (a kind is how
+// the configuration names a host). Every problem is reported, not only the first.
 //
 // The built-in secret detectors (plugin `repo-reader-secrets`, in the plugin folder) are loaded
 // first unless the configuration turns them off; a server that cannot load them refuses to

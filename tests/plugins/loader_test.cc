@@ -164,6 +164,27 @@ TEST(PluginLoader, ASecondPluginOfTheSameNameIsRefused) {
   EXPECT_TRUE(Has(error, "a plugin named `planted` is already loaded")) << error;
 }
 
+TEST(PluginLoader, AHostKindIsServedByOnePlugin) {
+  auto one = LoadPlugins(Only({TestPlugin("host-one")}));
+  ASSERT_TRUE(one) << one.error();
+  ASSERT_EQ(one->hosts.size(), 1u);
+  EXPECT_STREQ(one->hosts[0]->kind(), "acmehub");
+  const std::string error = Refusal(Only({TestPlugin("host-one"), TestPlugin("host-two")}));
+  EXPECT_EQ(Lines(error).size(), 1u) << error;
+  EXPECT_TRUE(Has(error, "plugin `" + TestPlugin("host-two") +
+                             "`: host kind `acmehub` is served by plugin `host-one` already; "
+                             "each host kind is served by one plugin (remove one)"))
+      << error;
+}
+
+TEST(PluginLoader, AHostKindTheConfigurationCouldNotNameIsRefused) {
+  const std::string error = Refusal(Only({TestPlugin("host-bad-kind")}));
+  EXPECT_TRUE(Has(error,
+                  "it gives a host whose kind `Acme Hub` is not 1 to 64 of a-z, 0-9 and "
+                  "'-'"))
+      << error;
+}
+
 TEST(PluginLoader, ANameKeptForTheServerIsRefusedOutsideItsPluginFolder) {
   const std::string error = Refusal(Only({TestPlugin("reserved-name")}));
   EXPECT_TRUE(Has(error, "the name `repo-reader-foo` is kept for the server's own plugins"));
