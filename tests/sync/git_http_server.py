@@ -58,9 +58,12 @@ def pack_hook(record, argv):
 
 
 def token_in_command_lines(token):
-    """Command lines of every process of this machine that hold the token."""
+    """Command lines of every process of this machine that hold the token, as it is or in the
+    base64 of an Authorization header."""
     found = []
-    needle = token.encode()
+    needles = [token.encode()] + [
+        base64.b64encode((user + ":" + token).encode())
+        for user in ("x-access-token", "oauth2", "x-token-auth")]
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -69,7 +72,7 @@ def token_in_command_lines(token):
                 cmdline = f.read()
         except OSError:
             continue
-        if needle in cmdline:
+        if any(needle in cmdline for needle in needles):
             found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
     return found
 
