@@ -779,203 +779,200 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     }
     if (key == "repos" || key == "limits" || key == "plugins" || key == "secrets" ||
         key == "plugin_folder" || key == "cache_folder" || key == "history_index" ||
-        key == "http") {
-        key == "mirrors" || key == "mirror_folder") {
+        key == "http" || key == "mirrors" || key == "mirror_folder") {
       continue;
     }
-        bool later = false;
-        for (const char* k : kLaterKeys) later = later || key == k;
-        if (later) {
-          p.Add(kv.first,
-                "`" + key + "` is not supported by this version of repo-reader; remove it");
-        } else {
-          p.Add(kv.first,
-                "unknown key `" + DisplayName(key) +
-                    "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
-                    "history_index, mirrors, mirror_folder");
-        }
-    }
-
-    const YAML::Node limits = root["limits"];
-    if (limits) {
-      if (!limits.IsMap()) {
-        p.Add(limits, "`limits` must be a mapping, e.g. limits: {answer_characters: 40000}");
-      } else {
-        static const char* const kLimitKeys[] = {"answer_characters"};
-        CheckKeys(limits, std::begin(kLimitKeys), std::end(kLimitKeys), "limits", p);
-        const YAML::Node ac = limits["answer_characters"];
-        if (ac) {
-          long long v = -1;
-          bool ok = ac.IsScalar();
-          if (ok) {
-            try {
-              size_t used = 0;
-              v = std::stoll(ac.Scalar(), &used);
-              ok = used == ac.Scalar().size();
-            } catch (...) {
-              ok = false;
-            }
-          }
-          if (!ok || v < static_cast<long long>(kMinAnswerCharacters) ||
-              v > static_cast<long long>(kMaxAnswerCharacters)) {
-            p.Add(ac, "limits.answer_characters must be a whole number from " +
-                          WithCommas(kMinAnswerCharacters) + " to " +
-                          WithCommas(kMaxAnswerCharacters));
-          } else {
-            c.answer_characters = static_cast<size_t>(v);
-          }
-        }
-      }
-    }
-
-    ParsePlugins(root, base_dir, p, &c.plugins);
-
-    const YAML::Node repos = root["repos"];
-    if (!repos && root["mirrors"]) {
-      // Mirrors alone are a configuration too.
-    } else if (!repos) {
-      p.Add(root,
-            "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
-            "shop\n      path: /srv/git/shop");
-    } else if (!repos.IsSequence() || repos.size() == 0) {
-      p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
+    bool later = false;
+    for (const char* k : kLaterKeys) later = later || key == k;
+    if (later) {
+      p.Add(kv.first, "`" + key + "` is not supported by this version of repo-reader; remove it");
     } else {
-      std::set<std::string> names;
-      size_t index = 0;
-      for (const auto& r : repos) {
-        const std::string where = "repos[" + std::to_string(index++) + "]";
-        if (!r.IsMap()) {
-          p.Add(r, where + " must be a mapping with name and path");
-          continue;
-        }
-        CheckKeys(r, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
-        RepoConfig rc;
-        if (!r["name"]) {
-          p.Add(r, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
-        } else if (GetString(r["name"], where + ".name", p, &rc.name)) {
-          if (!IsValidRepoName(rc.name)) {
-            p.Add(r["name"], where + ".name `" + DisplayName(rc.name) +
-                                 "` is not a valid name; use letters, digits, '.', '_' and '-' "
-                                 "(owner/name allowed), starting with a letter or digit");
-          } else if (!names.insert(rc.name).second) {
-            p.Add(r["name"], where + ".name `" + rc.name + "` is used twice; names must differ");
+      p.Add(kv.first,
+            "unknown key `" + DisplayName(key) +
+                "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
+                "history_index, http, mirrors, mirror_folder");
+    }
+  }
+
+  const YAML::Node limits = root["limits"];
+  if (limits) {
+    if (!limits.IsMap()) {
+      p.Add(limits, "`limits` must be a mapping, e.g. limits: {answer_characters: 40000}");
+    } else {
+      static const char* const kLimitKeys[] = {"answer_characters"};
+      CheckKeys(limits, std::begin(kLimitKeys), std::end(kLimitKeys), "limits", p);
+      const YAML::Node ac = limits["answer_characters"];
+      if (ac) {
+        long long v = -1;
+        bool ok = ac.IsScalar();
+        if (ok) {
+          try {
+            size_t used = 0;
+            v = std::stoll(ac.Scalar(), &used);
+            ok = used == ac.Scalar().size();
+          } catch (...) {
+            ok = false;
           }
         }
-        std::string raw_path;
-        if (!r["path"]) {
-          p.Add(r, where +
-                       ": `path` is missing; give the repository's folder, e.g. path: "
-                       "/srv/git/shop");
-        } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
-          rc.path = ResolvePath(raw_path, base_dir);
-          if (!IsRepository(rc.path)) {
-            p.Add(r["path"], where + ".path `" + DisplayName(raw_path) +
-                                 "` is not a git repository (resolved to " + DisplayName(rc.path) +
-                                 "); give a repository's folder, bare or with a work tree");
-          }
+        if (!ok || v < static_cast<long long>(kMinAnswerCharacters) ||
+            v > static_cast<long long>(kMaxAnswerCharacters)) {
+          p.Add(ac, "limits.answer_characters must be a whole number from " +
+                        WithCommas(kMinAnswerCharacters) + " to " +
+                        WithCommas(kMaxAnswerCharacters));
+        } else {
+          c.answer_characters = static_cast<size_t>(v);
         }
-        if (r["description"])
-          GetString(r["description"], where + ".description", p, &rc.description);
-        if (r["include"]) GetPatterns(r["include"], where + ".include", p, &rc.include);
-        if (r["exclude"]) GetPatterns(r["exclude"], where + ".exclude", p, &rc.exclude);
-        if (r["listed"]) GetBool(r["listed"], where + ".listed", p, &rc.listed);
-        if (r["own"]) GetBool(r["own"], where + ".own", p, &rc.own);
-        if (r["serve_credential_files"]) {
-          GetBool(r["serve_credential_files"], where + ".serve_credential_files", p,
-                  &rc.serve_credential_files);
-        }
-        c.repos.push_back(std::move(rc));
       }
     }
-    ParseCache(root, p, &c);
-    ParseHttp(root, p, &c.http);
-    ParseMirrors(root, p, &c);
-    if (!p.empty()) return Error{p.Text()};
-    return c;
   }
 
-  Result<Config> LoadConfigFile(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file + ": cannot be read (no such file, or no permission)"};
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (ss.str().size() > 16 * 1024 * 1024) return Error{file + ": larger than 16 MB"};
-    std::string dir = ".";
-    const size_t slash = file.rfind('/');
-    if (slash != std::string::npos) dir = slash == 0 ? "/" : file.substr(0, slash);
-    char buf[PATH_MAX];
-    if (realpath(dir.c_str(), buf)) dir = buf;
-    return ParseConfig(ss.str(), file, dir);
-  }
+  ParsePlugins(root, base_dir, p, &c.plugins);
 
-  Result<Config> DefaultConfig(const std::string& folder) {
-    auto gitdir = GitRepo::Discover(folder);
-    if (!gitdir) {
-      return Error{"`" + folder +
-                   "` is not inside a git repository, and no configuration was given.\n"
-                   "Start repo-reader inside a repository, or name the repositories to serve in a "
-                   "file:\n  repos:\n    - name: shop\n      path: /srv/git/shop\nand run "
-                   "repo-reader --config that-file.yaml (docs/configuration.md)."};
+  const YAML::Node repos = root["repos"];
+  if (!repos && root["mirrors"]) {
+    // Mirrors alone are a configuration too.
+  } else if (!repos) {
+    p.Add(root,
+          "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
+          "shop\n      path: /srv/git/shop");
+  } else if (!repos.IsSequence() || repos.size() == 0) {
+    p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
+  } else {
+    std::set<std::string> names;
+    size_t index = 0;
+    for (const auto& r : repos) {
+      const std::string where = "repos[" + std::to_string(index++) + "]";
+      if (!r.IsMap()) {
+        p.Add(r, where + " must be a mapping with name and path");
+        continue;
+      }
+      CheckKeys(r, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
+      RepoConfig rc;
+      if (!r["name"]) {
+        p.Add(r, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
+      } else if (GetString(r["name"], where + ".name", p, &rc.name)) {
+        if (!IsValidRepoName(rc.name)) {
+          p.Add(r["name"], where + ".name `" + DisplayName(rc.name) +
+                               "` is not a valid name; use letters, digits, '.', '_' and '-' "
+                               "(owner/name allowed), starting with a letter or digit");
+        } else if (!names.insert(rc.name).second) {
+          p.Add(r["name"], where + ".name `" + rc.name + "` is used twice; names must differ");
+        }
+      }
+      std::string raw_path;
+      if (!r["path"]) {
+        p.Add(r, where +
+                     ": `path` is missing; give the repository's folder, e.g. path: "
+                     "/srv/git/shop");
+      } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
+        rc.path = ResolvePath(raw_path, base_dir);
+        if (!IsRepository(rc.path)) {
+          p.Add(r["path"], where + ".path `" + DisplayName(raw_path) +
+                               "` is not a git repository (resolved to " + DisplayName(rc.path) +
+                               "); give a repository's folder, bare or with a work tree");
+        }
+      }
+      if (r["description"]) GetString(r["description"], where + ".description", p, &rc.description);
+      if (r["include"]) GetPatterns(r["include"], where + ".include", p, &rc.include);
+      if (r["exclude"]) GetPatterns(r["exclude"], where + ".exclude", p, &rc.exclude);
+      if (r["listed"]) GetBool(r["listed"], where + ".listed", p, &rc.listed);
+      if (r["own"]) GetBool(r["own"], where + ".own", p, &rc.own);
+      if (r["serve_credential_files"]) {
+        GetBool(r["serve_credential_files"], where + ".serve_credential_files", p,
+                &rc.serve_credential_files);
+      }
+      c.repos.push_back(std::move(rc));
     }
-    auto repo = GitRepo::Open(*gitdir);
-    if (!repo) return Error{repo.error()};
-    const char* workdir = git_repository_workdir((*repo)->raw());
-    std::string top = workdir ? workdir : *gitdir;
-    while (top.size() > 1 && top.back() == '/') top.pop_back();
-    std::string base = top.substr(top.rfind('/') + 1);
-    if (!workdir && base.size() > 4 && base.compare(base.size() - 4, 4, ".git") == 0) {
-      base.resize(base.size() - 4);
-    }
-    std::string name;
-    for (char c : base) {
-      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '-';
-      name.push_back(ok ? c : '-');
-    }
-    while (!name.empty() && !IsValidRepoName(name.substr(0, 1))) name.erase(0, 1);
-    if (name.size() > 100) name.resize(100);
-    if (name.empty()) name = "repo";
-    Config c;
-    c.source = "the git repository of the current folder (" + top + ")";
-    RepoConfig rc;
-    rc.name = name;
-    rc.path = top;
-    c.repos.push_back(std::move(rc));
-    Problems none(c.source);
-    SettleCacheFolder(nullptr, &none, &c);
-    return c;
   }
+  ParseCache(root, p, &c);
+  ParseHttp(root, p, &c.http);
+  ParseMirrors(root, p, &c);
+  if (!p.empty()) return Error{p.Text()};
+  return c;
+}
 
-  Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
-    std::vector<std::shared_ptr<const ServedRepo>> repos;
-    for (const auto& rc : config.repos) {
-      auto policy = PathPolicy::Make(rc.include, rc.exclude, rc.serve_credential_files);
-      if (!policy) return Error{"repository `" + rc.name + "`: " + policy.error()};
-      RepoSettings s;
-      s.name = rc.name;
-      s.description = rc.description;
-      s.path = rc.path;
-      s.policy = policy.take();
-      s.listed = rc.listed;
-      s.own = rc.own;
-      s.index_folder = HistoryIndexFolder(config, rc.path);
-      repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
-    }
-    for (const auto& m : config.mirrors) {
-      auto policy = PathPolicy::Make(m.include, m.exclude, m.serve_credential_files);
-      if (!policy) return Error{"mirror `" + m.name + "`: " + policy.error()};
-      RepoSettings s;
-      s.name = m.name;
-      s.description = m.description;
-      s.path = m.dir;
-      s.policy = policy.take();
-      s.listed = m.listed;
-      s.own = m.own;
-      s.index_folder = HistoryIndexFolder(config, m.dir);
-      s.mirror = m.state;
-      repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
-    }
-    return std::make_shared<const Catalog>(std::move(repos));
+Result<Config> LoadConfigFile(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Error{file + ": cannot be read (no such file, or no permission)"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (ss.str().size() > 16 * 1024 * 1024) return Error{file + ": larger than 16 MB"};
+  std::string dir = ".";
+  const size_t slash = file.rfind('/');
+  if (slash != std::string::npos) dir = slash == 0 ? "/" : file.substr(0, slash);
+  char buf[PATH_MAX];
+  if (realpath(dir.c_str(), buf)) dir = buf;
+  return ParseConfig(ss.str(), file, dir);
+}
+
+Result<Config> DefaultConfig(const std::string& folder) {
+  auto gitdir = GitRepo::Discover(folder);
+  if (!gitdir) {
+    return Error{"`" + folder +
+                 "` is not inside a git repository, and no configuration was given.\n"
+                 "Start repo-reader inside a repository, or name the repositories to serve in a "
+                 "file:\n  repos:\n    - name: shop\n      path: /srv/git/shop\nand run "
+                 "repo-reader --config that-file.yaml (docs/configuration.md)."};
   }
+  auto repo = GitRepo::Open(*gitdir);
+  if (!repo) return Error{repo.error()};
+  const char* workdir = git_repository_workdir((*repo)->raw());
+  std::string top = workdir ? workdir : *gitdir;
+  while (top.size() > 1 && top.back() == '/') top.pop_back();
+  std::string base = top.substr(top.rfind('/') + 1);
+  if (!workdir && base.size() > 4 && base.compare(base.size() - 4, 4, ".git") == 0) {
+    base.resize(base.size() - 4);
+  }
+  std::string name;
+  for (char c : base) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    name.push_back(ok ? c : '-');
+  }
+  while (!name.empty() && !IsValidRepoName(name.substr(0, 1))) name.erase(0, 1);
+  if (name.size() > 100) name.resize(100);
+  if (name.empty()) name = "repo";
+  Config c;
+  c.source = "the git repository of the current folder (" + top + ")";
+  RepoConfig rc;
+  rc.name = name;
+  rc.path = top;
+  c.repos.push_back(std::move(rc));
+  Problems none(c.source);
+  SettleCacheFolder(nullptr, &none, &c);
+  return c;
+}
+
+Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
+  std::vector<std::shared_ptr<const ServedRepo>> repos;
+  for (const auto& rc : config.repos) {
+    auto policy = PathPolicy::Make(rc.include, rc.exclude, rc.serve_credential_files);
+    if (!policy) return Error{"repository `" + rc.name + "`: " + policy.error()};
+    RepoSettings s;
+    s.name = rc.name;
+    s.description = rc.description;
+    s.path = rc.path;
+    s.policy = policy.take();
+    s.listed = rc.listed;
+    s.own = rc.own;
+    s.index_folder = HistoryIndexFolder(config, rc.path);
+    repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+  }
+  for (const auto& m : config.mirrors) {
+    auto policy = PathPolicy::Make(m.include, m.exclude, m.serve_credential_files);
+    if (!policy) return Error{"mirror `" + m.name + "`: " + policy.error()};
+    RepoSettings s;
+    s.name = m.name;
+    s.description = m.description;
+    s.path = m.dir;
+    s.policy = policy.take();
+    s.listed = m.listed;
+    s.own = m.own;
+    s.index_folder = HistoryIndexFolder(config, m.dir);
+    s.mirror = m.state;
+    repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+  }
+  return std::make_shared<const Catalog>(std::move(repos));
+}
 
 }  // namespace rr
