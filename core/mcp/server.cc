@@ -71,10 +71,14 @@ std::string SchemaOf(const ToolSpec& spec) {
       case ArgType::kBoolean:
         p += "\"boolean\"";
         break;
+      case ArgType::kStrings:
+        p += "\"array\",\"items\":{\"type\":\"string\"}";
+        break;
     }
     p += ",\"description\":" + JsonQuote(a.description);
-    if (a.min) p += ",\"minimum\":" + std::to_string(*a.min);
-    if (a.max) p += ",\"maximum\":" + std::to_string(*a.max);
+    const bool list = a.type == ArgType::kStrings;
+    if (a.min) p += (list ? ",\"minItems\":" : ",\"minimum\":") + std::to_string(*a.min);
+    if (a.max) p += (list ? ",\"maxItems\":" : ",\"maximum\":") + std::to_string(*a.max);
     if (!a.one_of.empty()) {
       p += ",\"enum\":[";
       for (size_t i = 0; i < a.one_of.size(); ++i) p += (i ? "," : "") + JsonQuote(a.one_of[i]);

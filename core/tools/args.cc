@@ -1,4 +1,5 @@
 #include <Poco/Dynamic/Var.h>
+#include <Poco/JSON/Array.h>
 
 #include "core/tools/tool.h"
 #include "core/util/text.h"
@@ -14,6 +15,8 @@ const char* TypeName(ArgType t) {
       return "an integer";
     case ArgType::kBoolean:
       return "true or false";
+    case ArgType::kStrings:
+      return "a list of strings";
   }
   return "";
 }
@@ -84,6 +87,33 @@ Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& ar
           if (!value.isBoolean()) return Error{expected};
           out.values_[a->name] = value.extract<bool>();
           break;
+        case ArgType::kStrings: {
+          if (value.type() != typeid(Poco::JSON::Array::Ptr)) {
+            return Error{expected + " ([\"a\", \"b\"]: " + a->description + ")"};
+          }
+          const auto array = value.extract<Poco::JSON::Array::Ptr>();
+          const size_t n = array ? array->size() : 0;
+          if ((a->min && n < static_cast<uint64_t>(*a->min)) ||
+              (a->max && n > static_cast<uint64_t>(*a->max))) {
+            std::string range = a->max ? "from " + std::to_string(a->min.value_or(0)) + " to " +
+                                             std::to_string(*a->max)
+                                       : std::to_string(*a->min) + " or more";
+            return Error{"argument `" + a->name + "` holds " + Plural(n, "item", "items") +
+                         "; it must hold " + range};
+          }
+          std::vector<std::string> items;
+          items.reserve(n);
+          for (size_t i = 0; i < n; ++i) {
+            const Poco::Dynamic::Var item = array->get(static_cast<unsigned>(i));
+            if (!item.isString()) {
+              return Error{"argument `" + a->name + "`: item " + std::to_string(i + 1) +
+                           " must be a string (" + a->description + ")"};
+            }
+            items.push_back(item.extract<std::string>());
+          }
+          out.values_[a->name] = std::move(items);
+          break;
+        }
       }
     }
   }
@@ -105,6 +135,12 @@ std::optional<int64_t> Args::Integer(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
   return std::get<int64_t>(it->second);
+}
+
+std::optional<std::vector<std::string>> Args::Strings(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return std::get<std::vector<std::string>>(it->second);
 }
 
 bool Args::Boolean(const std::string& name, bool fallback) const {

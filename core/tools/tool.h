@@ -21,14 +21,15 @@
 
 namespace rr {
 
-enum class ArgType { kString, kInteger, kBoolean };
+// kStrings: a JSON array of strings (read_file's `paths`), each item checked as kString is.
+enum class ArgType { kString, kInteger, kBoolean, kStrings };
 
 struct ArgSpec {
   std::string name;
   ArgType type;
   std::string description;
   bool required = false;
-  std::optional<int64_t> min, max;  // integers
+  std::optional<int64_t> min, max;  // integers: the range; string lists: how many items
   std::vector<std::string> one_of;  // strings: the accepted values, when fixed
 };
 
@@ -49,9 +50,11 @@ class Args {
   std::optional<std::string> String(const std::string& name) const;
   std::optional<int64_t> Integer(const std::string& name) const;
   bool Boolean(const std::string& name, bool fallback) const;
+  // A kStrings argument: its items in the order given.
+  std::optional<std::vector<std::string>> Strings(const std::string& name) const;
 
  private:
-  std::map<std::string, std::variant<std::string, int64_t, bool>> values_;
+  std::map<std::string, std::variant<std::string, int64_t, bool, std::vector<std::string>>> values_;
 };
 
 // What the server knows of itself, for `about`: fixed at start.

@@ -24,7 +24,8 @@ std::map<std::string, std::map<std::string, DocArg>> ReadDoc() {
   std::map<std::string, std::map<std::string, DocArg>> tools;
   std::string line, current;
   const std::regex heading(R"(^## ([a-z_]+)\s*$)");
-  const std::regex row(R"(^\| `([a-z_]+)` \| (string|integer|boolean) \| (yes|no) \|)");
+  const std::regex row(
+      R"(^\| `([a-z_]+)` \| (string|integer|boolean|list of strings) \| (yes|no) \|)");
   std::smatch m;
   bool in_code = false;
   while (std::getline(in, line)) {
@@ -50,6 +51,8 @@ const char* TypeName(ArgType t) {
       return "integer";
     case ArgType::kBoolean:
       return "boolean";
+    case ArgType::kStrings:
+      return "list of strings";
   }
   return "";
 }
