@@ -57,73 +57,22 @@ class AnswerPipeline::Hider {
     return {SecretFilter::Redact(text, r.spans), r.spans.size()};
   }
 
-  // The body's lines, in place: one text of every line's own text (after the tool's line
-  // numbers, or as the draft's scan_as gives it), with the lines before the body that may bear
-  // on it. Records the first line each hidden span shows on, so that only what is shown is
-  // counted.
+  // The body's lines, in place: each of its texts (the whole body, or each of d.parts) read
+  // as one, then the lines aside each on its own. Records the first line each hidden span
+  // shows on, so that only what is shown is counted.
   void Body(Draft& d) {
     if (!filter_ || d.lines.empty()) return;
-    const std::string tail = LeadIn(d.lead_in);
     const size_t n = d.lines.size();
-    // Per line: where its own text starts in the line and in the view, and how many bytes of
-    // the view from there are shown.
-    std::vector<size_t> content(n), start(n), shown(n);
-    std::string view = tail;
-    size_t next = 0;        // in d.scan_as
-    size_t next_aside = 0;  // in d.aside
-    bool first = true;
-    for (size_t i = 0; i < n; ++i) {
-      if (next_aside < d.aside.size() && d.aside[next_aside] == i) {
-        ++next_aside;
-        start[i] = view.size();  // shows nothing of the body's text (shown[i] stays 0)
-        continue;
-      }
-      if (!first) view.push_back('\n');
-      first = false;
-      start[i] = view.size();
-      while (next < d.scan_as.size() && d.scan_as[next].line < i) ++next;
-      if (next < d.scan_as.size() && d.scan_as[next].line == i) {
-        const Draft::ScanAs& s = d.scan_as[next];
-        content[i] = std::min(d.number_width, d.lines[i].size());
-        shown[i] = std::min({s.shown, s.text.size(), d.lines[i].size() - content[i]});
-        view.append(s.text);
-      } else {
-        content[i] = NumberedBy(d.lines[i], d.number_width) ? d.number_width : 0;
-        shown[i] = d.lines[i].size() - content[i];
-        view.append(d.lines[i], content[i], std::string::npos);
-      }
+    const size_t first_part = d.parts.empty() ? n : std::min(d.parts.front().first, n);
+    if (first_part > 0) {
+      Text(d, 0, first_part, d.body_kind, d.body_path, d.number_width, d.lead_in);
     }
-    ScanResult r = filter_->Scan(view, d.body_kind, d.body_path);
-    if (!r.ok()) {
-      Fail(r.failure);
-      return;
+    for (size_t k = 0; k < d.parts.size() && failure_.empty(); ++k) {
+      const Draft::Part& p = d.parts[k];
+      const size_t end = k + 1 < d.parts.size() ? std::min(d.parts[k + 1].first, n) : n;
+      if (p.first < end) Text(d, p.first, end, p.kind, p.path, p.number_width, p.lead_in);
     }
-    // Replacements per line, in offsets from the line's own text, applied right to left.
-    std::vector<std::vector<std::pair<std::pair<size_t, size_t>, const std::string*>>> edits(n);
-    for (const auto& sp : r.spans) {
-      if (sp.end <= tail.size()) continue;  // wholly in the lead-in: not shown
-      const size_t b = std::max(sp.begin, tail.size());
-      // The line holding b: the last whose start is <= b.
-      size_t l =
-          static_cast<size_t>(std::upper_bound(start.begin(), start.end(), b) - start.begin());
-      l = l ? l - 1 : 0;
-      bool counted = false;
-      for (size_t i = l; i < n && start[i] < sp.end; ++i) {
-        const size_t from = std::max(b, start[i]), to = std::min(sp.end, start[i] + shown[i]);
-        if (from >= to) continue;  // not on what this line shows
-        if (!counted) body_first_line_.push_back(i);
-        counted = true;
-        edits[i].push_back({{from - start[i], to - start[i]}, &sp.what});
-      }
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (edits[i].empty()) continue;
-      std::string& line = d.lines[i];
-      for (auto it = edits[i].rbegin(); it != edits[i].rend(); ++it) {
-        const size_t from = content[i] + it->first.first, to = content[i] + it->first.second;
-        line.replace(from, to - from, "[hidden: " + *it->second + "]");
-      }
-    }
+    if (!failure_.empty()) return;
     for (size_t i : d.aside) {
       if (i >= n || d.lines[i].empty()) continue;
       ScanResult a = filter_->Scan(d.lines[i], TextKind::kOther);
@@ -133,6 +82,75 @@ class AnswerPipeline::Hider {
       }
       for (size_t k = 0; k < a.spans.size(); ++k) body_first_line_.push_back(i);
       if (!a.spans.empty()) d.lines[i] = SecretFilter::Redact(d.lines[i], a.spans);
+    }
+  }
+
+  // Lines [b, e) of the body, in place, as one text of `kind` from `path`: every line's own
+  // text (after the tool's line numbers, `width`, or as the draft's scan_as gives it), after
+  // the lines of `lead_in` that may bear on it. Lines aside are left out of it.
+  void Text(Draft& d, size_t b, size_t e, TextKind kind, const std::string& path, size_t width,
+            const std::string& lead_in) {
+    const std::string tail = LeadIn(lead_in);
+    const size_t n = e - b;
+    // Per line (from b): where its own text starts in the line and in the view, and how many
+    // bytes of the view from there are shown.
+    std::vector<size_t> content(n), start(n), shown(n);
+    std::string view = tail;
+    auto next = std::lower_bound(d.scan_as.begin(), d.scan_as.end(), b,
+                                 [](const Draft::ScanAs& s, size_t line) { return s.line < line; });
+    auto next_aside = std::lower_bound(d.aside.begin(), d.aside.end(), b);
+    bool first = true;
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = b + k;
+      if (next_aside != d.aside.end() && *next_aside == i) {
+        ++next_aside;
+        start[k] = view.size();  // shows nothing of the body's text (shown[k] stays 0)
+        continue;
+      }
+      if (!first) view.push_back('\n');
+      first = false;
+      start[k] = view.size();
+      while (next != d.scan_as.end() && next->line < i) ++next;
+      if (next != d.scan_as.end() && next->line == i) {
+        content[k] = std::min(width, d.lines[i].size());
+        shown[k] = std::min({next->shown, next->text.size(), d.lines[i].size() - content[k]});
+        view.append(next->text);
+      } else {
+        content[k] = NumberedBy(d.lines[i], width) ? width : 0;
+        shown[k] = d.lines[i].size() - content[k];
+        view.append(d.lines[i], content[k], std::string::npos);
+      }
+    }
+    ScanResult r = filter_->Scan(view, kind, path);
+    if (!r.ok()) {
+      Fail(r.failure);
+      return;
+    }
+    // Replacements per line, in offsets from the line's own text, applied right to left.
+    std::vector<std::vector<std::pair<std::pair<size_t, size_t>, const std::string*>>> edits(n);
+    for (const auto& sp : r.spans) {
+      if (sp.end <= tail.size()) continue;  // wholly in the lead-in: not shown
+      const size_t from_b = std::max(sp.begin, tail.size());
+      // The line holding from_b: the last whose start is <= from_b.
+      size_t l =
+          static_cast<size_t>(std::upper_bound(start.begin(), start.end(), from_b) - start.begin());
+      l = l ? l - 1 : 0;
+      bool counted = false;
+      for (size_t k = l; k < n && start[k] < sp.end; ++k) {
+        const size_t from = std::max(from_b, start[k]), to = std::min(sp.end, start[k] + shown[k]);
+        if (from >= to) continue;  // not on what this line shows
+        if (!counted) body_first_line_.push_back(b + k);
+        counted = true;
+        edits[k].push_back({{from - start[k], to - start[k]}, &sp.what});
+      }
+    }
+    for (size_t k = 0; k < n; ++k) {
+      if (edits[k].empty()) continue;
+      std::string& line = d.lines[b + k];
+      for (auto it = edits[k].rbegin(); it != edits[k].rend(); ++it) {
+        const size_t from = content[k] + it->first.first, to = content[k] + it->first.second;
+        line.replace(from, to - from, "[hidden: " + *it->second + "]");
+      }
     }
   }
 

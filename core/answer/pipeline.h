@@ -62,6 +62,21 @@ struct Draft {
   // body's text, so that the file's lines on either side are read as they follow each other in
   // the file (a private key whose lines came in different commits is still one block).
   std::vector<size_t> aside;
+  // Optional, sorted by `first`: a body of several texts (read_file's files read at once,
+  // overview's index file and listing), each read by the secret filter as a text of its own —
+  // its own kind, path, line numbers and lead-in, as body_kind, body_path, number_width and
+  // lead_in describe a body of one — so that one file's format decides what a setting looks
+  // like in it alone, and a block one file leaves open never runs into the next. A part runs
+  // from lines[first] to the next part's first line; lines before the first part are read as
+  // body_kind … describe. Line indices (`first`, like scan_as and aside) count in `lines`.
+  struct Part {
+    size_t first = 0;
+    TextKind kind = TextKind::kOther;
+    std::string path;
+    size_t number_width = 0;
+    std::string lead_in;
+  };
+  std::vector<Part> parts;
 };
 
 // A stage that sees the finished text last and may rewrite it (the secret filter plugs in
