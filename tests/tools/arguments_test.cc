@@ -44,7 +44,8 @@ std::string Arguments::head_;
 
 TEST_F(Arguments, UnknownArgument) {
   EXPECT_EQ(Fails("read_file", R"({"repo":"shop","path":"a.txt","colour":"red"})"),
-            "unknown argument `colour`; read_file takes: repo, ref, path, start_line, max_lines");
+            "unknown argument `colour`; read_file takes: repo, ref, path, paths, start_line, "
+            "max_lines, outline");
   EXPECT_EQ(Fails("list_files", R"({"repo":"shop","depth":2})"),
             "unknown argument `depth`; list_files takes: repo, ref, path, recursive, skip");
   EXPECT_EQ(Fails("list_repos", R"({"all":true})"),
@@ -59,7 +60,7 @@ TEST_F(Arguments, WrongType) {
             "as fit in the answer.)");
   EXPECT_EQ(Fails("read_file", R"({"repo":"shop","path":["a.txt"]})"),
             "argument `path` must be a string (The file, written from the repository's root: "
-            "src/app.py.)");
+            "src/app.py. For several files, paths instead.)");
   EXPECT_EQ(Fails("list_files", R"({"repo":"shop","recursive":"yes"})"),
             "argument `recursive` must be true or false");
   EXPECT_EQ(Fails("list_refs", R"({"repo":7})"),
@@ -71,8 +72,37 @@ TEST_F(Arguments, WrongType) {
 
 TEST_F(Arguments, MissingRequired) {
   EXPECT_EQ(Fails("read_file", R"({"repo":"shop"})"),
-            "argument `path` is required: The file, written from the repository's root: "
-            "src/app.py.");
+            "read_file needs path, the file (src/app.py), or paths, up to 20 files "
+            "([\"src/app.py\", \"README.md\"])");
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","path":"a.txt","paths":["a.txt"]})"),
+            "give path (one file) or paths (several), not both");
+}
+
+// A list of strings (read_file's paths): an array, each item a string, within its count.
+TEST_F(Arguments, ListsOfStrings) {
+  const std::string about =
+      "Several files, up to 20, instead of path: [\"src/app.py\", \"README.md\"]. Read in the "
+      "order given, each under a line of its own, sharing one answer: a later file gets what is "
+      "left, and a cut says how to continue. A file that cannot be read says why in its place; "
+      "the others still come.";
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","paths":"a.txt"})"),
+            "argument `paths` must be a list of strings ([\"a\", \"b\"]: " + about + ")");
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","paths":{"a":1}})"),
+            "argument `paths` must be a list of strings ([\"a\", \"b\"]: " + about + ")");
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","paths":["a.txt",7]})"),
+            "argument `paths`: item 2 must be a string (" + about + ")");
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","paths":[]})"),
+            "argument `paths` holds 0 items; it must hold from 1 to 20");
+  std::string many = "[";
+  for (int i = 0; i < 21; ++i) many += (i ? ",\"f" : "\"f") + std::to_string(i) + "\"";
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","paths":)" + many + "]}"),
+            "argument `paths` holds 21 items; it must hold from 1 to 20");
+  // null is as if not given, as for every argument.
+  EXPECT_EQ(Fails("read_file", R"({"repo":"shop","paths":null})"),
+            "read_file needs path, the file (src/app.py), or paths, up to 20 files "
+            "([\"src/app.py\", \"README.md\"])");
+  auto a = h_.Call("read_file", R"({"repo":"shop","paths":["a.txt"]})");
+  EXPECT_FALSE(a.is_error) << a.text;
 }
 
 TEST_F(Arguments, RepoMayBeLeftOutOnlyWhenOneRepositoryIsServed) {
