@@ -46,8 +46,9 @@ TEST_F(Arguments, UnknownArgument) {
   EXPECT_EQ(Fails("read_file", R"({"repo":"shop","path":"a.txt","colour":"red"})"),
             "unknown argument `colour`; read_file takes: repo, ref, path, paths, start_line, "
             "max_lines, outline");
-  EXPECT_EQ(Fails("list_files", R"({"repo":"shop","depth":2})"),
-            "unknown argument `depth`; list_files takes: repo, ref, path, recursive, skip");
+  EXPECT_EQ(
+      Fails("list_files", R"({"repo":"shop","depth":2})"),
+      "unknown argument `depth`; list_files takes: repo, ref, path, recursive, skip, outline");
   EXPECT_EQ(Fails("list_repos", R"({"all":true})"),
             "unknown argument `all`; list_repos takes no arguments");
 }
