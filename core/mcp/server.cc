@@ -26,7 +26,9 @@ constexpr const char* kCacheHints = "\"ttlMs\":3600000,\"cacheScope\":\"public\"
 
 const char* const kInstructions =
     "repo-reader reads git repositories; it never changes them. Begin with list_repos to see "
-    "what is served, then list_files and read_file to read any folder or file at any branch, "
+    "what is served; overview gives one repository's map (its INDEX.md or README and every file "
+    "with its size) in one call. Then list_files and read_file to read any folder or file at any "
+    "branch, "
     "tag or commit (the ref argument; default: the default branch), and list_refs for branches "
     "and tags. For history: log (of a ref, file or folder), show_commit, diff (two refs, or "
     "since_fork for what a branch changed), blame, and find_commits (which commit landed "

@@ -35,9 +35,9 @@ Result<Draft> AboutTool::Call(const CallContext& ctx, const Args&) const {
       "status: ok",
       "read_only: true",
       "repositories: " + WithCommas(listed),
-      "Begin with list_repos; then list_files and read_file (any ref), list_refs for branches "
-      "and tags; search, grep and find_files to find text and files; log, show_commit, diff, "
-      "blame and find_commits for history.",
+      "Begin with list_repos, and overview for a repository's map; then list_files and "
+      "read_file (any ref), list_refs for branches and tags; search, grep and find_files to "
+      "find text and files; log, show_commit, diff, blame and find_commits for history.",
   };
   if (ctx.facts) {
     d.lines.push_back(ctx.facts->secret_filter);

@@ -8,6 +8,7 @@
 #include "core/tools/list_refs.h"
 #include "core/tools/list_repos.h"
 #include "core/tools/log.h"
+#include "core/tools/overview.h"
 #include "core/tools/read_file.h"
 #include "core/tools/search.h"
 #include "core/tools/show_commit.h"
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<ListRefsTool>());
   tools.push_back(std::make_unique<ReadFileTool>());
   tools.push_back(std::make_unique<ListFilesTool>());
+  tools.push_back(std::make_unique<OverviewTool>());
   tools.push_back(std::make_unique<LogTool>());
   tools.push_back(std::make_unique<ShowCommitTool>());
   tools.push_back(std::make_unique<DiffTool>());
