@@ -170,24 +170,38 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
     return Error{"skip " + WithCommas(skip) + " is past the end: the repository has " +
                  Plural(total, "served file", "served files") + "; give a smaller skip"};
   }
-  // Sizes, for the files shown: read from each object's header, never its contents.
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (i % 1024 == 0 && ctx.stop.stopped()) return Error{ctx.stop.Why()};
-    const Node& f = files[i].second;
-    std::string& line = d.lines[files[i].first];
-    switch (f.kind) {
-      case EntryKind::kLink:
-        line += " (link)";
-        break;
-      case EntryKind::kSubmodule:
-        line += " (submodule)";
-        break;
-      default: {
-        const auto size = o.reader.Size(f);
-        line += "  " + (size ? CompactSize(*size) : std::string("(not in the local copy)"));
+  // Sizes, read from each object's header (never its contents), for the files the answer can
+  // hold: past its limit the cap is sure to cut, so the lines after that are dropped and a last
+  // line says how to go on (what the cut's note says, should the cap not cut before it).
+  size_t chars = 0, kept_files = 0, kept_lines = d.lines.size();
+  for (size_t i = 0; i < listing_begin; ++i) chars += CodePoints(d.lines[i]) + 1;
+  for (size_t i = listing_begin; i < d.lines.size(); ++i) {
+    std::string& line = d.lines[i];
+    if (kept_files < files.size() && files[kept_files].first == i) {
+      if (kept_files % 1024 == 0 && ctx.stop.stopped()) return Error{ctx.stop.Why()};
+      const Node& f = files[kept_files++].second;
+      switch (f.kind) {
+        case EntryKind::kLink:
+          line += " (link)";
+          break;
+        case EntryKind::kSubmodule:
+          line += " (submodule)";
+          break;
+        default: {
+          const auto size = o.reader.Size(f);
+          line += "  " + (size ? CompactSize(*size) : std::string("(not in the local copy)"));
+        }
       }
     }
+    chars += CodePoints(line) + 1;
+    if (chars > ctx.answer_characters && i + 1 < d.lines.size()) {
+      kept_lines = i + 1;
+      break;
+    }
   }
+  const bool dropped = kept_lines < d.lines.size();
+  d.lines.resize(kept_lines);
+  file_of_line.resize(kept_lines - listing_begin);
   d.lines[listing_line] = "=== " + Plural(total, "served file", "served files") +
                           ", with their sizes" +
                           (skip > 0 ? ", from file " + WithCommas(skip + 1) : "");
@@ -202,9 +216,9 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
   }
   d.header += Plural(total, "served file", "served files");
   if (skip > 0) d.header += ", from file " + WithCommas(skip + 1);
-  d.cut_note = [index, listing_begin, file_of_line = std::move(file_of_line),
-                folder_of = std::move(folder_of), total, skip,
-                limit = ctx.answer_characters](const std::vector<std::string>&, size_t first) {
+  auto how_to_go_on = [index, listing_begin, file_of_line = std::move(file_of_line),
+                       folder_of = std::move(folder_of), kept_files, total, skip,
+                       limit = ctx.answer_characters](size_t first) {
     if (first < listing_begin) {
       return "[the answer reached its limit of " + WithCommas(limit) +
              " characters before the files — read " +
@@ -215,7 +229,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
     // The first file left out (a folder's line always comes before a file of it).
     size_t k = first - listing_begin;
     while (k < file_of_line.size() && file_of_line[k] == std::string::npos) ++k;
-    const size_t file = k < file_of_line.size() ? file_of_line[k] : folder_of.size();
+    const size_t file = k < file_of_line.size() ? file_of_line[k] : kept_files;
     std::string note = "[" + Plural(total - skip - file, "more file", "more files") +
                        " not shown — continue with skip: " + WithCommas(skip + file);
     if (file < folder_of.size() && !folder_of[file].empty()) {
@@ -223,6 +237,13 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
               "\", recursive: true)";
     }
     return note + "]";
+  };
+  if (dropped) {
+    d.aside.push_back(d.lines.size());
+    d.lines.push_back(how_to_go_on(d.lines.size()));
+  }
+  d.cut_note = [how_to_go_on](const std::vector<std::string>&, size_t first) {
+    return how_to_go_on(first);
   };
   return d;
 }
