@@ -136,6 +136,43 @@ void Send(HTTPServerResponse& res, int status, const std::string& body,
   res.sendBuffer(body.data(), body.size());
 }
 
+// At most this much of a refused request's body is read (and dropped) to keep its connection.
+constexpr size_t kRefusedBodyBytes = 64 * 1024;
+
+// Reads and drops the request's body, so that the connection's next request starts where it
+// should: a request answered without reading its body (401, 403, 404, 405, 503) leaves it unread,
+// and a client that reuses the connection would have its next request read from the middle of
+// this one. A body past kRefusedBodyBytes is not read: the connection closes after the response.
+void DropBody(HTTPServerRequest& req, HTTPServerResponse& res) {
+  if (req.hasContentLength()) {
+    if (req.getContentLength64() == 0) return;
+    if (req.getContentLength64() > static_cast<Poco::Int64>(kRefusedBodyBytes)) {
+      res.setKeepAlive(false);
+      return;
+    }
+  } else if (!req.getChunkedTransferEncoding()) {
+    return;  // no body
+  }
+  std::istream& in = req.stream();
+  char buf[16384];
+  size_t n = 0;
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    n += static_cast<size_t>(in.gcount());
+    if (n > kRefusedBodyBytes) {
+      res.setKeepAlive(false);
+      return;
+    }
+  }
+  if (in.bad()) res.setKeepAlive(false);
+}
+
+// Send() for a request whose body was not read: drops it first (DropBody).
+void SendUnread(HTTPServerRequest& req, HTTPServerResponse& res, int status,
+                const std::string& body, const std::string& content_type = "application/json") {
+  DropBody(req, res);
+  Send(res, status, body, content_type);
+}
+
 std::string ErrorBody(int code, const std::string& message) {
   return "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + std::to_string(code) +
          ",\"message\":" + JsonQuote(message) + "}}";
@@ -189,16 +226,16 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
       }
       if (!catalog) {
         res.set("WWW-Authenticate", "Bearer");
-        Send(res, 401, "");
+        SendUnread(req, res, 401, "");
         return 401;
       }
     } else if (!t_.hosts_ok_.empty()) {
       // Loopback without a token: only requests addressed to it by its own names.
       const std::string host = Lower(Trim(req.get("Host", "")));
       if (std::find(t_.hosts_ok_.begin(), t_.hosts_ok_.end(), host) == t_.hosts_ok_.end()) {
-        Send(res, 403,
-             ErrorBody(-32600, "forbidden: this server answers only requests addressed to " +
-                                   t_.hosts_ok_.front()));
+        SendUnread(req, res, 403,
+                   ErrorBody(-32600, "forbidden: this server answers only requests addressed to " +
+                                         t_.hosts_ok_.front()));
         return 403;
       }
     }
@@ -206,9 +243,9 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
       const std::string origin = Trim(req.get("Origin"));
       if (std::find(t_.origins_ok_.begin(), t_.origins_ok_.end(), Lower(origin)) ==
           t_.origins_ok_.end()) {
-        Send(res, 403,
-             ErrorBody(-32600, "forbidden: requests from origin `" + DisplayName(origin) +
-                                   "` are not answered"));
+        SendUnread(req, res, 403,
+                   ErrorBody(-32600, "forbidden: requests from origin `" + DisplayName(origin) +
+                                         "` are not answered"));
         return 403;
       }
     }
@@ -217,27 +254,28 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     if (path == "/healthz") {
       if (req.getMethod() != HTTPRequest::HTTP_GET && req.getMethod() != HTTPRequest::HTTP_HEAD) {
         res.set("Allow", "GET");
-        Send(res, 405, "");
+        SendUnread(req, res, 405, "");
         return 405;
       }
-      Send(res, 200, "ok\n", "text/plain");
+      SendUnread(req, res, 200, "ok\n", "text/plain");
       return 200;
     }
     if (path == "/metrics" && t_.metrics_) {
-      Send(res, 200, t_.metrics_->Text(t_.calls_.load(), t_.server_.catalog()->all().size()),
-           "text/plain; version=0.0.4");
+      SendUnread(req, res, 200,
+                 t_.metrics_->Text(t_.calls_.load(), t_.server_.catalog()->all().size()),
+                 "text/plain; version=0.0.4");
       return 200;
     }
     if (path != "/mcp") {
-      Send(res, 404, ErrorBody(-32600, "not found: the MCP endpoint is /mcp"));
+      SendUnread(req, res, 404, ErrorBody(-32600, "not found: the MCP endpoint is /mcp"));
       return 404;
     }
     if (req.getMethod() != HTTPRequest::HTTP_POST) {
       res.set("Allow", "POST");
-      Send(res, 405,
-           ErrorBody(-32600,
-                     "method not allowed: send each JSON-RPC message as a POST to /mcp; "
-                     "this server opens no stream of its own"));
+      SendUnread(req, res, 405,
+                 ErrorBody(-32600,
+                           "method not allowed: send each JSON-RPC message as a POST to /mcp; "
+                           "this server opens no stream of its own"));
       return 405;
     }
     return Post(req, res, catalog, record);
@@ -255,9 +293,9 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     } slot(t_.calls_, c.max_calls);
     if (!slot.taken) {
       res.set("Retry-After", "1");
-      Send(res, 503,
-           ErrorBody(-32000, "server busy: " + WithCommas(c.max_calls) +
-                                 " calls are already running; try again shortly"));
+      SendUnread(req, res, 503,
+                 ErrorBody(-32000, "server busy: " + WithCommas(c.max_calls) +
+                                       " calls are already running; try again shortly"));
       return 503;
     }
     if (req.hasContentLength() &&

@@ -437,6 +437,16 @@ bool McpServer::CheckModern(const Poco::JSON::Object::Ptr& msg,
     return false;
   }
   const std::string version = meta->getValue<std::string>(kVersionKey);
+  // Over HTTP a header naming another version than the body is a mismatch, whichever of the
+  // two this server speaks: the header is what a gateway routed on.
+  if (req.caller.http && req.caller.http->protocol_version &&
+      *req.caller.http->protocol_version != version) {
+    ReplyError(req, kHeaderMismatch,
+               "header mismatch: MCP-Protocol-Version `" +
+                   Echo(*req.caller.http->protocol_version) + "` is not the body's `" +
+                   Echo(version) + "`");
+    return false;
+  }
   if (!IsModern(version)) {
     ReplyError(
         req, kUnsupportedProtocolVersion,
@@ -460,12 +470,6 @@ bool McpServer::CheckModern(const Poco::JSON::Object::Ptr& msg,
     ReplyError(req, kHeaderMismatch,
                "header mismatch: the MCP-Protocol-Version header is missing; send it with the "
                "version in params._meta");
-    return false;
-  }
-  if (*h.protocol_version != version) {
-    ReplyError(req, kHeaderMismatch,
-               "header mismatch: MCP-Protocol-Version `" + Echo(*h.protocol_version) +
-                   "` is not the body's `" + Echo(version) + "`");
     return false;
   }
   if (!h.method) {

@@ -3,10 +3,14 @@
 // endpoint, the 2026-07-28 header rules, per-token repository sets, limits, shutdown.
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -161,6 +165,15 @@ TEST(Http, HeadersMustMatchTheBodyIn2026) {
                        {{"MCP-Protocol-Version", "2099-01-01"}, {"Mcp-Method", "tools/list"}});
   EXPECT_EQ(v.status, 400);
   EXPECT_EQ(Code(v), -32022);
+  // A header naming another version than the body is a mismatch, even when the body's version
+  // is one this server does not speak.
+  auto other = HttpRequest(p.port(), "POST", "/mcp",
+                           R"({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{)"
+                           R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01",)"
+                           R"("io.modelcontextprotocol/clientCapabilities":{}}}})",
+                           ModernHeaders("server/discover"));
+  EXPECT_EQ(other.status, 400);
+  EXPECT_EQ(Code(other), -32020) << other.body;
   // Unknown method: 404 with -32601.
   auto unknown =
       HttpRequest(p.port(), "POST", "/mcp",
@@ -198,6 +211,65 @@ TEST(Http, OnLoopbackWithoutATokenOnlyItsOwnNamesAndOriginsAreAnswered) {
   EXPECT_EQ(HttpRequest(p.port(), "POST", "/mcp", body, h).status, 403);
   h["Origin"] = "http://localhost:" + port;
   EXPECT_EQ(HttpRequest(p.port(), "POST", "/mcp", body, h).status, 200);
+}
+
+// Requests one after another on one kept-alive connection: the status of each (0 when no answer
+// came).
+std::vector<int> OnOneConnection(int port,
+                                 const std::vector<std::map<std::string, std::string>>& headers,
+                                 const std::string& body) {
+  std::vector<int> statuses;
+  Poco::Net::HTTPClientSession session("127.0.0.1", static_cast<Poco::UInt16>(port));
+  session.setKeepAlive(true);
+  session.setTimeout(Poco::Timespan(10, 0));
+  for (const auto& h : headers) {
+    try {
+      Poco::Net::HTTPRequest req("POST", "/mcp", Poco::Net::HTTPMessage::HTTP_1_1);
+      req.setKeepAlive(true);
+      for (const auto& [k, v] : h) {
+        if (k == "Host") {
+          req.setHost(v);
+        } else {
+          req.set(k, v);
+        }
+      }
+      req.setContentType("application/json");
+      req.set("Accept", "application/json, text/event-stream");
+      req.setContentLength(static_cast<std::streamsize>(body.size()));
+      session.sendRequest(req) << body;
+      Poco::Net::HTTPResponse res;
+      std::istream& in = session.receiveResponse(res);
+      std::string ignored(std::istreambuf_iterator<char>(in), {});
+      statuses.push_back(res.getStatus());
+      // A connection the server keeps: the next request goes on it.
+      EXPECT_TRUE(res.getKeepAlive()) << res.getStatus();
+    } catch (const std::exception&) {
+      statuses.push_back(0);
+    }
+  }
+  return statuses;
+}
+
+TEST(Http, ARefusedRequestsBodyIsNotReadAsTheNextRequestOnItsConnection) {
+  Served s;
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const std::string body = ModernCall(1, "read_file", R"({"repo":"shop","path":"README.md"})");
+  auto good = ModernHeaders("tools/call", "read_file");
+  good["Host"] = "127.0.0.1:" + std::to_string(p.port());
+  auto foreign = good;
+  foreign["Host"] = "evil.example.com";
+  EXPECT_EQ(OnOneConnection(p.port(), {foreign, good, foreign, good}, body),
+            (std::vector<int>{403, 200, 403, 200}));
+
+  Served t("  token_env: RR_TOKEN\n");
+  HttpServerProcess q({RR_BINARY, "--config", t.config, "--http", "127.0.0.1:0"}, t.tmp.path(),
+                      {{"RR_TOKEN", "the-token"}});
+  ASSERT_TRUE(q.ok()) << q.Stderr();
+  auto with = ModernHeaders("tools/call", "read_file");
+  with["Authorization"] = "Bearer the-token";
+  EXPECT_EQ(OnOneConnection(q.port(), {ModernHeaders("tools/call", "read_file"), with}, body),
+            (std::vector<int>{401, 200}));
 }
 
 TEST(Http, WithATokenEveryOtherRequestGets401AndNothingElse) {
