@@ -4,35 +4,20 @@
 // else the one on PATH. Skipped, saying why, when neither Node.js nor the SDKs' node_modules are
 // installed (npm ci --prefix tests/e2e/sdk installs them; scripts/test.sh does).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/http_server.h"
+#include "tests/testkit/node.h"
 
 namespace rr::testing {
 namespace {
 
-// `node`: the one installed with the SDKs, else as found on this process's PATH, else "".
 std::string FindNode() {
-  const std::string local = std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk/node_modules/.bin/node";
-  if (access(local.c_str(), X_OK) == 0) return local;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    const std::string candidate = dir + "/node";
-    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) {
-      return candidate;
-    }
-  }
-  return "";
+  return rr::testing::FindNode(std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk");
 }
 
 TEST(SdkClient, TheOfficialTypeScriptSdkClientListsAndCallsTools) {
