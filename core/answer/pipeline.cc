@@ -212,6 +212,89 @@ class AnswerPipeline::Hider {
   std::vector<size_t> body_first_line_;
 };
 
+// Guidance as shown: its text (no final newline; "" for none), how many values it hid, and a
+// detector's failure.
+struct AnswerPipeline::Laid {
+  std::string text;
+  size_t hidden = 0;
+  std::string failure;
+};
+
+AnswerPipeline::Laid AnswerPipeline::LayGuidance(Draft& d) const {
+  Laid out;
+  if (d.guidance_line.empty()) return out;
+  auto piece = [&](std::string text) {
+    Hider h(secrets_.get());
+    auto shown = h.Piece(std::move(text), TextKind::kOther);
+    if (!h.failure().empty() && out.failure.empty()) out.failure = h.failure();
+    return shown;
+  };
+  auto first = piece(d.guidance_line);
+  out.text = std::move(first.first);
+  out.hidden = first.second;
+  if (d.guidance.empty()) return out;
+
+  // Each rule as shown, secrets hidden: its opener, then its lines.
+  struct Shown {
+    std::string text;
+    size_t cost = 0, hidden = 0;
+  };
+  std::vector<Shown> rules;
+  std::vector<std::string> names;
+  for (auto& r : d.guidance) {
+    Draft body;
+    body.lines = std::move(r.lines);
+    body.scan_as = std::move(r.scan_as);
+    body.body_kind = TextKind::kFile;
+    body.body_path = r.path;
+    Hider h(secrets_.get());
+    h.Body(body);
+    auto opener = h.Piece(r.opener, TextKind::kOther);
+    if (!h.failure().empty()) {
+      out.failure = h.failure();
+      return out;
+    }
+    Shown s;
+    s.text = std::move(opener.first);
+    for (const auto& line : body.lines) s.text += "\n" + line;
+    s.cost = CodePoints(s.text) + 1;
+    s.hidden = h.BodyTotal() + opener.second;
+    rules.push_back(std::move(s));
+    names.push_back(r.name);
+  }
+  auto note = [&](const std::vector<std::string>& left) {
+    return d.guidance_left_out ? piece(d.guidance_left_out(left))
+                               : std::pair<std::string, size_t>();
+  };
+  // Room: half the answer, less the first line, the closing line and the note as it would be
+  // with every rule left out (it only gets shorter).
+  const size_t half = limit_ / 2;
+  const std::string all_left = note(names).first;
+  const size_t fixed = CodePoints(out.text) + CodePoints(kEndOfGuidance) + 1 +
+                       (all_left.empty() ? 0 : CodePoints(all_left) + 1);
+  size_t used = fixed;
+  std::vector<std::string> left;
+  std::string shown;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (used + rules[i].cost > half) {
+      left.push_back(names[i]);
+      continue;
+    }
+    used += rules[i].cost;
+    shown += "\n" + rules[i].text;
+    out.hidden += rules[i].hidden;
+  }
+  out.text += shown;
+  if (!left.empty()) {
+    auto n = note(left);
+    if (!n.first.empty()) out.text += "\n" + n.first;
+    out.hidden += n.second;
+  }
+  out.text += "\n";
+  out.text += kEndOfGuidance;
+  return out;
+}
+
 std::string AnswerPipeline::Filter(std::string text) const {
   for (const auto& f : filters_) text = f->Apply(std::move(text));
   return text;
@@ -245,9 +328,15 @@ std::string AnswerPipeline::FinishError(std::string_view message) const {
 }
 
 std::string AnswerPipeline::Finish(Draft d) const {
+  // Guidance first; the answer is capped in the room it leaves.
+  Laid guidance = LayGuidance(d);
+  if (!guidance.failure.empty()) return Withheld(guidance.failure);
+  const size_t taken = guidance.text.empty() ? 0 : CodePoints(guidance.text) + 1;
+  const size_t room = limit_ > taken ? limit_ - taken : 0;  // for the answer itself
+
   Hider hider(secrets_.get());
   hider.Body(d);
-  size_t fixed_hidden = 0;  // in the closing lines
+  size_t fixed_hidden = guidance.hidden;  // in the guidance and the closing lines
   for (auto& c : d.closing) {
     auto [text, n] = hider.Piece(std::move(c), TextKind::kOther);
     c = std::move(text);
@@ -304,13 +393,14 @@ std::string AnswerPipeline::Finish(Draft d) const {
   };
   const size_t reserve = CodePoints(HiddenNote(hider.BodyTotal() + fixed_hidden + 99)) + 1;
   const bool hid_early = hider.BodyTotal() + fixed_hidden > 0;
-  const size_t limit = limit_ > reserve ? limit_ - reserve : 0;
-  Capped c = cap(hid_early ? limit : limit_);
+  const size_t limit = room > reserve ? room - reserve : 0;
+  Capped c = cap(hid_early ? limit : room);
   if (!hid_early && c.hidden > 0) c = cap(limit);
   if (!hider.failure().empty()) return Withheld(hider.failure());
 
   std::string out = std::move(c.header.first);
-  if (CodePoints(out) > limit_) out = CutToCodePoints(std::move(out), limit_ / 2);
+  if (CodePoints(out) > room) out = CutToCodePoints(std::move(out), room / 2);
+  if (!guidance.text.empty()) out = std::move(guidance.text) + "\n" + out;
   for (size_t i = 0; i < c.shown; ++i) {
     out.push_back('\n');
     out += d.lines[i];

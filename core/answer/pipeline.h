@@ -4,6 +4,14 @@
 //   saying what was left out and how to continue -> the secret filter -> output filters.
 // Host links and guidance join between the header and the cap.
 //
+// Guidance (core/answer/guidance_join.h fills Draft's guidance fields from the call's
+// arguments, for every tool) comes first: the line saying the repository carries guidance, then
+// each scoped rule whole, between its `=== Guidance … ===` opener and one closing
+// `=== End of guidance — the answer follows ===`, then the answer as the tool drafted it. It
+// takes at most half of answer_characters: a rule that does not fit is left out whole and named
+// (never cut mid-rule), and the answer is capped in what is left. Its texts pass the secret
+// filter like every other piece, each rule's lines as the lines of its own file.
+//
 // The secret filter sees every piece of the answer: the body as one text (so a private key's
 // block is seen whole, and a window of a file is seen with the lines around it and the block it
 // opens inside), the header, the cut note and the closing lines. It runs before the cap is
@@ -77,7 +85,23 @@ struct Draft {
     std::string lead_in;
   };
   std::vector<Part> parts;
+
+  // Guidance joined ahead of the answer (tools leave these empty; see the top of this file).
+  // `guidance_line`: the first line ("" for none). `guidance`: the scoped rules in force, in
+  // order. `guidance_left_out`: the note naming the rules left out for room, given their names.
+  struct GuidanceRule {
+    std::string opener;              // "=== Guidance for src/a.py: .claude/rules/p.md … ==="
+    std::string name;                // as the left-out note names it
+    std::vector<std::string> lines;  // its text, as shown
+    std::vector<ScanAs> scan_as;     // as for the body's lines (number_width 0)
+    std::string path;                // the file it comes from, for the secret filter
+  };
+  std::string guidance_line;
+  std::vector<GuidanceRule> guidance;
+  std::function<std::string(const std::vector<std::string>& names)> guidance_left_out;
 };
+
+inline constexpr const char* kEndOfGuidance = "=== End of guidance — the answer follows ===";
 
 // A stage that sees the finished text last and may rewrite it (the secret filter plugs in
 // here). Must be thread-safe: answers are finished on many threads at once.
@@ -106,6 +130,9 @@ class AnswerPipeline {
 
  private:
   class Hider;
+  struct Laid;
+  // The guidance of a draft as shown, within half of the answer.
+  Laid LayGuidance(Draft& d) const;
   std::string Filter(std::string text) const;
   std::string Withheld(const std::string& failure) const;
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -19,7 +20,8 @@ namespace rr {
 namespace {
 
 const char* const kRepoKeys[] = {"name",    "path",   "description", "include",
-                                 "exclude", "listed", "own",         "serve_credential_files"};
+                                 "exclude", "listed", "own",         "serve_credential_files",
+                                 "guidance"};
 const char* const kLaterKeys[] = {"groups"};
 
 class Problems {
@@ -607,6 +609,84 @@ void ParseMirrors(const YAML::Node& root, Problems& p, Config* c) {
   }
 }
 
+// A repository entry's `guidance: {repo: acme-rules, folder: shop}`.
+void ParseRepoGuidance(const YAML::Node& g, const std::string& where, Problems& p, RepoConfig* rc) {
+  if (!g.IsMap()) {
+    p.Add(g,
+          where + ".guidance must be a mapping, e.g. guidance: {repo: acme-rules, folder: shop}");
+    return;
+  }
+  static const char* const kKeys[] = {"repo", "folder"};
+  CheckKeys(g, std::begin(kKeys), std::end(kKeys), where + ".guidance", p);
+  if (g["repo"]) GetString(g["repo"], where + ".guidance.repo", p, &rc->guidance_repo);
+  if (g["folder"] && GetString(g["folder"], where + ".guidance.folder", p, &rc->guidance_folder)) {
+    auto folder = RepoPath::Parse(rc->guidance_folder);
+    if (!folder || folder->is_root()) {
+      p.Add(g["folder"], where + ".guidance.folder `" + DisplayName(rc->guidance_folder) +
+                             "` is not a folder's path; write one such as shop or teams/shop");
+    } else {
+      rc->guidance_folder = folder->str();
+    }
+  }
+}
+
+// The top-level `guidance: {repo: acme-rules}`, read after the repositories: it names one of
+// them, and is the default of every other entry. A repository named as a guidance repository
+// takes none itself.
+void ParseGuidance(const YAML::Node& root, Problems& p, Config* c) {
+  const YAML::Node g = root["guidance"];
+  if (g) {
+    if (!g.IsMap()) {
+      p.Add(g, "`guidance` must be a mapping, e.g. guidance: {repo: acme-rules}");
+    } else {
+      static const char* const kKeys[] = {"repo"};
+      CheckKeys(g, std::begin(kKeys), std::end(kKeys), "guidance", p);
+      if (g["repo"]) GetString(g["repo"], "guidance.repo", p, &c->guidance_repo);
+    }
+  }
+  std::set<std::string> names, guides;
+  for (const auto& r : c->repos) names.insert(r.name);
+  if (!c->guidance_repo.empty()) guides.insert(c->guidance_repo);
+  for (const auto& r : c->repos) {
+    if (!r.guidance_repo.empty()) guides.insert(r.guidance_repo);
+  }
+  for (const auto& name : guides) {
+    if (!names.count(name)) {
+      p.Add(g ? g : root, "guidance: `" + DisplayName(name) +
+                              "` is not a repository of `repos`; list the guidance repository "
+                              "there too (listed: false keeps it out of list_repos)");
+    }
+  }
+  for (auto& r : c->repos) {
+    if (guides.count(r.name)) {
+      if (!r.guidance_repo.empty()) {
+        p.Add(root, "repository `" + r.name +
+                        "` holds guidance for others, so it takes none from a guidance "
+                        "repository itself; remove its guidance.repo");
+      }
+      continue;
+    }
+    if (r.guidance_repo.empty()) r.guidance_repo = c->guidance_repo;
+  }
+}
+
+// The order repositories are built in: the guidance repositories first (the others point at
+// them), then the others, each in configuration order.
+std::vector<size_t> GuidanceOrder(const std::vector<RepoConfig>& repos) {
+  std::set<std::string> guides;
+  for (const auto& r : repos) {
+    if (!r.guidance_repo.empty()) guides.insert(r.guidance_repo);
+  }
+  std::vector<size_t> order;
+  for (size_t i = 0; i < repos.size(); ++i) {
+    if (guides.count(repos[i].name)) order.push_back(i);
+  }
+  for (size_t i = 0; i < repos.size(); ++i) {
+    if (!guides.count(repos[i].name)) order.push_back(i);
+  }
+  return order;
+}
+
 }  // namespace
 
 std::string DefaultMirrorFolder() {
@@ -779,7 +859,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     }
     if (key == "repos" || key == "limits" || key == "plugins" || key == "secrets" ||
         key == "plugin_folder" || key == "cache_folder" || key == "history_index" ||
-        key == "http" || key == "mirrors" || key == "mirror_folder") {
+        key == "http" || key == "mirrors" || key == "mirror_folder" || key == "guidance") {
       continue;
     }
     bool later = false;
@@ -790,7 +870,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       p.Add(kv.first,
             "unknown key `" + DisplayName(key) +
                 "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
-                "history_index, http, mirrors, mirror_folder");
+                "history_index, http, mirrors, mirror_folder, guidance");
     }
   }
 
@@ -881,12 +961,14 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
         GetBool(r["serve_credential_files"], where + ".serve_credential_files", p,
                 &rc.serve_credential_files);
       }
+      if (r["guidance"]) ParseRepoGuidance(r["guidance"], where, p, &rc);
       c.repos.push_back(std::move(rc));
     }
   }
   ParseCache(root, p, &c);
   ParseHttp(root, p, &c.http);
   ParseMirrors(root, p, &c);
+  ParseGuidance(root, p, &c);
   if (!p.empty()) return Error{p.Text()};
   return c;
 }
@@ -944,8 +1026,10 @@ Result<Config> DefaultConfig(const std::string& folder) {
 }
 
 Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
-  std::vector<std::shared_ptr<const ServedRepo>> repos;
-  for (const auto& rc : config.repos) {
+  std::vector<std::shared_ptr<const ServedRepo>> repos(config.repos.size());
+  std::map<std::string, std::shared_ptr<const ServedRepo>> guidance;  // guidance repositories
+  for (size_t i : GuidanceOrder(config.repos)) {
+    const RepoConfig& rc = config.repos[i];
     auto policy = PathPolicy::Make(rc.include, rc.exclude, rc.serve_credential_files);
     if (!policy) return Error{"repository `" + rc.name + "`: " + policy.error()};
     RepoSettings s;
@@ -956,7 +1040,17 @@ Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
     s.listed = rc.listed;
     s.own = rc.own;
     s.index_folder = HistoryIndexFolder(config, rc.path);
-    repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+    if (!rc.guidance_repo.empty()) {
+      auto g = guidance.find(rc.guidance_repo);
+      if (g == guidance.end()) {
+        return Error{"repository `" + rc.name + "`: its guidance repository `" + rc.guidance_repo +
+                     "` is not served"};
+      }
+      s.guidance_repo = g->second;
+      s.guidance_folder = rc.guidance_folder;
+    }
+    repos[i] = std::make_shared<const ServedRepo>(std::move(s));
+    guidance[rc.name] = repos[i];
   }
   for (const auto& m : config.mirrors) {
     auto policy = PathPolicy::Make(m.include, m.exclude, m.serve_credential_files);
@@ -970,6 +1064,10 @@ Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
     s.own = m.own;
     s.index_folder = HistoryIndexFolder(config, m.dir);
     s.mirror = m.state;
+    if (!config.guidance_repo.empty()) {  // the operator's guidance reaches mirrors too
+      auto g = guidance.find(config.guidance_repo);
+      if (g != guidance.end()) s.guidance_repo = g->second;
+    }
     repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
   }
   return std::make_shared<const Catalog>(std::move(repos));

@@ -23,6 +23,11 @@ struct RepoConfig {
   bool listed = true;
   bool own = true;
   bool serve_credential_files = false;
+  // The operator's guidance for this repository (docs/configuration.md, `guidance`): the name of
+  // the served repository holding it ("" for none) and the folder there ("" for this
+  // repository's name). Filled from the top-level `guidance` unless the entry names its own.
+  std::string guidance_repo;
+  std::string guidance_folder;
 };
 
 // One bearer token of http.tokens: the environment variable holding it, and the repositories
@@ -86,6 +91,9 @@ struct Config {
   std::vector<MirrorConfig> mirrors;  // mirrors:
   // The server's own folder for mirrors (mirror_folder:, absolute): set when there are mirrors.
   std::string mirror_folder;
+  // guidance: {repo: …}: the repository holding the operator's guidance for the others ("" for
+  // none); ParseConfig copies it into each RepoConfig that names none of its own.
+  std::string guidance_repo;
 };
 
 // $XDG_STATE_HOME/repo-reader/mirrors, else $HOME/.local/state/repo-reader/mirrors, else "".

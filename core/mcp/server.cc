@@ -3,6 +3,7 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
+#include "core/answer/guidance_join.h"
 #include "core/mcp/json_text.h"
 #include "core/util/text.h"
 #include "core/version.h"
@@ -668,6 +669,7 @@ std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& 
     } else {
       auto draft = tool.Call(ctx, *args);
       if (draft) {
+        JoinGuidance(*req.caller.catalog, tool.spec(), arguments, ctx.stop, &draft.value());
         *is_error = false;
         result = pipeline_.Finish(draft.take());
       } else {

@@ -28,6 +28,9 @@
 
 namespace rr {
 
+class ServedRepo;
+class GuidanceCache;
+
 struct RepoSettings {
   std::string name;
   std::string description;
@@ -41,6 +44,10 @@ struct RepoSettings {
   // For a mirror the server keeps (core/sync): where it comes from and its last sync. A mirror
   // is opened only once a sync has succeeded. Null for a local repository.
   std::shared_ptr<const MirrorState> mirror;
+  // The operator's guidance for this repository (core/policy/guidance.h): the served repository
+  // that holds it, and the folder there; null when the configuration names none.
+  std::shared_ptr<const ServedRepo> guidance_repo;
+  std::string guidance_folder;
 };
 
 // A resolved ref: the commit every read of a call uses.
@@ -103,6 +110,10 @@ class ServedRepo {
   Result<HistoryIndexUpdate> UpdateHistoryIndex(
       const StopToken& stop, const HistoryIndex::ProgressFn& progress = nullptr) const;
 
+  // Where core/policy/guidance.cc keeps what it found on this repository's default branch:
+  // made on first use, kept as long as the repository is served. Thread-safe.
+  GuidanceCache& guidance_cache() const;
+
  private:
   // A graph as last opened, and what its files looked like then.
   struct GraphSource {
@@ -118,6 +129,8 @@ class ServedRepo {
   mutable std::mutex graph_mu_;
   mutable std::optional<std::string> objects_dir_;  // found on first use; "" if unreadable
   mutable GraphSource own_graph_, index_graph_;
+  mutable std::once_flag guidance_once_;
+  mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
 };
 
 class RepoReader {

@@ -4,6 +4,7 @@
 
 #include "core/tools/common.h"
 #include "core/tools/history_common.h"
+#include "core/tools/read_guidance.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -78,6 +79,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
         "## " + repo->name() + " · " + Plural(found->commits.size(), "commit", "commits");
     if (found->more) heading += " (more: narrow with since / until, or raise max_count)";
     if (repo->policy().partial()) heading += " · served in part";
+    heading += GuidanceMark(*repo, ctx.stop);
     d.lines.push_back(std::move(heading));
     const std::string main =
         found->default_branch.empty() ? "the default branch" : DisplayName(found->default_branch);

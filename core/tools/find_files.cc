@@ -7,6 +7,7 @@
 
 #include "core/policy/glob.h"
 #include "core/tools/common.h"
+#include "core/tools/read_guidance.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -264,6 +265,7 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
     std::string heading = "## " + f.heading + " · " + Plural(f.count, "file", "files");
     if (index < skip) heading += ", from its file " + WithCommas(skip - index + 1);
     if (repo.policy().partial()) heading += " · served in part";
+    if (!one) heading += GuidanceMark(repo, ctx.stop);  // with `repo`, the first line says so
     paths_before->push_back(shown);
     d.lines.push_back(std::move(heading));
     for (size_t j = 0; j < f.count; ++j, ++index) {

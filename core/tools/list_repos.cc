@@ -1,19 +1,11 @@
 #include "core/tools/list_repos.h"
 
 #include "core/tools/mirror_lines.h"
+#include "core/tools/read_guidance.h"
 #include "core/util/text.h"
 
 namespace rr {
 namespace {
-
-// Files that carry guidance for agents, as their tools name them. Shown only when served.
-const char* const kGuidanceFiles[] = {"AGENTS.md",
-                                      "CLAUDE.md",
-                                      "GEMINI.md",
-                                      ".cursorrules",
-                                      ".claude",
-                                      ".cursor/rules",
-                                      ".github/copilot-instructions.md"};
 
 void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::string>& out) {
   out.push_back("## " + repo.name());
@@ -57,12 +49,7 @@ void Describe(const ServedRepo& repo, const StopToken& stop, std::vector<std::st
     out.push_back("Only part of it is served (include / exclude in the configuration).");
   }
   if (at) {
-    std::string found;
-    for (const char* name : kGuidanceFiles) {
-      auto p = RepoPath::Parse(name);
-      if (p && reader->Find(*at, *p, stop))
-        found += (found.empty() ? "" : ", ") + std::string(name);
-    }
+    const std::string found = GuidanceSummary(repo, stop);
     if (!found.empty()) out.push_back("Carries guidance for agents: " + found + ".");
   }
 }

@@ -10,6 +10,7 @@
 #include "core/tools/log.h"
 #include "core/tools/overview.h"
 #include "core/tools/read_file.h"
+#include "core/tools/read_guidance.h"
 #include "core/tools/search.h"
 #include "core/tools/show_commit.h"
 
@@ -29,6 +30,7 @@ std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
   tools.push_back(std::make_unique<BlameTool>());
   tools.push_back(std::make_unique<SearchTool>());
   tools.push_back(std::make_unique<GrepTool>());
+  tools.push_back(std::make_unique<ReadGuidanceTool>());
   tools.push_back(std::make_unique<FindCommitsTool>());
   tools.push_back(std::make_unique<FindFilesTool>());
   return tools;

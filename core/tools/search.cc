@@ -2,6 +2,7 @@
 
 #include "core/search/text_search.h"
 #include "core/tools/common.h"
+#include "core/tools/read_guidance.h"
 #include "core/tools/text_hits.h"
 #include "core/util/text.h"
 
@@ -134,7 +135,8 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     }
     if (by_target[t].empty()) continue;
     d.aside.push_back(d.lines.size());
-    d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()));
+    d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()) +
+                      GuidanceMark(*repos[i], ctx.stop));
     for (const FileHits* f : by_target[t]) {
       if (!f->kept || budget > ctx.answer_characters) break;
       budget += AppendHits(*f, width, false, &d);
