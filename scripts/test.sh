@@ -9,13 +9,17 @@ quick=0
 
 ./scripts/setup.sh
 
-# The end-to-end tests with the official MCP TypeScript SDK clients (v1 and v2) and the
-# conformance suite run on Node.js 22, which npm installs beside them (the package node@22),
-# all pinned in tests/e2e/sdk/package-lock.json.
+# The end-to-end tests with the official MCP TypeScript SDK clients (v1 and v2, and v2's skills
+# client in tests/e2e/skills) and the conformance suite run on Node.js 22, which npm installs
+# beside them (the package node@22), all pinned in the lock files.
 if command -v npm >/dev/null 2>&1; then
   if [ ! -x tests/e2e/sdk/node_modules/.bin/node ] ||
      [ tests/e2e/sdk/package-lock.json -nt tests/e2e/sdk/node_modules ]; then
     npm ci --prefix tests/e2e/sdk --no-audit --no-fund --loglevel=error
+  fi
+  if [ ! -d tests/e2e/skills/node_modules ] ||
+     [ tests/e2e/skills/package-lock.json -nt tests/e2e/skills/node_modules ]; then
+    npm ci --prefix tests/e2e/skills --no-audit --no-fund --loglevel=error
   fi
 fi
 

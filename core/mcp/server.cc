@@ -5,6 +5,7 @@
 
 #include "core/answer/guidance_join.h"
 #include "core/mcp/json_text.h"
+#include "core/mcp/skills.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -93,6 +94,11 @@ std::string SchemaOf(const ToolSpec& spec) {
   }
   return "{\"type\":\"object\",\"properties\":{" + props + "},\"required\":[" + required +
          "],\"additionalProperties\":false}";
+}
+
+// Tools, and the MCP Skills extension's (skills.h).
+std::string Capabilities() {
+  return "{\"tools\":{\"listChanged\":false}," + SkillsCapabilities() + "}";
 }
 
 std::string ToolResult(const std::string& text, bool is_error) {
@@ -546,8 +552,8 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
     if (!CheckModern(msg, params, method, req)) return;
     if (method == "server/discover") {
       Reply(req, "{\"supportedVersions\":" + AllVersionsJson() +
-                     ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"instructions\":" +
-                     JsonQuote(kInstructions) + "," + kCacheHints + "}");
+                     ",\"capabilities\":" + Capabilities() +
+                     ",\"instructions\":" + JsonQuote(kInstructions) + "," + kCacheHints + "}");
       return;
     }
     if (method == "tools/list") {
@@ -573,8 +579,8 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
       }
     }
     Reply(req, "{\"protocolVersion\":" + JsonQuote(version) +
-                   ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":" +
-                   ServerInfoJson() + ",\"instructions\":" + JsonQuote(kInstructions) + "}");
+                   ",\"capabilities\":" + Capabilities() + ",\"serverInfo\":" + ServerInfoJson() +
+                   ",\"instructions\":" + JsonQuote(kInstructions) + "}");
     return;
   }
   if (method == "ping") {
@@ -587,6 +593,26 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
   }
   if (method == "tools/call") {
     CallTool(params, req);
+    return;
+  }
+  if (IsSkillsMethod(method)) {  // the MCP Skills extension (skills.h)
+    auto answer = [this, method, params](const Request& r) {
+      const SkillsAnswer a =
+          AnswerSkills(*r.caller.catalog, pipeline_.secrets().get(), method, params,
+                       StopToken(std::make_shared<std::atomic<bool>>(false), options_.call_budget));
+      a.error_code ? ReplyError(r, a.error_code, a.error_message) : Reply(r, a.result);
+    };
+    if (req.caller.wait) {  // HTTP: on the request's own thread
+      answer(req);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Request queued = req;
+      queued.caller.record = nullptr;  // the caller does not wait for it
+      queue_.push_back([answer, r = std::move(queued)] { answer(r); });
+    }
+    cv_.notify_one();
     return;
   }
   ReplyError(req, kMethodNotFound,

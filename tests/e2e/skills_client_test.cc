@@ -1,0 +1,171 @@
+// End-to-end with the official MCP Skills client: runs tests/e2e/skills/skills_client.mjs, which
+// starts the repo-reader binary with a configuration and drives it with the TypeScript SDK v2's
+// SkillsClient — that client verifies every file's size and SHA-256 digest, and SKILL.md's front
+// matter, against the listing. Skipped, saying why, when Node.js 20+ or the client's
+// node_modules are not installed (npm ci --prefix tests/e2e/skills installs them).
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "tests/secrets/generated_values.h"
+#include "tests/testkit/git_fixture.h"
+
+namespace rr::testing {
+namespace {
+
+std::string FindNode() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const std::string candidate = dir + "/node";
+    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) {
+      return candidate;
+    }
+  }
+  return "";
+}
+
+std::string Skill(const std::string& name, const std::string& description,
+                  const std::string& body) {
+  return "---\nname: " + name + "\ndescription: " + description + "\n---\n" + body;
+}
+
+TEST(SkillsClientE2e, TheOfficialSkillsClientVerifiesEverySkillFileServed) {
+  const std::string dir = std::string(RR_SOURCE_DIR) + "/tests/e2e/skills";
+  const std::string node = FindNode();
+  if (node.empty()) GTEST_SKIP() << "Node.js (node) is not on PATH; this test needs it";
+  const CommandResult version =
+      rr::testing::Run({node, "-p", "process.versions.node.split('.')[0]"}, dir);
+  if (version.status != 0 || std::atoi(version.out.c_str()) < 20) {
+    GTEST_SKIP() << "the MCP TypeScript SDK v2 needs Node.js 20 or later; this one is "
+                 << version.out;
+  }
+  if (!std::filesystem::is_directory(dir + "/node_modules/@modelcontextprotocol/client")) {
+    GTEST_SKIP() << "the MCP client is not installed in tests/e2e/skills/node_modules; run "
+                    "`npm ci --prefix tests/e2e/skills` from the source folder";
+  }
+
+  TempDir tmp;
+  const std::string token = "ghp_" + Chars(36, kBase62, 91);
+  TestRepo shop(tmp / "shop");
+  shop.Write(".claude/skills/refund-flow/SKILL.md",
+             "---\nname: refund-flow\ndescription: Issue a refund for one order.\nmetadata:\n  "
+             "owner: payments\nversion: 1.0\n---\n# Refunds\nThe API token is " +
+                 token + " (never paste it).\n");
+  shop.Write(".claude/skills/refund-flow/reference.md", "POST /refunds {order, cents}\r\n");
+  shop.Write(".claude/skills/refund-flow/scripts/run me.sh", "echo refund\n");
+  shop.Write(".claude/skills/refund-flow/logo.png", std::string("\x89PNG\0\0\x01", 7));
+  shop.Write(".claude/skills/Bad_Name/SKILL.md", Skill("Bad_Name", "Not a skill name.", "x\n"));
+  shop.Write(".claude/skills/broken/SKILL.md", "---\nname: [broken\n---\nx\n");
+  shop.Write(".claude/skills/secret-notes/SKILL.md",
+             Skill("secret-notes", "Excluded by the configuration.", "x\n"));
+  shop.Commit("Skills");
+  shop.Git({"checkout", "-q", "-b", "feature"});
+  shop.Write(".claude/skills/planted/SKILL.md", Skill("planted", "Planted on a branch.", "x\n"));
+  shop.Commit("Plant a skill on a branch");
+  shop.Git({"checkout", "-q", "main"});
+
+  TestRepo acme(tmp / "acme");
+  acme.Write("shop/.claude/skills/house-style/SKILL.md",
+             Skill("house-style", "\"The house style: short sentences.\"", "Be short.\n"));
+  acme.Write("legacy/.claude/skills/legacy-notes/SKILL.md",
+             Skill("legacy-notes", "How the legacy system is run.", "Ask ops first.\n"));
+  acme.Commit("Operator's skills");
+  TestRepo legacy(tmp / "legacy");
+  legacy.Write(".claude/skills/owners-only/SKILL.md",
+               Skill("owners-only", "Its owners are not trusted.", "x\n"));
+  legacy.Commit("Owners' skill");
+  TestRepo hidden(tmp / "hidden");
+  hidden.Write(".claude/skills/unlisted/SKILL.md", Skill("unlisted", "Not listed.", "x\n"));
+  hidden.Commit("Unlisted skill");
+
+  const std::string config = tmp / "repo-reader.yaml";
+  std::ofstream(config) << "repos:\n"
+                           "  - name: shop\n    path: "
+                        << shop.path()
+                        << "\n    exclude: [\".claude/skills/secret-notes\"]\n"
+                           "  - name: acme-rules\n    path: "
+                        << acme.path()
+                        << "\n    listed: false\n"
+                           "  - name: legacy\n    path: "
+                        << legacy.path()
+                        << "\n    own: false\n"
+                           "  - name: hidden\n    path: "
+                        << hidden.path()
+                        << "\n    listed: false\n"
+                           "guidance:\n  repo: acme-rules\n";
+
+  const CommandResult r = rr::testing::Run(
+      {node, dir + "/skills_client.mjs", RR_BINARY, config,
+       "skill://shop/_owners/refund-flow/logo.png", "skill://shop/_owners/planted/SKILL.md",
+       "skill://shop/_owners/secret-notes/SKILL.md", "skill://hidden/_owners/unlisted/SKILL.md",
+       "skill://legacy/_owners/owners-only/SKILL.md"},
+      dir);
+  ASSERT_EQ(r.status, 0) << "skills_client.mjs failed\nstdout:\n"
+                         << r.out << "\nstderr:\n"
+                         << r.err;
+  Poco::JSON::Parser parser;
+  auto report = parser.parse(r.out).extract<Poco::JSON::Object::Ptr>();
+  EXPECT_TRUE(report->getValue<bool>("supported"));
+  EXPECT_EQ(report->getValue<int>("ttlMs"), 60000);
+
+  std::map<std::string, Poco::JSON::Object::Ptr> skills;
+  auto list = report->getArray("skills");
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto s = list->getObject(static_cast<unsigned>(i));
+    skills[s->getValue<std::string>("uri")] = s;
+    EXPECT_TRUE(s->getValue<bool>("get_matches")) << s->getValue<std::string>("uri");
+  }
+  // The owners' valid skill, the operator's for shop and for legacy (own: false) — nothing
+  // planted on a branch, excluded, refused by the extension, unlisted or from untrusted owners.
+  std::set<std::string> uris;
+  for (const auto& [uri, _] : skills) uris.insert(uri);
+  EXPECT_EQ(uris, (std::set<std::string>{"skill://legacy/_operator/legacy-notes/SKILL.md",
+                                         "skill://shop/_operator/house-style/SKILL.md",
+                                         "skill://shop/_owners/refund-flow/SKILL.md"}));
+
+  auto refund = skills["skill://shop/_owners/refund-flow/SKILL.md"];
+  ASSERT_TRUE(refund);
+  auto fm = refund->getObject("frontmatter");
+  EXPECT_EQ(fm->getValue<std::string>("name"), "refund-flow");
+  EXPECT_EQ(fm->getObject("metadata")->getValue<std::string>("owner"), "payments");
+  EXPECT_EQ(fm->getValue<double>("version"), 1.0);  // typed as YAML's core schema types it
+  std::map<std::string, std::string> files;
+  auto fl = refund->getArray("files");
+  for (size_t i = 0; i < fl->size(); ++i) {
+    auto f = fl->getObject(static_cast<unsigned>(i));
+    EXPECT_TRUE(f->getValue<bool>("verified")) << f->getValue<std::string>("uri");
+    files[f->getValue<std::string>("uri")] = f->getValue<std::string>("text");
+  }
+  // Every text file, as committed but for the hidden value; the binary file is not served.
+  EXPECT_EQ(files.size(), 3u);
+  const std::string manifest = files["skill://shop/_owners/refund-flow/SKILL.md"];
+  EXPECT_NE(manifest.find("The API token is [hidden: GitHub token] (never paste it)."),
+            std::string::npos)
+      << manifest;
+  EXPECT_EQ(manifest.find(token), std::string::npos);
+  EXPECT_EQ(files["skill://shop/_owners/refund-flow/reference.md"],
+            "POST /refunds {order, cents}\r\n");
+  EXPECT_EQ(files["skill://shop/_owners/refund-flow/scripts/run%20me.sh"], "echo refund\n");
+
+  auto probes = report->getArray("probes");
+  ASSERT_EQ(probes->size(), 5u);
+  for (size_t i = 0; i < probes->size(); ++i) {
+    auto p = probes->getObject(static_cast<unsigned>(i));
+    EXPECT_FALSE(p->getValue<bool>("answered")) << p->getValue<std::string>("uri");
+  }
+}
+
+}  // namespace
+}  // namespace rr::testing
