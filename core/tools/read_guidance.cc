@@ -112,6 +112,12 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
       d.lines.push_back(line + " — " + ReadGuidanceCall(repo.name(), p->name));
     }
   }
+  if (g.incomplete) {
+    d.closing.push_back(
+        "[Not every folder was looked at for AGENTS.md and CLAUDE.md (over 200,000 different "
+        "folders, or 2,000 pieces), or a rules or skills folder holds over 10,000 files: what "
+        "is shown may be incomplete.]");
+  }
   d.cut_note = [limit, starts, name = repo.name()](const std::vector<std::string>& lines,
                                                    size_t first) {
     // The piece the cut fell in, and every piece after it.
