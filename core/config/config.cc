@@ -667,6 +667,11 @@ void ParseGuidance(const YAML::Node& root, Problems& p, Config* c) {
       continue;
     }
     if (r.guidance_repo.empty()) r.guidance_repo = c->guidance_repo;
+    if (r.guidance_repo.empty() && !r.guidance_folder.empty()) {
+      p.Add(root, "repository `" + r.name +
+                      "`: guidance.folder names a folder of no guidance repository; name one "
+                      "with guidance: {repo: …} (for all) or in the entry's guidance");
+    }
   }
 }
 

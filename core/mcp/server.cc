@@ -617,8 +617,9 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) 
   }
   ReplyError(req, kMethodNotFound,
              "method not found: `" + Echo(method) +
-                 "`; this server answers initialize, ping, tools/list and tools/call (and, "
-                 "with params._meta naming " +
+                 "`; this server answers initialize, ping, tools/list and tools/call, "
+                 "skills/list, skills/get, resources/list and resources/read (and, with "
+                 "params._meta naming " +
                  kModernProtocolVersions[0] + ", server/discover)");
 }
 

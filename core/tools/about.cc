@@ -37,7 +37,8 @@ Result<Draft> AboutTool::Call(const CallContext& ctx, const Args&) const {
       "repositories: " + WithCommas(listed),
       "Begin with list_repos, and overview for a repository's map; then list_files and "
       "read_file (any ref), list_refs for branches and tags; search, grep and find_files to "
-      "find text and files; log, show_commit, diff, blame and find_commits for history.",
+      "find text and files; log, show_commit, diff, blame and find_commits for history; "
+      "read_guidance for a repository's guidance for agents.",
   };
   if (ctx.facts) {
     d.lines.push_back(ctx.facts->secret_filter);

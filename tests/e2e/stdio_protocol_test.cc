@@ -316,7 +316,7 @@ TEST(StdioJsonRpc, UnknownMethodIsMethodNotFound) {
   ShopRepo shop;
   McpProcess p = Start(shop.repo.path());
   p.Initialize();
-  p.Send(Req("9", "resources/list", "{}"));
+  p.Send(Req("9", "prompts/list", "{}"));  // resources/list is the skills extension's
   Json r = AwaitId(p, "9");
   ASSERT_TRUE(r);
   EXPECT_EQ(ErrorCode(r), -32601) << ErrorMessage(r);

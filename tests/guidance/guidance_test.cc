@@ -400,6 +400,10 @@ TEST(GuidanceConfig, TheGuidanceRepositoryIsNamedOnceAndEachEntryMayNameItsOwn) 
       "  - name: other\n    path: other\n"
       "guidance: {repo: acme-rules}\n",
       "test.yaml", tmp.path());
+  auto no_repo = ParseConfig("repos:\n  - name: shop\n    path: shop\n    guidance: {folder: x}\n",
+                             "test.yaml", tmp.path());
+  ASSERT_FALSE(no_repo);
+  EXPECT_TRUE(Has(no_repo.error(), "guidance.folder names a folder of no guidance repository"));
   ASSERT_FALSE(chained);
   EXPECT_TRUE(Has(chained.error(),
                   "repository `acme-rules` holds guidance for others, so it "
