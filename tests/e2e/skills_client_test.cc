@@ -18,23 +18,10 @@
 
 #include "tests/secrets/generated_values.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/node.h"
 
 namespace rr::testing {
 namespace {
-
-std::string FindNode() {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    const std::string candidate = dir + "/node";
-    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) {
-      return candidate;
-    }
-  }
-  return "";
-}
 
 std::string Skill(const std::string& name, const std::string& description,
                   const std::string& body) {
@@ -43,7 +30,8 @@ std::string Skill(const std::string& name, const std::string& description,
 
 TEST(SkillsClientE2e, TheOfficialSkillsClientVerifiesEverySkillFileServed) {
   const std::string dir = std::string(RR_SOURCE_DIR) + "/tests/e2e/skills";
-  const std::string node = FindNode();
+  // Node.js 22 as tests/e2e/sdk installs it (the npm package node@22), else the one on PATH.
+  const std::string node = FindNode(std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk");
   if (node.empty()) GTEST_SKIP() << "Node.js (node) is not on PATH; this test needs it";
   const CommandResult version =
       rr::testing::Run({node, "-p", "process.versions.node.split('.')[0]"}, dir);
