@@ -301,6 +301,8 @@ std::string AnswerPipeline::Filter(std::string text) const {
 }
 
 std::string AnswerPipeline::Withheld(const std::string& failure) const {
+  counts_->answers++;
+  counts_->withheld++;
   LogLine("repo-reader: an answer was withheld: " + failure);
   return Filter(
       "[This answer is withheld: the secret filter could not check it, so nothing of it is "
@@ -324,6 +326,8 @@ std::string AnswerPipeline::FinishError(std::string_view message) const {
     text.resize(keep);
     text += note;
   }
+  counts_->answers++;
+  counts_->hidden += hidden;
   return Filter(std::move(text) + closing);
 }
 
@@ -417,6 +421,9 @@ std::string AnswerPipeline::Finish(Draft d) const {
     out.push_back('\n');
     out += HiddenNote(c.hidden);
   }
+  counts_->answers++;
+  if (c.shown < n) counts_->cut++;
+  counts_->hidden += c.hidden;
   return Filter(std::move(out));
 }
 

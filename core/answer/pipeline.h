@@ -20,6 +20,8 @@
 // detector fails, the answer is withheld, never shown unfiltered.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -111,6 +113,15 @@ class OutputFilter {
   virtual std::string Apply(std::string text) const = 0;
 };
 
+// What a pipeline has done since the server started, for /metrics. Shared by a pipeline's
+// copies; counted as answers are finished, on any thread.
+struct AnswerCounts {
+  std::atomic<uint64_t> answers{0};   // answers and errors finished
+  std::atomic<uint64_t> cut{0};       // answers cut at the cap
+  std::atomic<uint64_t> hidden{0};    // values the secret filter hid in them
+  std::atomic<uint64_t> withheld{0};  // answers withheld because a detector failed
+};
+
 class AnswerPipeline {
  public:
   // `secrets` may be null only where no repository data can reach an answer (unit tests of the
@@ -127,6 +138,7 @@ class AnswerPipeline {
 
   size_t answer_characters() const { return limit_; }
   const std::shared_ptr<const SecretFilter>& secrets() const { return secrets_; }
+  const AnswerCounts& counts() const { return *counts_; }
 
  private:
   class Hider;
@@ -139,6 +151,7 @@ class AnswerPipeline {
   size_t limit_;
   std::vector<std::shared_ptr<const OutputFilter>> filters_;
   std::shared_ptr<const SecretFilter> secrets_;
+  std::shared_ptr<AnswerCounts> counts_ = std::make_shared<AnswerCounts>();
 };
 
 }  // namespace rr

@@ -48,7 +48,7 @@ class HttpMetrics {
     h.sum += seconds;
   }
 
-  std::string Text(size_t in_flight, size_t repositories) {
+  std::string Text(size_t in_flight, size_t repositories, const AnswerCounts& answers) {
     std::lock_guard<std::mutex> lock(mu_);
     std::ostringstream o;
     o << "# HELP rr_http_responses_total HTTP responses by status.\n"
@@ -74,6 +74,22 @@ class HttpMetrics {
       o << "rr_tool_call_seconds_sum{tool=\"" << t << "\"} " << h.sum << "\n";
       o << "rr_tool_call_seconds_count{tool=\"" << t << "\"} " << h.count << "\n";
     }
+    o << "# HELP rr_answers_total Answers and errors finished by the answer pipeline.\n"
+         "# TYPE rr_answers_total counter\n"
+         "rr_answers_total "
+      << answers.answers.load() << "\n";
+    o << "# HELP rr_answers_cut_total Answers cut at the answer cap.\n"
+         "# TYPE rr_answers_cut_total counter\n"
+         "rr_answers_cut_total "
+      << answers.cut.load() << "\n";
+    o << "# HELP rr_secrets_hidden_total Values the secret filter hid in answers.\n"
+         "# TYPE rr_secrets_hidden_total counter\n"
+         "rr_secrets_hidden_total "
+      << answers.hidden.load() << "\n";
+    o << "# HELP rr_answers_withheld_total Answers withheld because a secret detector failed.\n"
+         "# TYPE rr_answers_withheld_total counter\n"
+         "rr_answers_withheld_total "
+      << answers.withheld.load() << "\n";
     o << "# HELP rr_calls_in_flight Requests being answered now.\n"
          "# TYPE rr_calls_in_flight gauge\n"
          "rr_calls_in_flight "
@@ -262,7 +278,8 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     }
     if (path == "/metrics" && t_.metrics_) {
       SendUnread(req, res, 200,
-                 t_.metrics_->Text(t_.calls_.load(), t_.server_.catalog()->all().size()),
+                 t_.metrics_->Text(t_.calls_.load(), t_.server_.catalog()->all().size(),
+                                   t_.server_.pipeline().counts()),
                  "text/plain; version=0.0.4");
       return 200;
     }

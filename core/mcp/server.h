@@ -130,6 +130,7 @@ class McpServer {
   static std::string OversizedMessageError(size_t limit);
 
   const std::shared_ptr<const Catalog>& catalog() const { return catalog_; }
+  const AnswerPipeline& pipeline() const { return pipeline_; }
 
  private:
   struct Request;

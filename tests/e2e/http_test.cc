@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/secrets/generated_values.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/http_server.h"
 
@@ -423,18 +424,35 @@ TEST(Http, ACallWithAProgressTokenIsAnsweredAsAnEventStream) {
 
 TEST(Http, MetricsWhenConfiguredCountCallsByToolAndOutcome) {
   Served s("  metrics: true\n");
+  // A file longer than an answer, and one holding a token the secret filter hides.
+  std::string big;
+  for (int i = 0; i < 2000; ++i) big += "line " + std::to_string(i) + " of a long file\n";
+  s.shop.Write("big.txt", big);
+  s.shop.Write("key.txt", "token = ghp_" + Chars(36, kBase62, 7) + "\n");
+  s.shop.Commit("more");
   HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
   ASSERT_TRUE(p.ok()) << p.Stderr();
   CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})");
   CallModern(p.port(), "read_file", R"({"repo":"shop","path":"missing"})");
+  auto before = HttpRequest(p.port(), "GET", "/metrics");
+  EXPECT_NE(before.body.find("rr_answers_cut_total 0\n"), std::string::npos) << before.body;
+  EXPECT_NE(before.body.find("rr_secrets_hidden_total 0\n"), std::string::npos);
+  auto cut = CallModern(p.port(), "read_file", R"({"repo":"shop","path":"big.txt"})");
+  EXPECT_NE(cut.body.find("not shown"), std::string::npos) << cut.body;
+  auto key = CallModern(p.port(), "read_file", R"({"repo":"shop","path":"key.txt"})");
+  EXPECT_NE(key.body.find("[hidden: "), std::string::npos) << key.body;
   auto m = HttpRequest(p.port(), "GET", "/metrics");
+  EXPECT_NE(m.body.find("rr_answers_total 4\n"), std::string::npos) << m.body;
+  EXPECT_NE(m.body.find("rr_answers_cut_total 1\n"), std::string::npos) << m.body;
+  EXPECT_NE(m.body.find("rr_secrets_hidden_total 1\n"), std::string::npos) << m.body;
+  EXPECT_NE(m.body.find("rr_answers_withheld_total 0\n"), std::string::npos) << m.body;
   EXPECT_EQ(m.status, 200);
-  EXPECT_NE(m.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"ok\"} 1"),
+  EXPECT_NE(m.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"ok\"} 3"),
             std::string::npos)
       << m.body;
   EXPECT_NE(m.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"tool error\"} 1"),
             std::string::npos);
-  EXPECT_NE(m.body.find("rr_tool_call_seconds_count{tool=\"read_file\"} 2"), std::string::npos);
+  EXPECT_NE(m.body.find("rr_tool_call_seconds_count{tool=\"read_file\"} 4"), std::string::npos);
   EXPECT_EQ(m.body.find("shop"), std::string::npos);  // nothing about repositories by name
 }
 
