@@ -1,6 +1,7 @@
 #include "core/answer/pipeline.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/answer/server_log.h"
 #include "core/util/text.h"
@@ -26,8 +27,56 @@ std::string CutToCodePoints(std::string s, size_t n) {
 
 AnswerPipeline::AnswerPipeline(size_t answer_characters,
                                std::vector<std::shared_ptr<const OutputFilter>> filters,
-                               std::shared_ptr<const SecretFilter> secrets)
-    : limit_(answer_characters), filters_(std::move(filters)), secrets_(std::move(secrets)) {}
+                               std::shared_ptr<const SecretFilter> secrets,
+                               std::shared_ptr<const HostLinks> links)
+    : limit_(answer_characters),
+      filters_(std::move(filters)),
+      secrets_(std::move(secrets)),
+      links_(std::move(links)) {}
+
+namespace {
+
+// The file line number a body line starts with (Draft::number_width), or 0.
+uint32_t LineNumberOf(const std::string& line, size_t width) {
+  if (width == 0 || line.size() < width) return 0;
+  // Spaces, one run of digits, spaces: anything else is not a number the tool wrote.
+  uint64_t n = 0;
+  int runs = 0;
+  bool in_digits = false;
+  for (size_t i = 0; i < width; ++i) {
+    const char c = line[i];
+    if (c >= '0' && c <= '9') {
+      if (!in_digits) ++runs;
+      in_digits = true;
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+      if (n > UINT32_MAX) return 0;
+    } else if (c == ' ') {
+      in_digits = false;
+    } else {
+      return 0;
+    }
+  }
+  return runs == 1 ? static_cast<uint32_t>(n) : 0;
+}
+
+}  // namespace
+
+std::string AnswerPipeline::LinkLine(const Draft& d, size_t shown) const {
+  if (!links_ || d.read.kind == ReadSpot::Kind::kNone || d.read.host_kind.empty()) return "";
+  uint32_t first = 0, last = 0;
+  if (d.read.kind == ReadSpot::Kind::kFile && d.number_width > 0) {
+    // The lines shown: the first and the last numbered line the cap keeps (blame's own commit
+    // lines, Draft::aside, are not the file's).
+    auto numbered = [&](size_t i) {
+      if (std::binary_search(d.aside.begin(), d.aside.end(), i)) return uint32_t{0};
+      return LineNumberOf(d.lines[i], d.number_width);
+    };
+    for (size_t i = 0; i < shown && i < d.lines.size() && !first; ++i) first = numbered(i);
+    for (size_t i = std::min(shown, d.lines.size()); i > 0 && !last; --i) last = numbered(i - 1);
+    if (!first || !last || last < first) first = last = 0;
+  }
+  return links_->Line(d.read, first, last);
+}
 
 // Hides secrets in the pieces of one answer and counts what it hid. Without a filter it
 // changes nothing.
@@ -359,8 +408,11 @@ std::string AnswerPipeline::Finish(Draft d) const {
   for (const auto& c : d.closing) closing += CodePoints(c) + 1;
 
   // The header and the cut's note as shown: secrets hidden. Counted once, for what is used.
+  // The host link joins here, under the header, for the lines the cap keeps (host_links.h).
   auto header_for = [&](size_t shown) {
-    return hider.Piece(d.header_for ? d.header_for(shown) : d.header, TextKind::kOther);
+    std::string header = d.header_for ? d.header_for(shown) : d.header;
+    if (std::string link = LinkLine(d, shown); !link.empty()) header += "\n" + link;
+    return hider.Piece(std::move(header), TextKind::kOther);
   };
   auto note_for = [&](size_t first) {
     std::string note = d.cut_note ? d.cut_note(d.lines, first)

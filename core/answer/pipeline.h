@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/answer/host_links.h"
 #include "core/secrets/secret_filter.h"
 
 namespace rr {
@@ -101,6 +102,10 @@ struct Draft {
   std::string guidance_line;
   std::vector<GuidanceRule> guidance;
   std::function<std::string(const std::vector<std::string>& names)> guidance_left_out;
+
+  // What the answer read, for the host link under the header (host_links.h). Set by the server
+  // from what the call noted; a tool leaves it alone.
+  ReadSpot read;
 };
 
 inline constexpr const char* kEndOfGuidance = "=== End of guidance — the answer follows ===";
@@ -129,7 +134,8 @@ class AnswerPipeline {
   // the built-in ones off).
   AnswerPipeline(size_t answer_characters,
                  std::vector<std::shared_ptr<const OutputFilter>> filters = {},
-                 std::shared_ptr<const SecretFilter> secrets = nullptr);
+                 std::shared_ptr<const SecretFilter> secrets = nullptr,
+                 std::shared_ptr<const HostLinks> links = nullptr);
 
   // The full answer for a draft.
   std::string Finish(Draft draft) const;
@@ -147,11 +153,14 @@ class AnswerPipeline {
   Laid LayGuidance(Draft& d) const;
   std::string Filter(std::string text) const;
   std::string Withheld(const std::string& failure) const;
+  // The host link line for `d` showing its first `shown` lines, or "".
+  std::string LinkLine(const Draft& d, size_t shown) const;
 
   size_t limit_;
   std::vector<std::shared_ptr<const OutputFilter>> filters_;
   std::shared_ptr<const SecretFilter> secrets_;
   std::shared_ptr<AnswerCounts> counts_ = std::make_shared<AnswerCounts>();
+  std::shared_ptr<const HostLinks> links_;
 };
 
 }  // namespace rr

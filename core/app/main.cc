@@ -216,7 +216,8 @@ class RepoReaderApp : public Application {
     McpServer::Options options;
     options.facts = FactsOf(plugins);
     McpServer server(std::move(catalog),
-                     AnswerPipeline(config.answer_characters, {}, plugins.secrets),
+                     AnswerPipeline(config.answer_characters, {}, plugins.secrets,
+                                    std::make_shared<HostLinks>(plugins.hosts)),
                      transport.sink(), BuiltinTools(), options);
     transport.Run(server);
     return kExitOk;
@@ -317,8 +318,9 @@ class RepoReaderApp : public Application {
     options.call_budget = std::chrono::seconds(config.http.call_seconds);
     const size_t served = catalog->all().size();
     McpServer server(std::move(catalog),
-                     AnswerPipeline(config.answer_characters, {}, plugins.secrets), nullptr,
-                     BuiltinTools(), options);
+                     AnswerPipeline(config.answer_characters, {}, plugins.secrets,
+                                    std::make_shared<HostLinks>(plugins.hosts)),
+                     nullptr, BuiltinTools(), options);
     std::unique_ptr<HttpTransport> transport;
     try {
       transport = std::make_unique<HttpTransport>(server, setup);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdlib>
@@ -471,6 +472,13 @@ std::string KindOfHost(const std::string& host) {
   return "";
 }
 
+// A built-in host plugin is loaded when a mirror or a group names its host (links, listings).
+void NeedHostPlugin(const std::string& kind, Config* c) {
+  if (kind != "github" && kind != "gitlab" && kind != "bitbucket") return;
+  auto& kinds = c->plugins.builtin_hosts;
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+}
+
 // mirror_folder:, or its default; never inside a served repository.
 void SettleMirrorFolder(const YAML::Node& root, Problems& p, Config* c) {
   const YAML::Node given = root["mirror_folder"];
@@ -604,7 +612,9 @@ void ParseMirrors(const YAML::Node& root, Problems& p, Config* c) {
     if (!c->mirror_folder.empty()) {
       mc.dir = c->mirror_folder + "/" + MirrorDigest(mc) + ".git";
       mc.state = std::make_shared<MirrorState>(mc.url, mc.group, mc.dir + ".status");
+      mc.state->set_host_kind(mc.host_kind);
     }
+    NeedHostPlugin(mc.host_kind, c);
     c->mirrors.push_back(std::move(mc));
   }
 }

@@ -6,6 +6,7 @@
 #include "core/answer/guidance_join.h"
 #include "core/mcp/json_text.h"
 #include "core/mcp/skills.h"
+#include "core/tools/common.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -698,7 +699,9 @@ std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& 
       if (draft) {
         JoinGuidance(*req.caller.catalog, tool.spec(), arguments, ctx.stop, &draft.value());
         *is_error = false;
-        result = pipeline_.Finish(draft.take());
+        Draft done = draft.take();
+        done.read = ReadOf(tool.spec().name, ctx);  // the host link (core/answer/host_links.h)
+        result = pipeline_.Finish(std::move(done));
       } else {
         result = pipeline_.FinishError(draft.error());
       }

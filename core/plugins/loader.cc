@@ -85,6 +85,14 @@ class Loader {
       Load(builtin, /*builtin=*/true);
     }
     for (const auto& spec : config_.plugins) Load(spec, false);
+    // The built-in host plugins the configuration's mirrors need, unless a configured plugin
+    // serves their kind already (an operator's own GitHub plugin wins).
+    for (const auto& kind : config_.builtin_hosts) {
+      if (host_kinds_.count(kind)) continue;
+      PluginSpec builtin;
+      builtin.name = "repo-reader-" + kind;
+      Load(builtin, /*builtin=*/true);
+    }
     std::string error;
     out_.secrets = SecretFilter::Make(std::move(detectors_), &error);
     if (!out_.secrets) problems_.push_back(error);
@@ -108,7 +116,11 @@ class Loader {
     if (path.empty()) path = out_.folder + "/" + spec.name + ".so";
     struct stat st;
     if (stat(path.c_str(), &st) != 0) {
-      if (builtin) {
+      if (builtin && spec.name != kBuiltinSecretsPlugin) {
+        Problem(spec, "the built-in host plugin is not installed: " + path +
+                          " is missing, and a mirror names its host; reinstall repo-reader, or "
+                          "with your own plugin_folder: copy it there");
+      } else if (builtin) {
         Problem(spec,
                 "the built-in secret detectors are not installed: " + path +
                     " is missing. Without them values that look like secrets would be shown; "
@@ -194,9 +206,9 @@ class Loader {
       return;
     }
     const std::string name = entry->name;
-    if (builtin && name != kBuiltinSecretsPlugin) {
-      Problem(spec, std::string(real) + " calls itself `" + name + "`, not `" +
-                        kBuiltinSecretsPlugin + "`; reinstall repo-reader");
+    if (builtin && name != spec.name) {
+      Problem(spec, std::string(real) + " calls itself `" + name + "`, not `" + spec.name +
+                        "`; reinstall repo-reader");
       return;
     }
     if (!builtin && name.rfind("repo-reader", 0) == 0 &&

@@ -13,7 +13,9 @@
 //
 // The built-in secret detectors (plugin `repo-reader-secrets`, in the plugin folder) are loaded
 // first unless the configuration turns them off; a server that cannot load them refuses to
-// start rather than serve unfiltered.
+// start rather than serve unfiltered. The built-in host plugins (`repo-reader-github`, -gitlab,
+// -bitbucket) are loaded the same way when a mirror names their host
+// (PluginsConfig::builtin_hosts).
 //
 // Lifetime: every object a plugin made holds a reference to its library, which stays loaded
 // while any of them lives. Loading is not thread-safe; do it once, at start.
@@ -45,6 +47,10 @@ struct PluginsConfig {
   std::vector<PluginSpec> plugins;
   bool builtin_detectors = true;  // secrets.builtin_detectors
   std::string folder;             // plugin_folder; empty: DefaultPluginFolder()
+  // The host kinds of the built-in host plugins (github, gitlab, bitbucket) that the
+  // configuration's mirrors and groups name: each is loaded from the plugin folder as
+  // `repo-reader-<kind>` after the configured plugins, unless one of those serves the kind.
+  std::vector<std::string> builtin_hosts;
 };
 
 // What was loaded, for --check, `about` and the start line.

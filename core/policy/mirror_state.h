@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace rr {
 
@@ -30,6 +31,10 @@ class MirrorState {
   // Whether a sync ever succeeded: the mirror holds something to read.
   bool Mirrored() const { return Get().last_synced != 0; }
 
+  // The host kind that serves its links ("github"; "" for none). Set once, before it is shared.
+  void set_host_kind(std::string kind) { host_kind_ = std::move(kind); }
+  const std::string& host_kind() const { return host_kind_; }
+
   void Began();
   void Succeeded(int64_t now);
   void Failed(int64_t now, std::string why);
@@ -40,6 +45,7 @@ class MirrorState {
   mutable std::mutex mu_;
   View view_;
   std::string status_file_;
+  std::string host_kind_;
 };
 
 // "2026-10-24 10:30 UTC".

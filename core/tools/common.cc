@@ -85,7 +85,28 @@ Result<Opened> OpenAt(const CallContext& ctx, const Args& args) {
   if (!reader) return Error{reader.error()};
   auto at = reader->At(args.String("ref"));
   if (!at) return Error{at.error()};
+  const auto path = PathOf(args);
+  NoteRead(ctx, **repo, at->commit.id.Hex(), "", path ? path->str() : std::string());
   return Opened{repo.take(), reader.take(), at.take()};
+}
+
+void NoteRead(const CallContext& ctx, const ServedRepo& repo, const std::string& commit,
+              const std::string& base_commit, const std::string& path) {
+  const auto& mirror = repo.settings().mirror;
+  if (!ctx.read || !mirror || mirror->host_kind().empty()) return;
+  ReadSpot& spot = *ctx.read;
+  spot.host_kind = mirror->host_kind();
+  spot.url = mirror->Get().url;
+  spot.commit = commit;
+  spot.base_commit = base_commit;
+  spot.path = path;
+}
+
+ReadSpot ReadOf(const std::string& tool, const CallContext& ctx) {
+  if (!ctx.read || ctx.read->host_kind.empty()) return {};
+  ReadSpot spot = *ctx.read;
+  spot.kind = LinkKindOf(tool);
+  return spot;
 }
 
 Result<RepoPath> PathOf(const Args& args) {

@@ -36,6 +36,16 @@ struct Opened {
 // The repository named by `repo`, opened at `ref` (its default branch without one).
 Result<Opened> OpenAt(const CallContext& ctx, const Args& args);
 
+// Notes what the call read, for the host link under its answer (core/answer/host_links.h):
+// the repository, the commit read (for a comparison also its base), the path. A repository that
+// is not a mirror of a host with links notes nothing. OpenAt notes the repository, the commit
+// and the `path` argument itself.
+void NoteRead(const CallContext& ctx, const ServedRepo& repo, const std::string& commit,
+              const std::string& base_commit = "", const std::string& path = "");
+
+// What a finished call of `tool` read, for its answer's host link (Draft::read).
+ReadSpot ReadOf(const std::string& tool, const CallContext& ctx);
+
 // The path argument, checked; the root when absent.
 Result<RepoPath> PathOf(const Args& args);
 

@@ -56,6 +56,7 @@ Result<Draft> DiffTool::Call(const CallContext& ctx, const Args& args) const {
   if (!base) return Error{"base: " + base.error()};
   auto head = reader.At(args.String("head"));
   if (!head) return Error{"head: " + head.error()};
+  NoteRead(ctx, **repo, head->commit.id.Hex(), base->commit.id.Hex(), path->str());
 
   Draft d;
   ChangesAsked asked;

@@ -70,6 +70,7 @@ Result<Draft> ShowCommitTool::Call(const CallContext& ctx, const Args& args) con
   if (!at) return Error{at.error()};
   auto commit = changes.Details(at->commit.id);
   if (!commit) return Error{commit.error()};
+  NoteRead(ctx, **repo, at->commit.id.Hex());
 
   Draft d;
   d.lines.push_back("commit " + commit->id.Hex());

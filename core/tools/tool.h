@@ -80,6 +80,10 @@ struct CallContext {
   void Progress(uint64_t done, std::optional<uint64_t> total, const std::string& what) const {
     if (progress) progress(done, total, what);
   }
+
+  // What the call read, noted by the helpers every reading tool goes through (core/tools/common:
+  // NoteRead); the server hands it to the answer pipeline for the host link. Never null.
+  std::shared_ptr<ReadSpot> read = std::make_shared<ReadSpot>();
 };
 
 class Tool {

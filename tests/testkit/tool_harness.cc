@@ -31,6 +31,19 @@ const Plugins& BuiltinPlugins() {
   return plugins;
 }
 
+const Plugins& BuiltinHostPlugins() {
+  static const Plugins plugins = [] {
+    PluginsConfig pc;
+    pc.folder = RR_PLUGIN_DIR;
+    pc.builtin_detectors = false;
+    pc.builtin_hosts = {"github", "gitlab", "bitbucket"};
+    auto loaded = LoadPlugins(pc);
+    if (!loaded) throw std::runtime_error(loaded.error());
+    return loaded.take();
+  }();
+  return plugins;
+}
+
 ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters,
                          std::vector<std::shared_ptr<const OutputFilter>> filters,
                          McpServer::Options options) {
@@ -54,7 +67,8 @@ void ToolHarness::Start(const Config& config,
   if (!options.facts) options.facts = FactsOf(BuiltinPlugins());
   server_ = std::make_unique<McpServer>(
       catalog.take(),
-      AnswerPipeline(answer_characters, std::move(filters), BuiltinPlugins().secrets),
+      AnswerPipeline(answer_characters, std::move(filters), BuiltinPlugins().secrets,
+                     std::make_shared<HostLinks>(BuiltinHostPlugins().hosts)),
       [this](const std::string& m) {
         std::lock_guard<std::mutex> lock(mu_);
         sent_.push_back(m);

@@ -22,6 +22,9 @@ namespace rr::testing {
 // The server's own plugins as a default installation loads them (the built-in secret
 // detectors, from the build's plugin folder), loaded once per test process.
 const Plugins& BuiltinPlugins();
+// The built-in host plugins (github, gitlab, bitbucket), for the links under answers about
+// mirrors; loaded once per test process.
+const Plugins& BuiltinHostPlugins();
 
 // A repository entry for a test configuration: name and path, policy defaults.
 RepoConfig Served(const std::string& name, const std::string& path);

@@ -1,0 +1,157 @@
+// repo-reader-bitbucket: the host plugin for Bitbucket Cloud (bitbucket.org).
+//
+// Links: <web>/<workspace>/<repo>/src/<commit>/<path>#lines-1:40, src/<commit>/<path>/ for a
+// folder, commits/<commit>, and the repository's page. Bitbucket has no page comparing two
+// commits by id that the other hosts' links match, so a comparison gets no link.
+// Listing (REST API 2.0, developer.atlassian.com/cloud/bitbucket/rest/api-group-repositories):
+// GET <api>/repositories/<workspace>?pagelen=N, sorted by full name; the next page is the body's
+// `next` URL. A user's repositories are those of their workspace, so both kinds list the same.
+// Token: `Authorization: Bearer <token>` (a workspace, project or repository access token with
+// the repository scope). The plugin reads no settings.
+#include <repo_reader/sdk.h>
+
+#include <memory>
+#include <string>
+
+#include "host_common.h"
+
+namespace rr_bitbucket {
+
+namespace {
+
+using repo_reader::GroupPage;
+using repo_reader::GroupQuery;
+using repo_reader::HostRepo;
+using repo_reader::HttpRequest;
+using repo_reader::HttpResponse;
+using rr_hosts::EncodePath;
+using rr_hosts::IsCommitId;
+using rr_hosts::RepoPage;
+
+class Bitbucket : public repo_reader::HostPlugin {
+ public:
+  const char* kind() const noexcept override { return "bitbucket"; }
+
+  std::string RepoLink(const HostRepo& repo) const override { return RepoPage(repo); }
+
+  std::string FileLink(const HostRepo& repo, std::string_view commit, std::string_view path,
+                       uint32_t first, uint32_t last) const override {
+    const std::string base = RepoPage(repo);
+    const std::string file = EncodePath(path);
+    if (base.empty() || !IsCommitId(commit) || file.empty()) return "";
+    std::string out = base + "/src/" + std::string(commit) + "/" + file;
+    if (first > 0) {
+      out += "#lines-" + std::to_string(first);
+      if (last > first) out += ":" + std::to_string(last);
+    }
+    return out;
+  }
+
+  std::string FolderLink(const HostRepo& repo, std::string_view commit,
+                         std::string_view path) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    const std::string folder = EncodePath(path);
+    return base + "/src/" + std::string(commit) + "/" + (folder.empty() ? "" : folder + "/");
+  }
+
+  std::string CommitLink(const HostRepo& repo, std::string_view commit) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    return base + "/commits/" + std::string(commit);
+  }
+
+  std::string CompareLink(const HostRepo&, std::string_view, std::string_view) const override {
+    return "";
+  }
+
+  repo_reader::AuthHeader auth_header() const override { return {"Authorization", "Bearer "}; }
+
+  HttpRequest FirstPage(const GroupQuery& q) const override {
+    HttpRequest r;
+    r.url = std::string(q.api_base) + "/repositories/" + rr_hosts::Encode(q.owner, false) +
+            "?sort=full_name&pagelen=" + std::to_string(q.per_page ? q.per_page : 100);
+    r.headers = {{"Accept", "application/json"}};
+    return r;
+  }
+
+  GroupPage ParsePage(const GroupQuery& q, const HttpResponse& response) const override {
+    GroupPage page;
+    const std::string what = "workspace `" + std::string(q.owner).substr(0, 100) + "`";
+    try {
+      if (response.status != 200) {
+        page.error = rr_hosts::StatusError(response, what,
+                                           "an access token with the repository (read) scope");
+        return page;
+      }
+      auto parsed = rr_hosts::ParseJson(response.body, &page.error);
+      if (!page.error.empty()) return page;
+      auto body = rr_hosts::AsObject(parsed);
+      auto list = body && body->has("values") ? body->getArray("values") : nullptr;
+      if (!list) {
+        page.error = "the host's answer is not a page of repositories (an object with `values`)";
+        return page;
+      }
+      for (size_t i = 0; i < list->size(); ++i) {
+        auto o = list->getObject(static_cast<unsigned>(i));
+        const std::string path = o ? rr_hosts::Text(*o, "full_name") : "";
+        if (path.empty()) {
+          page.repos.clear();
+          page.error = "the host's answer is not a page of repositories: entry " +
+                       std::to_string(i + 1) + " has no full_name";
+          return page;
+        }
+        repo_reader::ListedRepo repo;
+        repo.path = path;
+        repo.description = rr_hosts::Text(*o, "description");
+        if (auto main = o->getObject("mainbranch")) {
+          repo.default_branch = rr_hosts::Text(*main, "name");
+        }
+        repo.fork = rr_hosts::Present(*o, "parent");
+        page.repos.push_back(std::move(repo));
+      }
+      const std::string next = rr_hosts::Text(*body, "next");
+      if (!next.empty()) {
+        page.has_next = true;
+        page.next.url = next;
+        page.next.headers = FirstPage(q).headers;
+      }
+    } catch (...) {
+      page.repos.clear();
+      page.has_next = false;
+      page.error = "the host's answer could not be read as a page of repositories";
+    }
+    return page;
+  }
+};
+
+repo_reader::Made<repo_reader::HostPlugin> MakeHosts(const repo_reader::PluginSettings& settings) {
+  repo_reader::Made<repo_reader::HostPlugin> made;
+  if (!settings.empty()) {
+    made.error =
+        "repo-reader-bitbucket reads no settings; remove `" + settings.begin()->first + "`";
+    return made;
+  }
+  made.made.push_back(std::make_unique<Bitbucket>());
+  return made;
+}
+
+const repo_reader::PluginEntry* Entry() {
+  static const repo_reader::PluginEntry entry = {
+      repo_reader::kAbiVersion,
+      sizeof(repo_reader::PluginEntry),
+      "repo-reader-bitbucket",
+      "0.1.0",
+      "Bitbucket Cloud: links to its pages, workspace listings",
+      repo_reader::kHostPlugin,
+      nullptr,
+      &MakeHosts,
+  };
+  return &entry;
+}
+
+}  // namespace
+
+}  // namespace rr_bitbucket
+
+REPO_READER_PLUGIN(rr_bitbucket::Entry)

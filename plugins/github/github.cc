@@ -1,0 +1,161 @@
+// repo-reader-github: the host plugin for GitHub (github.com and GitHub Enterprise Server).
+//
+// Links: <web>/<owner>/<repo>/blob/<commit>/<path>#L1-L40, tree/<commit>/<path>,
+// commit/<commit>, compare/<base>...<head>, and the repository's page.
+// Listing (REST API, docs.github.com/rest/repos/repos): GET <api>/orgs/<org>/repos?type=all or
+// <api>/users/<user>/repos?type=owner, sorted by full name, `per_page` at a time; the next page
+// is the `Link` header's rel="next". Token: `Authorization: Bearer <token>` (a fine-grained
+// token with Metadata: read, or a classic token with `repo` for private repositories).
+// The plugin reads no settings.
+#include <repo_reader/sdk.h>
+
+#include <memory>
+#include <string>
+
+#include "host_common.h"
+
+namespace rr_github {
+
+namespace {
+
+using repo_reader::GroupPage;
+using repo_reader::GroupQuery;
+using repo_reader::HostRepo;
+using repo_reader::HttpRequest;
+using repo_reader::HttpResponse;
+using rr_hosts::EncodePath;
+using rr_hosts::IsCommitId;
+using rr_hosts::RepoPage;
+
+class GitHub : public repo_reader::HostPlugin {
+ public:
+  const char* kind() const noexcept override { return "github"; }
+
+  std::string RepoLink(const HostRepo& repo) const override { return RepoPage(repo); }
+
+  std::string FileLink(const HostRepo& repo, std::string_view commit, std::string_view path,
+                       uint32_t first, uint32_t last) const override {
+    const std::string base = RepoPage(repo);
+    const std::string file = EncodePath(path);
+    if (base.empty() || !IsCommitId(commit) || file.empty()) return "";
+    std::string out = base + "/blob/" + std::string(commit) + "/" + file;
+    if (first > 0) {
+      out += "#L" + std::to_string(first);
+      if (last > first) out += "-L" + std::to_string(last);
+    }
+    return out;
+  }
+
+  std::string FolderLink(const HostRepo& repo, std::string_view commit,
+                         std::string_view path) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    const std::string folder = EncodePath(path);
+    return base + "/tree/" + std::string(commit) + (folder.empty() ? "" : "/" + folder);
+  }
+
+  std::string CommitLink(const HostRepo& repo, std::string_view commit) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    return base + "/commit/" + std::string(commit);
+  }
+
+  std::string CompareLink(const HostRepo& repo, std::string_view base_commit,
+                          std::string_view head_commit) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(base_commit) || !IsCommitId(head_commit)) return "";
+    return base + "/compare/" + std::string(base_commit) + "..." + std::string(head_commit);
+  }
+
+  repo_reader::AuthHeader auth_header() const override { return {"Authorization", "Bearer "}; }
+
+  HttpRequest FirstPage(const GroupQuery& q) const override {
+    HttpRequest r;
+    const std::string owner = rr_hosts::Encode(q.owner, false);
+    r.url = std::string(q.api_base) +
+            (q.kind == repo_reader::OwnerKind::kUser ? "/users/" + owner + "/repos?type=owner"
+                                                     : "/orgs/" + owner + "/repos?type=all") +
+            "&sort=full_name&per_page=" + std::to_string(q.per_page ? q.per_page : 100);
+    r.headers = {{"Accept", "application/vnd.github+json"}, {"X-GitHub-Api-Version", "2022-11-28"}};
+    return r;
+  }
+
+  GroupPage ParsePage(const GroupQuery& q, const HttpResponse& response) const override {
+    GroupPage page;
+    const std::string what =
+        std::string(q.kind == repo_reader::OwnerKind::kUser ? "user `" : "organisation `") +
+        std::string(q.owner).substr(0, 100) + "`";
+    try {
+      if (response.status != 200) {
+        page.error = rr_hosts::StatusError(response, what,
+                                           "a token that can read the repositories' metadata");
+        return page;
+      }
+      auto parsed = rr_hosts::ParseJson(response.body, &page.error);
+      if (!page.error.empty()) return page;
+      auto list = rr_hosts::AsArray(parsed);
+      if (!list) {
+        page.error = "the host's answer is not a list of repositories (a JSON array)";
+        return page;
+      }
+      for (size_t i = 0; i < list->size(); ++i) {
+        auto o = list->getObject(static_cast<unsigned>(i));
+        const std::string path = o ? rr_hosts::Text(*o, "full_name") : "";
+        if (path.empty()) {
+          page.repos.clear();
+          page.error = "the host's answer is not a list of repositories: entry " +
+                       std::to_string(i + 1) + " has no full_name";
+          return page;
+        }
+        repo_reader::ListedRepo repo;
+        repo.path = path;
+        repo.description = rr_hosts::Text(*o, "description");
+        repo.default_branch = rr_hosts::Text(*o, "default_branch");
+        repo.archived = rr_hosts::Flag(*o, "archived");
+        repo.fork = rr_hosts::Flag(*o, "fork");
+        page.repos.push_back(std::move(repo));
+      }
+      const std::string next = rr_hosts::NextFromLink(response);
+      if (!next.empty()) {
+        page.has_next = true;
+        page.next.url = next;
+        page.next.headers = FirstPage(q).headers;
+      }
+    } catch (...) {
+      page.repos.clear();
+      page.has_next = false;
+      page.error = "the host's answer could not be read as a list of repositories";
+    }
+    return page;
+  }
+};
+
+repo_reader::Made<repo_reader::HostPlugin> MakeHosts(const repo_reader::PluginSettings& settings) {
+  repo_reader::Made<repo_reader::HostPlugin> made;
+  if (!settings.empty()) {
+    made.error = "repo-reader-github reads no settings; remove `" + settings.begin()->first + "`";
+    return made;
+  }
+  made.made.push_back(std::make_unique<GitHub>());
+  return made;
+}
+
+const repo_reader::PluginEntry* Entry() {
+  static const repo_reader::PluginEntry entry = {
+      repo_reader::kAbiVersion,
+      sizeof(repo_reader::PluginEntry),
+      "repo-reader-github",
+      "0.1.0",
+      "GitHub: links to its pages, organisation and user listings",
+      repo_reader::kHostPlugin,
+      nullptr,
+      &MakeHosts,
+  };
+  return &entry;
+}
+
+}  // namespace
+
+}  // namespace rr_github
+
+REPO_READER_PLUGIN(rr_github::Entry)

@@ -1,0 +1,177 @@
+// repo-reader-gitlab: the host plugin for GitLab (gitlab.com and self-managed GitLab).
+//
+// Links: <web>/<group>/<project>/-/blob/<commit>/<path>#L1-40, -/tree/<commit>/<path>,
+// -/commit/<commit>, -/compare/<base>...<head>, and the project's page.
+// Listing (REST API v4, docs.gitlab.com/api/groups and /api/projects): GET
+// <api>/groups/<url-encoded group path>/projects?include_subgroups=true (the group and all its
+// subgroups) or <api>/users/<user>/projects, ordered by id, `per_page` at a time; the next page
+// is the `Link` header's rel="next", else the page `X-Next-Page` names. Token: `Authorization:
+// Bearer <token>` (a personal, group or project access token with read_api).
+// The plugin reads no settings.
+#include <repo_reader/sdk.h>
+
+#include <memory>
+#include <string>
+
+#include "host_common.h"
+
+namespace rr_gitlab {
+
+namespace {
+
+using repo_reader::GroupPage;
+using repo_reader::GroupQuery;
+using repo_reader::HostRepo;
+using repo_reader::HttpRequest;
+using repo_reader::HttpResponse;
+using rr_hosts::EncodePath;
+using rr_hosts::IsCommitId;
+using rr_hosts::RepoPage;
+
+class GitLab : public repo_reader::HostPlugin {
+ public:
+  const char* kind() const noexcept override { return "gitlab"; }
+
+  std::string RepoLink(const HostRepo& repo) const override { return RepoPage(repo); }
+
+  std::string FileLink(const HostRepo& repo, std::string_view commit, std::string_view path,
+                       uint32_t first, uint32_t last) const override {
+    const std::string base = RepoPage(repo);
+    const std::string file = EncodePath(path);
+    if (base.empty() || !IsCommitId(commit) || file.empty()) return "";
+    std::string out = base + "/-/blob/" + std::string(commit) + "/" + file;
+    if (first > 0) {
+      out += "#L" + std::to_string(first);
+      if (last > first) out += "-" + std::to_string(last);
+    }
+    return out;
+  }
+
+  std::string FolderLink(const HostRepo& repo, std::string_view commit,
+                         std::string_view path) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    const std::string folder = EncodePath(path);
+    return base + "/-/tree/" + std::string(commit) + (folder.empty() ? "" : "/" + folder);
+  }
+
+  std::string CommitLink(const HostRepo& repo, std::string_view commit) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    return base + "/-/commit/" + std::string(commit);
+  }
+
+  std::string CompareLink(const HostRepo& repo, std::string_view base_commit,
+                          std::string_view head_commit) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(base_commit) || !IsCommitId(head_commit)) return "";
+    return base + "/-/compare/" + std::string(base_commit) + "..." + std::string(head_commit);
+  }
+
+  repo_reader::AuthHeader auth_header() const override { return {"Authorization", "Bearer "}; }
+
+  HttpRequest FirstPage(const GroupQuery& q) const override {
+    HttpRequest r;
+    const std::string owner = rr_hosts::Encode(q.owner, false);  // "a/b" is "a%2Fb"
+    r.url = std::string(q.api_base) +
+            (q.kind == repo_reader::OwnerKind::kUser
+                 ? "/users/" + owner + "/projects?"
+                 : "/groups/" + owner + "/projects?include_subgroups=true&") +
+            "order_by=id&sort=asc&per_page=" + std::to_string(q.per_page ? q.per_page : 100);
+    r.headers = {{"Accept", "application/json"}};
+    return r;
+  }
+
+  GroupPage ParsePage(const GroupQuery& q, const HttpResponse& response) const override {
+    GroupPage page;
+    const std::string what =
+        std::string(q.kind == repo_reader::OwnerKind::kUser ? "user `" : "group `") +
+        std::string(q.owner).substr(0, 200) + "`";
+    try {
+      if (response.status != 200) {
+        page.error = rr_hosts::StatusError(response, what, "a token with the read_api scope");
+        return page;
+      }
+      auto parsed = rr_hosts::ParseJson(response.body, &page.error);
+      if (!page.error.empty()) return page;
+      auto list = rr_hosts::AsArray(parsed);
+      if (!list) {
+        page.error = "the host's answer is not a list of projects (a JSON array)";
+        return page;
+      }
+      for (size_t i = 0; i < list->size(); ++i) {
+        auto o = list->getObject(static_cast<unsigned>(i));
+        const std::string path = o ? rr_hosts::Text(*o, "path_with_namespace") : "";
+        if (path.empty()) {
+          page.repos.clear();
+          page.error = "the host's answer is not a list of projects: entry " +
+                       std::to_string(i + 1) + " has no path_with_namespace";
+          return page;
+        }
+        repo_reader::ListedRepo repo;
+        repo.path = path;
+        repo.description = rr_hosts::Text(*o, "description");
+        repo.default_branch = rr_hosts::Text(*o, "default_branch");
+        repo.archived = rr_hosts::Flag(*o, "archived");
+        repo.fork = rr_hosts::Present(*o, "forked_from_project");
+        repo.empty = rr_hosts::Flag(*o, "empty_repo");
+        page.repos.push_back(std::move(repo));
+      }
+      std::string next = rr_hosts::NextFromLink(response);
+      if (next.empty()) {
+        // Without a Link header (GitLab leaves it out past 10,000 entries with offset
+        // pagination): the page X-Next-Page names, empty on the last page.
+        if (const std::string* n = rr_hosts::Header(response, "X-Next-Page")) {
+          const bool number = !n->empty() && n->size() < 10 &&
+                              n->find_first_not_of("0123456789") == std::string::npos;
+          if (!n->empty() && !number) {
+            page.repos.clear();
+            page.error = "the host's X-Next-Page header is not a page number";
+            return page;
+          }
+          if (number) next = FirstPage(q).url + "&page=" + *n;
+        }
+      }
+      if (!next.empty()) {
+        page.has_next = true;
+        page.next.url = next;
+        page.next.headers = FirstPage(q).headers;
+      }
+    } catch (...) {
+      page.repos.clear();
+      page.has_next = false;
+      page.error = "the host's answer could not be read as a list of projects";
+    }
+    return page;
+  }
+};
+
+repo_reader::Made<repo_reader::HostPlugin> MakeHosts(const repo_reader::PluginSettings& settings) {
+  repo_reader::Made<repo_reader::HostPlugin> made;
+  if (!settings.empty()) {
+    made.error = "repo-reader-gitlab reads no settings; remove `" + settings.begin()->first + "`";
+    return made;
+  }
+  made.made.push_back(std::make_unique<GitLab>());
+  return made;
+}
+
+const repo_reader::PluginEntry* Entry() {
+  static const repo_reader::PluginEntry entry = {
+      repo_reader::kAbiVersion,
+      sizeof(repo_reader::PluginEntry),
+      "repo-reader-gitlab",
+      "0.1.0",
+      "GitLab: links to its pages, group (with subgroups) and user listings",
+      repo_reader::kHostPlugin,
+      nullptr,
+      &MakeHosts,
+  };
+  return &entry;
+}
+
+}  // namespace
+
+}  // namespace rr_gitlab
+
+REPO_READER_PLUGIN(rr_gitlab::Entry)

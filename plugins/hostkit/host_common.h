@@ -1,0 +1,179 @@
+// What the built-in host plugins (github, gitlab, bitbucket) share, built into each of them:
+// percent-encoding for links, reading a header of an answer, the `Link` header's next page, and
+// reading a page of JSON (Poco::JSON) into ListedRepo values. Built against the SDK only; nothing
+// here makes a request (the server does), and nothing here throws out of a plugin call.
+#pragma once
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+#include <repo_reader/sdk.h>
+
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rr_hosts {
+
+// Percent-encodes every byte but the unreserved ones (RFC 3986: A-Z a-z 0-9 - . _ ~), and '/'
+// when `keep_slash` (a path's parts keep their separators).
+inline std::string Encode(std::string_view text, bool keep_slash) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
+        (keep_slash && c == '/')) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+// A path from the repository's root, without a leading or trailing '/', encoded for a URL.
+inline std::string EncodePath(std::string_view path) {
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  return Encode(path, true);
+}
+
+// Whether a commit id is one: 40 (SHA-1) or 64 (SHA-256) hexadecimal digits. A link always names
+// a commit id; anything else gets no link.
+inline bool IsCommitId(std::string_view id) {
+  if (id.size() != 40 && id.size() != 64) return false;
+  for (unsigned char c : id) {
+    if (!std::isxdigit(c)) return false;
+  }
+  return true;
+}
+
+// The repository's web page: "<web_base>/<path>", or "" when either is missing.
+inline std::string RepoPage(const repo_reader::HostRepo& repo) {
+  std::string_view path = repo.path;
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  if (repo.web_base.empty() || path.empty()) return "";
+  return std::string(repo.web_base) + "/" + Encode(path, true);
+}
+
+inline bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The first header of that name (any case), or nullptr.
+inline const std::string* Header(const repo_reader::HttpResponse& r, std::string_view name) {
+  for (const auto& [k, v] : r.headers) {
+    if (SameName(k, name)) return &v;
+  }
+  return nullptr;
+}
+
+// The URL of `rel="next"` in an RFC 8288 Link header ("<url>; rel=\"next\", <url>; rel=\"last\""),
+// or "" when there is none.
+inline std::string NextFromLink(const repo_reader::HttpResponse& r) {
+  const std::string* link = Header(r, "Link");
+  if (!link) return "";
+  const std::string& s = *link;
+  size_t at = 0;
+  while (at < s.size()) {
+    const size_t open = s.find('<', at);
+    if (open == std::string::npos) return "";
+    const size_t close = s.find('>', open);
+    if (close == std::string::npos) return "";
+    size_t end = s.find('<', close);
+    if (end == std::string::npos) end = s.size();
+    const std::string params = s.substr(close + 1, end - close - 1);
+    std::string lower;
+    for (char c : params) {
+      if (c != ' ' && c != '"') lower.push_back(static_cast<char>(std::tolower(c)));
+    }
+    if (lower.find("rel=next") != std::string::npos) return s.substr(open + 1, close - open - 1);
+    at = end;
+  }
+  return "";
+}
+
+// What an HTTP status that is not 200 means for a listing, for the operator. `what` names the
+// owner ("organisation `acme`"); `token` names what the host takes ("a token with read access").
+inline std::string StatusError(const repo_reader::HttpResponse& r, const std::string& what,
+                               const std::string& token) {
+  const std::string code = "HTTP " + std::to_string(r.status);
+  switch (r.status) {
+    case 401:
+      return code + ": the host refused the token (or wants one) for " + what + "; give " + token +
+             " in the variable token_env names";
+    case 403:
+      if (const std::string* left = Header(r, "X-RateLimit-Remaining"); left && *left == "0") {
+        return code + ": the host's rate limit is used up; the listing is tried again later";
+      }
+      return code + ": the token may not list " + what + "; give " + token;
+    case 404:
+      return code + ": the host knows no " + what +
+             " (or the token may not see it); check the "
+             "owner's spelling and the token's access";
+    case 429: {
+      const std::string* after = Header(r, "Retry-After");
+      return code + ": the host asks to slow down" +
+             (after ? " (Retry-After: " + after->substr(0, 20) + ")" : std::string()) +
+             "; the listing is tried again later";
+    }
+    default:
+      return code + ": the host did not list " + what;
+  }
+}
+
+// Reads a value of `o` as text ("" when absent, null or not a string).
+inline std::string Text(const Poco::JSON::Object& o, const std::string& key) {
+  if (!o.has(key)) return "";
+  const Poco::Dynamic::Var v = o.get(key);
+  if (v.isEmpty() || !v.isString()) return "";
+  return v.convert<std::string>();
+}
+
+inline bool Flag(const Poco::JSON::Object& o, const std::string& key) {
+  if (!o.has(key)) return false;
+  const Poco::Dynamic::Var v = o.get(key);
+  if (v.isEmpty() || !v.isBoolean()) return false;
+  return v.extract<bool>();
+}
+
+inline bool Present(const Poco::JSON::Object& o, const std::string& key) {
+  return o.has(key) && !o.get(key).isEmpty();
+}
+
+// Parses `body` as JSON; the error, for the operator, when it is not.
+inline Poco::Dynamic::Var ParseJson(std::string_view body, std::string* error) {
+  try {
+    Poco::JSON::Parser parser;
+    return parser.parse(std::string(body));
+  } catch (const std::exception& e) {
+    *error = "the host's answer is not JSON (" + std::string(e.what()).substr(0, 120) + ")";
+  } catch (...) {
+    *error = "the host's answer is not JSON";
+  }
+  return {};
+}
+
+inline Poco::JSON::Array::Ptr AsArray(const Poco::Dynamic::Var& v) {
+  if (v.type() == typeid(Poco::JSON::Array::Ptr)) return v.extract<Poco::JSON::Array::Ptr>();
+  return nullptr;
+}
+
+inline Poco::JSON::Object::Ptr AsObject(const Poco::Dynamic::Var& v) {
+  if (v.type() == typeid(Poco::JSON::Object::Ptr)) return v.extract<Poco::JSON::Object::Ptr>();
+  return nullptr;
+}
+
+}  // namespace rr_hosts
