@@ -15,6 +15,7 @@
 #include "core/answer/server_log.h"
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
+#include "core/hosts/groups.h"
 #include "core/mcp/http_transport.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
@@ -49,6 +50,11 @@ class RepoReaderApp : public Application {
                              "and exit (non-zero on any problem)")
                           .required(false)
                           .repeatable(false));
+    options.addOption(Option("online", "",
+                             "with --check: reach each group's host, check its token and say "
+                             "how many repositories each group brings")
+                          .required(false)
+                          .repeatable(false));
     options.addOption(Option("http", "",
                              "serve MCP over Streamable HTTP at [ADDR:]PORT (default address "
                              "127.0.0.1) instead of stdio; the endpoint is /mcp")
@@ -65,6 +71,7 @@ class RepoReaderApp : public Application {
     Application::handleOption(name, value);
     if (name == "config") config_file_ = value;
     if (name == "check") check_ = true;
+    if (name == "online") online_ = true;
     if (name == "http") http_ = value;
     if (name == "version") version_ = true;
     if (name == "help") {
@@ -80,7 +87,7 @@ class RepoReaderApp : public Application {
     if (help_) {
       Poco::Util::HelpFormatter hf(options());
       hf.setCommand("repo-reader");
-      hf.setUsage("[--config FILE] [--check] [--http [ADDR:]PORT]");
+      hf.setUsage("[--config FILE] [--check [--online]] [--http [ADDR:]PORT]");
       hf.setHeader(
           "A read-only MCP server for git repositories, over stdio, or over HTTP with --http. "
           "Without --config it serves the git repository of the current folder.");
@@ -94,7 +101,8 @@ class RepoReaderApp : public Application {
     }
     if (!args.empty()) {
       std::cerr << "repo-reader: unexpected argument `" << DisplayName(args[0])
-                << "`; options are --config FILE, --check, --http [ADDR:]PORT, --version, --help\n";
+                << "`; options are --config FILE, --check [--online], --http [ADDR:]PORT, "
+                   "--version, --help\n";
       return kExitUsage;
     }
     Result<Config> config = Error{""};
@@ -123,6 +131,18 @@ class RepoReaderApp : public Application {
       return kExitConfig;
     }
     SetLogFilter(plugins->secrets);
+    if (online_ && !check_) {
+      std::cerr << "repo-reader: --online goes with --check (repo-reader --config FILE --check "
+                   "--online)\n";
+      return kExitUsage;
+    }
+    // Groups become mirrors before the catalog is built: listed now (progress on stderr), or
+    // with --check only when --online asks to reach the hosts.
+    if (!config->groups.empty() && (!check_ || online_)) {
+      groups_ = ExpandGroups(config.operator->(), *plugins,
+                             [](const std::string& line) { LogLine("repo-reader: " + line); });
+      listed_ = true;
+    }
     auto catalog = BuildCatalog(*config);
     if (!catalog) {
       LogLine("repo-reader: " + catalog.error());
@@ -159,8 +179,26 @@ class RepoReaderApp : public Application {
     }
     Say(plugins, DescribeSecretFilter(plugins) + ".");
     for (const auto& line : DescribeMirrors(config)) Say(plugins, line);
-    Say(plugins, Plural(config.repos.size(), "repository", "repositories") + ":");
     int rc = kExitOk;
+    if (!config.groups.empty()) {
+      Say(plugins, Plural(config.groups.size(), "group", "groups") + ":");
+      for (const auto& g : config.groups) {
+        Say(plugins, "  " + g.label + " (" + g.host_kind + ", " +
+                         (g.user ? "user" : "organisation") + ") through " + g.api +
+                         (g.token_env.empty() ? ", no token" : ", token from $" + g.token_env));
+      }
+      if (!listed_) Say(plugins, "  not listed: --check --online reaches the hosts and lists them");
+      for (const auto& o : groups_) {
+        if (!o.error.empty()) {
+          Say(plugins, "  " + o.label + ": the listing failed: " + o.error);
+          rc = kExitConfig;
+        } else {
+          Say(plugins, "  " + o.label + ": reached, " +
+                           Plural(o.listed, "repository", "repositories") + " to serve");
+        }
+      }
+    }
+    Say(plugins, Plural(config.repos.size(), "repository", "repositories") + ":");
     for (const auto& repo : catalog.all()) {
       if (repo->settings().mirror) continue;  // described above
       std::string line = "  " + repo->name() + " — " + repo->settings().path;
@@ -363,6 +401,9 @@ class RepoReaderApp : public Application {
   std::string config_file_;
   std::string http_;
   bool check_ = false;
+  bool online_ = false;
+  bool listed_ = false;               // the groups were listed (serving, or --check --online)
+  std::vector<GroupOutcome> groups_;  // what each listing did
   bool version_ = false;
   bool help_ = false;
 };

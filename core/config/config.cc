@@ -23,8 +23,6 @@ namespace {
 const char* const kRepoKeys[] = {"name",    "path",   "description", "include",
                                  "exclude", "listed", "own",         "serve_credential_files",
                                  "guidance"};
-const char* const kLaterKeys[] = {"groups"};
-
 class Problems {
  public:
   explicit Problems(std::string file) : file_(std::move(file)) {}
@@ -702,7 +700,177 @@ std::vector<size_t> GuidanceOrder(const std::vector<RepoConfig>& repos) {
   return order;
 }
 
+const char* const kGroupKeys[] = {"host",    "owner",     "kind",      "host_kind", "api",
+                                  "names",   "archived",  "forks",     "refs",      "include",
+                                  "exclude", "token_env", "sync_every"};
+
+// groups:, read after mirrors: (a group's mirrors are made once it is listed: core/hosts).
+void ParseGroups(const YAML::Node& root, const std::string& file, Problems& p, Config* c) {
+  const YAML::Node groups = root["groups"];
+  if (!groups) return;
+  if (!groups.IsSequence() || groups.size() == 0) {
+    p.Add(groups,
+          "`groups` must be a list with at least one group, e.g.\n  groups:\n    - host: "
+          "https://github.com\n      owner: acme");
+    return;
+  }
+  if (c->mirror_folder.empty()) SettleMirrorFolder(root, p, c);
+  size_t index = 0;
+  for (const auto& g : groups) {
+    const std::string where = "groups[" + std::to_string(index++) + "]";
+    if (!g.IsMap()) {
+      p.Add(g, where + " must be a mapping with host and owner");
+      continue;
+    }
+    CheckKeys(g, std::begin(kGroupKeys), std::end(kGroupKeys), where, p);
+    GroupConfig gc;
+    gc.where =
+        file + ":" + std::to_string(g.Mark().line + 1) + ":" + std::to_string(g.Mark().column + 1);
+    if (!g["host"]) {
+      p.Add(g, where +
+                   ": `host` is missing; give the host's web address, e.g. host: "
+                   "https://github.com");
+    } else if (GetString(g["host"], where + ".host", p, &gc.host)) {
+      while (!gc.host.empty() && gc.host.back() == '/') gc.host.pop_back();
+      const size_t scheme = gc.host.find("://");
+      if (scheme == std::string::npos || gc.host.find('/', scheme + 3) != std::string::npos) {
+        p.Add(g["host"], where +
+                             ".host must be a web address without a path, e.g. "
+                             "https://gitlab.example.com");
+      } else if (Status ok = CheckMirrorUrl(gc.host + "/owner/repo.git"); !ok) {
+        p.Add(g["host"], where + ".host " + ok.error());
+      }
+    }
+    if (!g["owner"]) {
+      p.Add(g, where +
+                   ": `owner` is missing; give the organisation, user, group or workspace, "
+                   "e.g. owner: acme");
+    } else if (GetString(g["owner"], where + ".owner", p, &gc.owner)) {
+      bool plain = !gc.owner.empty() && gc.owner.size() <= 255;
+      size_t at = 0;
+      while (plain) {
+        const size_t slash = gc.owner.find('/', at);
+        const std::string part =
+            gc.owner.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
+        plain = !part.empty() && part != "." && part != ".." &&
+                part.find_first_not_of(
+                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789._-") == std::string::npos;
+        if (slash == std::string::npos) break;
+        at = slash + 1;
+      }
+      if (!plain) {
+        p.Add(g["owner"], where + ".owner `" + DisplayName(gc.owner) +
+                              "` is not an owner's name: letters, digits, '.', '_', '-', and '/' "
+                              "between a GitLab group's parts");
+      }
+    }
+    if (g["kind"]) {
+      std::string kind;
+      if (GetString(g["kind"], where + ".kind", p, &kind)) {
+        if (kind == "user") {
+          gc.user = true;
+        } else if (kind != "organisation" && kind != "organization" && kind != "group" &&
+                   kind != "workspace") {
+          p.Add(g["kind"], where +
+                               ".kind must be organisation (a GitHub organisation, GitLab "
+                               "group, Bitbucket workspace) or user");
+        }
+      }
+    }
+    if (g["host_kind"]) {
+      GetString(g["host_kind"], where + ".host_kind", p, &gc.host_kind);
+    } else if (!gc.host.empty()) {
+      gc.host_kind = KindOfHost(UrlHost(gc.host + "/x"));
+    }
+    if (gc.host_kind != "github" && gc.host_kind != "gitlab" && gc.host_kind != "bitbucket" &&
+        !gc.host.empty()) {
+      p.Add(g["host_kind"] ? g["host_kind"] : g["host"],
+            where +
+                ": a group needs the host's kind to be listed: host_kind: github, gitlab or "
+                "bitbucket (guessed only for github.com, gitlab.com and bitbucket.org)");
+    }
+    const std::string host = gc.host.empty() ? std::string() : UrlHost(gc.host + "/x");
+    if (g["api"]) {
+      if (GetString(g["api"], where + ".api", p, &gc.api)) {
+        while (!gc.api.empty() && gc.api.back() == '/') gc.api.pop_back();
+        if (Status ok = CheckMirrorUrl(gc.api + "/x"); !ok) {
+          p.Add(g["api"], where + ".api " + ok.error());
+        }
+      }
+    } else if (gc.host_kind == "github") {
+      gc.api = host == "github.com" ? "https://api.github.com" : gc.host + "/api/v3";
+    } else if (gc.host_kind == "gitlab") {
+      gc.api = gc.host + "/api/v4";
+    } else if (gc.host_kind == "bitbucket") {
+      if (host == "bitbucket.org") {
+        gc.api = "https://api.bitbucket.org/2.0";
+      } else if (!host.empty()) {
+        p.Add(g["host"], where +
+                             ": give the API's address (api:) for a Bitbucket other than "
+                             "bitbucket.org");
+      }
+    }
+    if (g["names"]) GetPatterns(g["names"], where + ".names", p, &gc.names);
+    if (g["archived"]) GetBool(g["archived"], where + ".archived", p, &gc.archived);
+    if (g["forks"]) GetBool(g["forks"], where + ".forks", p, &gc.forks);
+    if (g["refs"]) GetPatterns(g["refs"], where + ".refs", p, &gc.refs);
+    if (g["include"]) GetPatterns(g["include"], where + ".include", p, &gc.include);
+    if (g["exclude"]) GetPatterns(g["exclude"], where + ".exclude", p, &gc.exclude);
+    if (g["token_env"] && GetString(g["token_env"], where + ".token_env", p, &gc.token_env) &&
+        !IsEnvName(gc.token_env)) {
+      p.Add(g["token_env"], where +
+                                ".token_env must be the NAME of an environment variable holding "
+                                "the token (e.g. token_env: GITHUB_TOKEN), never the token");
+      gc.token_env.clear();
+    }
+    if (g["sync_every"]) GetInterval(g["sync_every"], where + ".sync_every", p, &gc.sync_every);
+    gc.label = host + "/" + gc.owner;
+    NeedHostPlugin(gc.host_kind, c);
+    c->groups.push_back(std::move(gc));
+  }
+}
+
 }  // namespace
+
+Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
+                                 const std::string& path, const std::string& description) {
+  if (!IsValidRepoName(path)) {
+    return Error{"`" + DisplayName(path) +
+                 "` cannot be a repository's name here (letters, digits, "
+                 "'.', '_', '-', each part starting with a letter or digit, at most 100)"};
+  }
+  MirrorConfig mc;
+  mc.name = path;
+  mc.url = group.host + "/" + path + ".git";
+  if (Status ok = CheckMirrorUrl(mc.url); !ok) return Error{ok.error()};
+  mc.description = description;
+  mc.refs = group.refs;
+  mc.include = group.include;
+  mc.exclude = group.exclude;
+  mc.token_env = group.token_env;
+  mc.host_kind = group.host_kind;
+  mc.sync_every = group.sync_every;
+  mc.group = group.label;
+  if (!config.mirror_folder.empty()) {
+    mc.dir = config.mirror_folder + "/" + MirrorDigest(mc) + ".git";
+    mc.state = std::make_shared<MirrorState>(mc.url, mc.group, mc.dir + ".status");
+    mc.state->set_host_kind(mc.host_kind);
+  }
+  return mc;
+}
+
+bool SameRepositoryUrl(const std::string& a, const std::string& b) {
+  auto norm = [](std::string u) {
+    while (!u.empty() && u.back() == '/') u.pop_back();
+    if (u.size() > 4 && u.compare(u.size() - 4, 4, ".git") == 0) u.resize(u.size() - 4);
+    // The host in any case; the path in any case too (GitHub, GitLab and Bitbucket treat owner
+    // and repository names so).
+    for (auto& ch : u) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return u;
+  };
+  return norm(a) == norm(b);
+}
 
 std::string DefaultMirrorFolder() {
   const char* xdg = std::getenv("XDG_STATE_HOME");
@@ -874,19 +1042,14 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     }
     if (key == "repos" || key == "limits" || key == "plugins" || key == "secrets" ||
         key == "plugin_folder" || key == "cache_folder" || key == "history_index" ||
-        key == "http" || key == "mirrors" || key == "mirror_folder" || key == "guidance") {
+        key == "http" || key == "mirrors" || key == "mirror_folder" || key == "guidance" ||
+        key == "groups") {
       continue;
     }
-    bool later = false;
-    for (const char* k : kLaterKeys) later = later || key == k;
-    if (later) {
-      p.Add(kv.first, "`" + key + "` is not supported by this version of repo-reader; remove it");
-    } else {
-      p.Add(kv.first,
-            "unknown key `" + DisplayName(key) +
-                "`; expected: repos, limits, plugins, secrets, plugin_folder, cache_folder, "
-                "history_index, http, mirrors, mirror_folder, guidance");
-    }
+    p.Add(kv.first, "unknown key `" + DisplayName(key) +
+                        "`; expected: repos, limits, plugins, secrets, plugin_folder, "
+                        "cache_folder, history_index, http, mirrors, mirror_folder, groups, "
+                        "guidance");
   }
 
   const YAML::Node limits = root["limits"];
@@ -924,8 +1087,8 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
   ParsePlugins(root, base_dir, p, &c.plugins);
 
   const YAML::Node repos = root["repos"];
-  if (!repos && root["mirrors"]) {
-    // Mirrors alone are a configuration too.
+  if (!repos && (root["mirrors"] || root["groups"])) {
+    // Mirrors (or groups) alone are a configuration too.
   } else if (!repos) {
     p.Add(root,
           "`repos:` is missing; list the repositories to serve, e.g.\n  repos:\n    - name: "
@@ -984,6 +1147,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
   ParseHttp(root, p, &c.http);
   ParseMirrors(root, p, &c);
   ParseGuidance(root, p, &c);
+  ParseGroups(root, file, p, &c);
   if (!p.empty()) return Error{p.Text()};
   return c;
 }

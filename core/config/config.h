@@ -75,6 +75,25 @@ struct MirrorConfig {
   std::shared_ptr<MirrorState> state;
 };
 
+// One entry of `groups:`: every repository an owner holds on a host, each served as a mirror
+// (docs/mirrors.md, "Groups"). The listing itself is core/hosts.
+struct GroupConfig {
+  std::string host;                // the web address: https://github.com (no path)
+  std::string owner;               // acme; a GitLab group's path: platform/backend
+  bool user = false;               // kind: user (else an organisation, group or workspace)
+  std::string host_kind;           // github, gitlab, bitbucket: guessed from the host or given
+  std::string api;                 // the API's base: given (api:) or the host kind's default
+  std::vector<std::string> names;  // globs over the path below the owner; empty: all
+  bool archived = false;
+  bool forks = false;
+  // What each of its mirrors takes, as in mirrors:.
+  std::vector<std::string> refs, include, exclude;
+  std::string token_env;
+  int64_t sync_every = 15 * 60;
+  std::string where;  // "file:line:column" of the entry, for messages
+  std::string label;  // how list_repos and the log name it: "github.com/acme"
+};
+
 struct Config {
   std::string source;  // the file read, or a sentence saying where the default came from
   std::vector<RepoConfig> repos;
@@ -88,7 +107,8 @@ struct Config {
   // When the history index is off although history_index is true: why (for --check and the log).
   std::string history_index_off;
   HttpConfig http;                    // http:
-  std::vector<MirrorConfig> mirrors;  // mirrors:
+  std::vector<MirrorConfig> mirrors;  // mirrors: (and, once listed, each group's repositories)
+  std::vector<GroupConfig> groups;    // groups:
   // The server's own folder for mirrors (mirror_folder:, absolute): set when there are mirrors.
   std::string mirror_folder;
   // guidance: {repo: …}: the repository holding the operator's guidance for the others ("" for
@@ -110,6 +130,16 @@ std::string UrlHost(const std::string& url);
 // The name a mirror's folder gets: a digest of its URL, refs, include, exclude, the credential
 // file rule and the token's variable name. Another configuration gets another folder.
 std::string MirrorDigest(const MirrorConfig& mirror);
+
+// The mirror for one repository a group listed (`path` on the group's host): named by its
+// path, at the configured host's address, taking the group's refs, include, exclude and token.
+// The error says why it cannot be served (a name no repository may have).
+Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
+                                 const std::string& path, const std::string& description);
+
+// Whether two mirror URLs name one repository, however spelt (case of the host, `.git`, a
+// trailing slash).
+bool SameRepositoryUrl(const std::string& a, const std::string& b);
 
 // $XDG_CACHE_HOME/repo-reader, else $HOME/.cache/repo-reader (when absolute), else "".
 std::string DefaultCacheFolder();

@@ -1,0 +1,44 @@
+// Groups become mirrors: each `groups:` entry is listed through its host plugin (ListGroup) and
+// every repository it keeps is added to the configuration as a mirror (GroupMirror), which the
+// sync then keeps like any other.
+//
+// The listing is kept in the mirror folder (`groups/<digest>.json`) and read when a listing
+// fails: the group keeps what it had. What is read there is checked again as if the host had
+// just sent it (the same path rules and filters), so a file written there by anything else
+// cannot add a repository the entry does not take. A repository also configured one by one (the
+// same address, however spelt) is left out of the group: it is served once, by its own entry.
+//
+// Listed when the server starts (before it serves), and by `--check --online`. Progress goes to
+// `log` (stderr): the group, page by page.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/config/config.h"
+#include "core/hosts/group_listing.h"
+#include "core/plugins/loader.h"
+
+namespace rr {
+
+struct GroupOutcome {
+  std::string label;       // "github.com/acme"
+  size_t listed = 0;       // repositories the group brings
+  size_t served_once = 0;  // left out: configured one by one too
+  size_t unnamed = 0;      // left out: a path no name may be here, or a name already taken
+  bool from_kept = false;  // the listing failed; the kept one was used
+  std::string error;       // why the listing failed ("" when it did not)
+};
+
+// Lists every group and adds its repositories to config->mirrors. A group whose listing fails
+// (and that has no kept listing) adds nothing; the others are unaffected. `log` hears progress
+// and outcomes, one line each.
+std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
+                                       const std::function<void(const std::string&)>& log,
+                                       const ListLimits& limits = {});
+
+// Where a group's listing is kept.
+std::string KeptListingFile(const Config& config, const GroupConfig& group);
+
+}  // namespace rr
