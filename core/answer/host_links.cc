@@ -54,6 +54,21 @@ bool Plain(const std::string& link) {
 
 }  // namespace
 
+std::string HostLinks::RepoLine(const std::string& host_kind, const std::string& url) const {
+  auto it = hosts_.find(host_kind);
+  if (host_kind.empty() || it == hosts_.end()) return "";
+  const WebAddress web = WebAddressOf(url);
+  if (web.base.empty()) return "";
+  std::string link;
+  try {
+    link = it->second->RepoLink(repo_reader::HostRepo{web.base, web.path});
+  } catch (...) {
+    return "";
+  }
+  if (link.empty() || !Plain(link)) return "";
+  return Label(host_kind) + link;
+}
+
 std::string HostLinks::Line(const ReadSpot& spot, uint32_t first, uint32_t last) const {
   if (spot.kind == ReadSpot::Kind::kNone || spot.host_kind.empty() || spot.commit.empty()) {
     return "";

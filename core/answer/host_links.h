@@ -56,6 +56,9 @@ class HostLinks {
   // none (a local repository, a host kind without a plugin, a page the host does not have).
   std::string Line(const ReadSpot& spot, uint32_t first, uint32_t last) const;
 
+  // The repository's own page (list_repos), "On GitHub: https://github.com/acme/shop", or "".
+  std::string RepoLine(const std::string& host_kind, const std::string& url) const;
+
   bool empty() const { return hosts_.empty(); }
 
  private:

@@ -143,6 +143,7 @@ class RepoReaderApp : public Application {
                              [](const std::string& line) { LogLine("repo-reader: " + line); });
       listed_ = true;
     }
+    LinkRepositories(*config, HostLinks(plugins->hosts));  // list_repos' link to each page
     auto catalog = BuildCatalog(*config);
     if (!catalog) {
       LogLine("repo-reader: " + catalog.error());

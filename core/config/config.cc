@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/answer/host_links.h"
 #include "core/git/git_repo.h"
 #include "core/util/text.h"
 
@@ -858,6 +859,12 @@ Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
     mc.state->set_host_kind(mc.host_kind);
   }
   return mc;
+}
+
+void LinkRepositories(const Config& config, const HostLinks& links) {
+  for (const auto& m : config.mirrors) {
+    if (m.state) m.state->set_repo_link(links.RepoLine(m.host_kind, m.url));
+  }
 }
 
 bool SameRepositoryUrl(const std::string& a, const std::string& b) {

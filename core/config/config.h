@@ -14,6 +14,8 @@
 
 namespace rr {
 
+class HostLinks;
+
 struct RepoConfig {
   std::string name;
   std::string path;  // as resolved: absolute
@@ -140,6 +142,10 @@ Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
 // Whether two mirror URLs name one repository, however spelt (case of the host, `.git`, a
 // trailing slash).
 bool SameRepositoryUrl(const std::string& a, const std::string& b);
+
+// Gives each mirror the line list_repos shows for its page on the host (MirrorState::repo_link),
+// from the host plugins loaded. Called once, before the catalog is shared.
+void LinkRepositories(const Config& config, const HostLinks& links);
 
 // $XDG_CACHE_HOME/repo-reader, else $HOME/.cache/repo-reader (when absolute), else "".
 std::string DefaultCacheFolder();

@@ -34,6 +34,10 @@ class MirrorState {
   // The host kind that serves its links ("github"; "" for none). Set once, before it is shared.
   void set_host_kind(std::string kind) { host_kind_ = std::move(kind); }
   const std::string& host_kind() const { return host_kind_; }
+  // The line list_repos shows for the repository's page on its host ("On GitHub: https://…"),
+  // "" for none. Set once, at start, before it is shared (LinkRepositories).
+  void set_repo_link(std::string line) { repo_link_ = std::move(line); }
+  const std::string& repo_link() const { return repo_link_; }
 
   void Began();
   void Succeeded(int64_t now);
@@ -46,6 +50,7 @@ class MirrorState {
   View view_;
   std::string status_file_;
   std::string host_kind_;
+  std::string repo_link_;
 };
 
 // "2026-10-24 10:30 UTC".

@@ -16,6 +16,9 @@ bool AddMirrorLines(const ServedRepo& repo, std::vector<std::string>& out) {
                       : ": not mirrored yet (its first sync has not finished).";
   }
   out.push_back(line);
+  if (const std::string& link = repo.settings().mirror->repo_link(); !link.empty()) {
+    out.push_back(link);
+  }
   if (v.last_failed) {
     out.push_back("The last sync, " + UtcMinute(v.last_failed) + ", failed: " + v.error +
                   (v.last_synced ? " — what was synced before is served." : ""));

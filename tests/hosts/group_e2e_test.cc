@@ -54,7 +54,8 @@ TEST(GroupEndToEnd, AnOrganisationIsListedSyncedReadAndLinked) {
   ASSERT_FALSE(repos.is_error) << repos.text;
   EXPECT_TRUE(Has(repos.text, "## acme/shop")) << repos.text;
   EXPECT_TRUE(Has(repos.text, "## acme/infra")) << repos.text;
-  EXPECT_TRUE(Has(repos.text, "127.0.0.1:")) << repos.text;
+  EXPECT_TRUE(Has(repos.text, "(group 127.0.0.1/acme)")) << repos.text;
+  EXPECT_TRUE(Has(repos.text, "\nOn GitHub: " + git.Base() + "/acme/infra\n")) << repos.text;
 
   auto read = h.Call("read_file", R"({"repo":"acme/shop","path":"README.md"})");
   ASSERT_FALSE(read.is_error) << read.text;

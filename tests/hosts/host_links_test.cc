@@ -94,6 +94,17 @@ TEST_F(HostLinksTest, GitHubLinksEachPageToTheCommitRead) {
   auto odd = h.Call("read_file", R"({"repo":"shop","path":"docs/a b#c.md"})");
   EXPECT_EQ(SecondLine(odd.text), "On GitHub: " + web + "/blob/" + head_ + "/docs/a%20b%23c.md#L1");
 
+  // list_repos: the repository's page, under where it is mirrored from; none for a local one.
+  auto repos = h.Call("list_repos");
+  EXPECT_NE(repos.text.find("Mirrored from https://github.com/acme/shop.git, synced "),
+            std::string::npos)
+      << repos.text;
+  EXPECT_NE(repos.text.find("\nOn GitHub: https://github.com/acme/shop\n"), std::string::npos)
+      << repos.text;
+  EXPECT_EQ(repos.text.find("On GitHub: https://github.com/acme/shop\n", 0),
+            repos.text.rfind("On GitHub: https://github.com/acme/shop\n"))
+      << "one link, for the mirror only: " << repos.text;
+
   // Tools without a page of their own get no line.
   auto log = h.Call("log", R"({"repo":"shop"})");
   EXPECT_EQ(log.text.find("On GitHub"), std::string::npos) << log.text;

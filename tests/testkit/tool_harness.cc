@@ -62,6 +62,7 @@ void ToolHarness::Start(const Config& config,
                         std::vector<std::shared_ptr<const OutputFilter>> filters,
                         McpServer::Options options) {
   const size_t answer_characters = config.answer_characters;
+  LinkRepositories(config, HostLinks(BuiltinHostPlugins().hosts));
   auto catalog = BuildCatalog(config);
   if (!catalog) throw std::runtime_error(catalog.error());
   if (!options.facts) options.facts = FactsOf(BuiltinPlugins());
