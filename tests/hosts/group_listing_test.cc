@@ -4,6 +4,7 @@
 #include "core/hosts/group_listing.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <string>
 
@@ -227,6 +228,32 @@ TEST(GroupListing, ANextPageOutsideTheApiIsRefused) {
   }
   EXPECT_TRUE(elsewhere.seen().empty());
   for (const auto& s : api.seen()) EXPECT_TRUE(Has(s.uri, "/api/orgs/")) << s.uri;
+}
+
+TEST(GroupListing, NoProxyTheEnvironmentNamesIsUsed) {
+  FakeHost proxy([](const std::string&) {
+    FakeHost::Reply r;
+    r.body = "[" + GitHubRepo("acme/planted") + "]";
+    return r;
+  });
+  FakeHost api([&](const std::string&) {
+    FakeHost::Reply r;
+    r.body = "[" + GitHubRepo("acme/shop") + "]";
+    return r;
+  });
+  for (const char* name : {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}) {
+    setenv(name, proxy.base().c_str(), 1);
+  }
+  unsetenv("no_proxy");
+  unsetenv("NO_PROXY");
+  const HostToken token = HostToken::Of("tok-secret-123", "x-access-token");
+  auto listing = ListGroup(Host("github"), Spec(api, "acme"), &token, Quick());
+  for (const char* name : {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}) unsetenv(name);
+  ASSERT_TRUE(listing) << listing.error();
+  ASSERT_EQ(listing->repos.size(), 1u);
+  EXPECT_EQ(listing->repos[0].path, "acme/shop");
+  EXPECT_TRUE(proxy.seen().empty());
+  EXPECT_EQ(api.seen().size(), 1u);
 }
 
 TEST(GroupListing, HostErrorsFailTheListingAndNeverShowTheToken) {
