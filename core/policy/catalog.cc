@@ -4,6 +4,11 @@
 
 namespace rr {
 
+Catalog::Catalog(std::vector<std::shared_ptr<const ServedRepo>> repos) : repos_(std::move(repos)) {
+  by_name_.reserve(repos_.size());
+  for (size_t i = 0; i < repos_.size(); ++i) by_name_.emplace(repos_[i]->name(), i);
+}
+
 std::vector<std::shared_ptr<const ServedRepo>> Catalog::listed() const {
   std::vector<std::shared_ptr<const ServedRepo>> out;
   for (const auto& r : repos_) {
@@ -13,9 +18,7 @@ std::vector<std::shared_ptr<const ServedRepo>> Catalog::listed() const {
 }
 
 Result<std::shared_ptr<const ServedRepo>> Catalog::Find(const std::string& name) const {
-  for (const auto& r : repos_) {
-    if (r->name() == name) return r;
-  }
+  if (auto it = by_name_.find(name); it != by_name_.end()) return repos_[it->second];
   std::string names;
   size_t shown = 0;
   for (const auto& r : repos_) {
