@@ -389,6 +389,20 @@ Result<BlobPtr> GitRepo::Blob(const git_oid& oid) {
   return BlobPtr(b);
 }
 
+namespace {
+std::string WithoutTrailingSlash(const char* dir) {
+  std::string s = dir ? dir : "";
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+}  // namespace
+
+std::string GitRepo::GitDir() { return WithoutTrailingSlash(git_repository_path(repo_.get())); }
+
+std::string GitRepo::CommonDir() {
+  return WithoutTrailingSlash(git_repository_commondir(repo_.get()));
+}
+
 std::string GitRepo::ObjectsDir() {
   std::string dir = git_repository_commondir(repo_.get());
   if (!dir.empty() && dir.back() != '/') dir += '/';

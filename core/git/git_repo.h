@@ -130,6 +130,10 @@ class GitRepo {
   // The repository's object folder (a worktree's is its main repository's), without a trailing
   // '/'.
   std::string ObjectsDir();
+  // The git folder (HEAD's; a linked worktree's own) and the folder its refs and packed-refs are
+  // kept in (the main repository's for a linked worktree), each without a trailing '/'.
+  std::string GitDir();
+  std::string CommonDir();
 
   git_repository* raw() { return repo_.get(); }
 
@@ -147,6 +151,7 @@ class RepoHandles {
 
   class Lease {
    public:
+    // Without an owner, the handle is closed when the lease ends instead of kept idle.
     Lease(RepoHandles* owner, std::unique_ptr<GitRepo> repo)
         : owner_(owner), repo_(std::move(repo)) {}
     Lease(Lease&&) = default;

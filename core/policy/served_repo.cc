@@ -49,6 +49,12 @@ Result<RepoReader> ServedRepo::Open() const {
   return RepoReader(this, lease.take());
 }
 
+Result<RepoReader> ServedRepo::OpenOnce() const {
+  auto git = GitRepo::Open(settings_.path);
+  if (!git) return Error{"repository `" + name() + "` cannot be opened: " + git.error()};
+  return RepoReader(this, RepoHandles::Lease(nullptr, git.take()));
+}
+
 std::shared_ptr<const CommitGraph> ServedRepo::OwnGraphLocked() const {
   if (!objects_dir_) {
     auto lease = handles_.Borrow();

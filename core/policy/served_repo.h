@@ -21,6 +21,7 @@
 #include "core/git/git_repo.h"
 #include "core/git/history_index.h"
 #include "core/policy/mirror_state.h"
+#include "core/policy/entry_cache.h"
 #include "core/policy/path_policy.h"
 #include "core/policy/repo_path.h"
 #include "core/util/result.h"
@@ -92,6 +93,13 @@ class ServedRepo {
 
   // A reader on a handle of this thread's own (the repository is opened on first use).
   Result<RepoReader> Open() const;
+  // A reader on a handle opened for it and closed when it ends, never kept among the idle
+  // handles: for work that reads many repositories once each (list_repos' entries), so that
+  // it does not crowd out the handles of the repositories agents are reading.
+  Result<RepoReader> OpenOnce() const;
+
+  // list_repos' entry for this repository, kept between calls (entry_cache.h).
+  EntryCache& entry_cache() const { return entry_cache_; }
 
   // The commit-graph to walk this repository's history with: the repository's own when it has
   // changed-path Bloom filters, else the server's history index when one is built, else the
@@ -131,6 +139,7 @@ class ServedRepo {
   mutable GraphSource own_graph_, index_graph_;
   mutable std::once_flag guidance_once_;
   mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
+  mutable EntryCache entry_cache_;
 };
 
 class RepoReader {
@@ -180,6 +189,9 @@ class RepoReader {
   Result<GitRepo::RefCounts> CountRefs() { return (*lease_).CountRefs(); }
 
   const ServedRepo& repo() const { return *repo_; }
+
+  // Where the repository keeps HEAD and its refs (for RefsStamp).
+  RefsPlace Place() { return {(*lease_).GitDir(), (*lease_).CommonDir()}; }
 
  private:
   friend class ServedRepo;

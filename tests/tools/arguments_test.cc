@@ -50,7 +50,8 @@ TEST_F(Arguments, UnknownArgument) {
       Fails("list_files", R"({"repo":"shop","depth":2})"),
       "unknown argument `depth`; list_files takes: repo, ref, path, recursive, skip, outline");
   EXPECT_EQ(Fails("list_repos", R"({"all":true})"),
-            "unknown argument `all`; list_repos takes no arguments");
+            "unknown argument `all`; list_repos takes: pattern, skip");
+  EXPECT_EQ(Fails("about", R"({"all":true})"), "unknown argument `all`; about takes no arguments");
 }
 
 TEST_F(Arguments, WrongType) {

@@ -1,0 +1,51 @@
+// RefsStamp: whether a repository's branches, tags or HEAD may have moved since a moment, told
+// from how the files that hold them look (stat), without opening the repository or reading a
+// ref. list_repos keeps each repository's entry with the stamp it was read at (entry_cache.h).
+//
+// git and libgit2 write every ref through a lock file renamed into place, packed-refs too, and
+// remove a deleted ref's file (and a folder it leaves empty). So a ref made, moved or deleted
+// changes at least one of: HEAD (inode, size, times), packed-refs (likewise), the loose file of
+// the branch HEAD names, or the modification time of a folder under refs/ (a file created,
+// renamed into or removed from it). The stamp is a digest of all of them, HEAD's text, and the
+// names of the folders under refs/.
+//
+// A file system's clock ticks coarsely: a change in the same tick as one the stamp records
+// leaves the times unchanged. A stamp that records a change less than kRacySeconds before it was
+// taken is therefore `racy` and is never taken as proof that nothing moved (git's "racily clean"
+// rule); neither is one that could not look at everything (more than kMaxFolders folders).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rr {
+
+// Where a repository keeps HEAD (git_dir) and its refs/ folder and packed-refs (common_dir:
+// the main repository's git folder for a linked worktree; else the same), without trailing '/'.
+struct RefsPlace {
+  std::string git_dir;
+  std::string common_dir;
+  bool empty() const { return git_dir.empty(); }
+};
+
+class RefsStamp {
+ public:
+  static constexpr int64_t kRacySeconds = 2;
+  static constexpr size_t kMaxFolders = 4096;
+
+  // How the refs' files look now. An absent file or folder is recorded as absent.
+  static RefsStamp Take(const RefsPlace& place);
+
+  // True when `later` shows nothing changed since this stamp, and this stamp can be trusted.
+  bool Unchanged(const RefsStamp& later) const { return !racy_ && digest_ == later.digest_; }
+  bool racy() const { return racy_; }
+  // The digest itself: equal digests mean the files looked the same (tests compare them).
+  uint64_t digest() const { return digest_; }
+
+ private:
+  uint64_t digest_ = 0;
+  bool racy_ = true;
+};
+
+}  // namespace rr
