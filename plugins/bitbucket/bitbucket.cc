@@ -24,46 +24,15 @@ using repo_reader::GroupQuery;
 using repo_reader::HostRepo;
 using repo_reader::HttpRequest;
 using repo_reader::HttpResponse;
-using rr_hosts::EncodePath;
-using rr_hosts::IsCommitId;
-using rr_hosts::RepoPage;
 
-class Bitbucket : public repo_reader::HostPlugin {
+constexpr rr_hosts::LinkStyle kLinks = {"/src/", "/src/",   true, "/commits/",
+                                        nullptr, "#lines-", ":"};
+
+class Bitbucket : public rr_hosts::LinkedHost {
  public:
+  Bitbucket() : LinkedHost(kLinks) {}
+
   const char* kind() const noexcept override { return "bitbucket"; }
-
-  std::string RepoLink(const HostRepo& repo) const override { return RepoPage(repo); }
-
-  std::string FileLink(const HostRepo& repo, std::string_view commit, std::string_view path,
-                       uint32_t first, uint32_t last) const override {
-    const std::string base = RepoPage(repo);
-    const std::string file = EncodePath(path);
-    if (base.empty() || !IsCommitId(commit) || file.empty()) return "";
-    std::string out = base + "/src/" + std::string(commit) + "/" + file;
-    if (first > 0) {
-      out += "#lines-" + std::to_string(first);
-      if (last > first) out += ":" + std::to_string(last);
-    }
-    return out;
-  }
-
-  std::string FolderLink(const HostRepo& repo, std::string_view commit,
-                         std::string_view path) const override {
-    const std::string base = RepoPage(repo);
-    if (base.empty() || !IsCommitId(commit)) return "";
-    const std::string folder = EncodePath(path);
-    return base + "/src/" + std::string(commit) + "/" + (folder.empty() ? "" : folder + "/");
-  }
-
-  std::string CommitLink(const HostRepo& repo, std::string_view commit) const override {
-    const std::string base = RepoPage(repo);
-    if (base.empty() || !IsCommitId(commit)) return "";
-    return base + "/commits/" + std::string(commit);
-  }
-
-  std::string CompareLink(const HostRepo&, std::string_view, std::string_view) const override {
-    return "";
-  }
 
   repo_reader::AuthHeader auth_header() const override { return {"Authorization", "Bearer "}; }
 

@@ -24,49 +24,15 @@ using repo_reader::GroupQuery;
 using repo_reader::HostRepo;
 using repo_reader::HttpRequest;
 using repo_reader::HttpResponse;
-using rr_hosts::EncodePath;
-using rr_hosts::IsCommitId;
-using rr_hosts::RepoPage;
 
-class GitLab : public repo_reader::HostPlugin {
+constexpr rr_hosts::LinkStyle kLinks = {"/-/blob/",    "/-/tree/", false, "/-/commit/",
+                                        "/-/compare/", "#L",       "-"};
+
+class GitLab : public rr_hosts::LinkedHost {
  public:
+  GitLab() : LinkedHost(kLinks) {}
+
   const char* kind() const noexcept override { return "gitlab"; }
-
-  std::string RepoLink(const HostRepo& repo) const override { return RepoPage(repo); }
-
-  std::string FileLink(const HostRepo& repo, std::string_view commit, std::string_view path,
-                       uint32_t first, uint32_t last) const override {
-    const std::string base = RepoPage(repo);
-    const std::string file = EncodePath(path);
-    if (base.empty() || !IsCommitId(commit) || file.empty()) return "";
-    std::string out = base + "/-/blob/" + std::string(commit) + "/" + file;
-    if (first > 0) {
-      out += "#L" + std::to_string(first);
-      if (last > first) out += "-" + std::to_string(last);
-    }
-    return out;
-  }
-
-  std::string FolderLink(const HostRepo& repo, std::string_view commit,
-                         std::string_view path) const override {
-    const std::string base = RepoPage(repo);
-    if (base.empty() || !IsCommitId(commit)) return "";
-    const std::string folder = EncodePath(path);
-    return base + "/-/tree/" + std::string(commit) + (folder.empty() ? "" : "/" + folder);
-  }
-
-  std::string CommitLink(const HostRepo& repo, std::string_view commit) const override {
-    const std::string base = RepoPage(repo);
-    if (base.empty() || !IsCommitId(commit)) return "";
-    return base + "/-/commit/" + std::string(commit);
-  }
-
-  std::string CompareLink(const HostRepo& repo, std::string_view base_commit,
-                          std::string_view head_commit) const override {
-    const std::string base = RepoPage(repo);
-    if (base.empty() || !IsCommitId(base_commit) || !IsCommitId(head_commit)) return "";
-    return base + "/-/compare/" + std::string(base_commit) + "..." + std::string(head_commit);
-  }
 
   repo_reader::AuthHeader auth_header() const override { return {"Authorization", "Bearer "}; }
 

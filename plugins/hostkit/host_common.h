@@ -1,7 +1,8 @@
 // What the built-in host plugins (github, gitlab, bitbucket) share, built into each of them:
-// percent-encoding for links, reading a header of an answer, the `Link` header's next page, and
-// reading a page of JSON (Poco::JSON) into ListedRepo values. Built against the SDK only; nothing
-// here makes a request (the server does), and nothing here throws out of a plugin call.
+// their links, from a table of how each host addresses its pages (LinkedHost); percent-encoding,
+// reading a header of an answer, the `Link` header's next page, and reading a page of JSON
+// (Poco::JSON) into ListedRepo values. Built against the SDK only; nothing here makes a request
+// (the server does), and nothing here throws out of a plugin call.
 #pragma once
 
 #include <Poco/JSON/Array.h>
@@ -60,6 +61,71 @@ inline std::string RepoPage(const repo_reader::HostRepo& repo) {
   if (repo.web_base.empty() || path.empty()) return "";
   return std::string(repo.web_base) + "/" + Encode(path, true);
 }
+
+// How a host addresses the pages links point to. Every link names a full commit id (anything
+// else gets no link) and percent-encodes paths:
+//   file    <repo page><file><commit>/<path><line><first><range><last>
+//   folder  <repo page><folder><commit>/<path>   (with folder_slash: <commit>/ and <path>/)
+//   commit  <repo page><commit><commit id>
+//   compare <repo page><compare><base>...<head>  (no link where `compare` is null)
+struct LinkStyle {
+  const char* file;     // "/blob/"
+  const char* folder;   // "/tree/"
+  bool folder_slash;    // Bitbucket's folders end in '/'
+  const char* commit;   // "/commit/"
+  const char* compare;  // "/compare/", or nullptr
+  const char* line;     // "#L"
+  const char* range;    // "-L"
+};
+
+// A host plugin's links, from its LinkStyle; the plugin adds what it lists and how.
+class LinkedHost : public repo_reader::HostPlugin {
+ public:
+  explicit LinkedHost(const LinkStyle& style) : style_(style) {}
+
+  std::string RepoLink(const repo_reader::HostRepo& repo) const override { return RepoPage(repo); }
+
+  std::string FileLink(const repo_reader::HostRepo& repo, std::string_view commit,
+                       std::string_view path, uint32_t first, uint32_t last) const override {
+    const std::string base = RepoPage(repo);
+    const std::string file = EncodePath(path);
+    if (base.empty() || !IsCommitId(commit) || file.empty()) return "";
+    std::string out = base + style_.file + std::string(commit) + "/" + file;
+    if (first > 0) {
+      out += style_.line + std::to_string(first);
+      if (last > first) out += style_.range + std::to_string(last);
+    }
+    return out;
+  }
+
+  std::string FolderLink(const repo_reader::HostRepo& repo, std::string_view commit,
+                         std::string_view path) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    const std::string folder = EncodePath(path);
+    std::string out = base + style_.folder + std::string(commit);
+    if (style_.folder_slash) return out + "/" + (folder.empty() ? "" : folder + "/");
+    return folder.empty() ? out : out + "/" + folder;
+  }
+
+  std::string CommitLink(const repo_reader::HostRepo& repo,
+                         std::string_view commit) const override {
+    const std::string base = RepoPage(repo);
+    if (base.empty() || !IsCommitId(commit)) return "";
+    return base + style_.commit + std::string(commit);
+  }
+
+  std::string CompareLink(const repo_reader::HostRepo& repo, std::string_view base_commit,
+                          std::string_view head_commit) const override {
+    const std::string base = RepoPage(repo);
+    if (!style_.compare || base.empty() || !IsCommitId(base_commit) || !IsCommitId(head_commit))
+      return "";
+    return base + style_.compare + std::string(base_commit) + "..." + std::string(head_commit);
+  }
+
+ private:
+  LinkStyle style_;
+};
 
 inline bool SameName(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
