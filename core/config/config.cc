@@ -13,8 +13,13 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/answer/host_links.h"
+#include "core/config/yaml_load.h"
 #include "core/git/git_repo.h"
 #include "core/util/text.h"
 
@@ -27,12 +32,15 @@ const char* const kRepoKeys[] = {"name",    "path",   "description", "include",
 class Problems {
  public:
   explicit Problems(std::string file) : file_(std::move(file)) {}
-  void Add(const YAML::Mark& m, const std::string& what) {
-    std::ostringstream s;
-    s << file_;
-    if (!m.is_null()) s << ":" << m.line + 1 << ":" << m.column + 1;
-    s << ": " << what;
-    list_.push_back(s.str());
+  void Add(const YAML::Mark& m, const std::string& what) { list_.push_back(Format(m, what)); }
+  // A place in the list for a problem that a check made later may find, so that the list keeps
+  // the order of the file; a place never filled holds no problem.
+  size_t Reserve() {
+    list_.emplace_back();
+    return list_.size() - 1;
+  }
+  void Fill(size_t slot, const YAML::Mark& m, const std::string& what) {
+    list_[slot] = Format(m, what);
   }
   void Add(const YAML::Node& n, const std::string& what) { Add(n.Mark(), what); }
   std::string Where(const YAML::Mark& m) const {
@@ -40,14 +48,26 @@ class Problems {
                ? file_
                : file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
   }
-  bool empty() const { return list_.empty(); }
+  bool empty() const {
+    return std::all_of(list_.begin(), list_.end(), [](const std::string& p) { return p.empty(); });
+  }
   std::string Text() const {
     std::string t;
-    for (const auto& p : list_) t += (t.empty() ? "" : "\n") + p;
+    for (const auto& p : list_) {
+      if (!p.empty()) t += (t.empty() ? "" : "\n") + p;
+    }
     return t;
   }
 
  private:
+  std::string Format(const YAML::Mark& m, const std::string& what) const {
+    std::ostringstream s;
+    s << file_;
+    if (!m.is_null()) s << ":" << m.line + 1 << ":" << m.column + 1;
+    s << ": " << what;
+    return s.str();
+  }
+
   std::string file_;
   std::vector<std::string> list_;
 };
@@ -124,23 +144,162 @@ void GetPatterns(const YAML::Node& n, const std::string& what, Problems& p,
   }
 }
 
-std::string ResolvePath(const std::string& raw, const std::string& base_dir) {
+// `raw` with ~ and `base_dir` applied: absolute, not resolved.
+std::string Absolute(const std::string& raw, const std::string& base_dir) {
   std::string path = raw;
   if (path == "~" || path.rfind("~/", 0) == 0) {
     const char* home = std::getenv("HOME");
     if (home) path = std::string(home) + path.substr(1);
   }
   if (!path.empty() && path[0] != '/') path = base_dir + "/" + path;
+  return path;
+}
+
+std::string ResolvePath(const std::string& raw, const std::string& base_dir) {
+  const std::string path = Absolute(raw, base_dir);
   char buf[PATH_MAX];
   if (realpath(path.c_str(), buf)) return buf;
   return path;
 }
 
-bool IsRepository(const std::string& path) {
-  InitGitLibrary();
-  return git_repository_open_ext(nullptr, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) ==
-         0;
-}
+// The repositories' paths, resolved and checked: a configuration may name 20,000, so each costs
+// a few stat calls, and they are made on several threads at once (Check). The folder holding a
+// repository is resolved once (realpath) for all the repositories in it, as the file is read
+// (Prepare); the repository's own name is then resolved by lstat alone (realpath only when it
+// is a link). A repository is recognised as libgit2 recognises one when opening it without
+// searching upwards -- a .git folder or `gitdir:` file holding one, or the folder itself: HEAD
+// a file, objects/ and refs/ folders (in the folder `commondir` names, if any) -- without
+// opening it.
+class RepoPaths {
+ public:
+  struct Pending {
+    std::string path;         // absolute, as written
+    std::string real_folder;  // its folder resolved; "" when that could not be
+    std::string base;         // its last part; "" when the whole path is resolved by realpath
+    // Filled by Check:
+    std::string resolved;
+    bool is_repository = false;
+  };
+
+  Pending Prepare(const std::string& raw, const std::string& base_dir) {
+    Pending p;
+    p.path = Absolute(raw, base_dir);
+    const size_t slash = p.path.rfind('/');
+    const std::string base = p.path.substr(slash + 1);
+    if (slash == std::string::npos || slash == 0 || base.empty() || base == "." || base == "..") {
+      return p;
+    }
+    const std::string folder = p.path.substr(0, slash);
+    auto it = folders_.find(folder);
+    if (it == folders_.end()) {
+      char buf[PATH_MAX];
+      it = folders_.emplace(folder, realpath(folder.c_str(), buf) ? buf : "").first;
+    }
+    p.real_folder = it->second;
+    p.base = base;
+    return p;
+  }
+
+  // Resolves and checks each one, on up to `threads` threads.
+  static void Check(std::vector<Pending>& all, size_t threads) {
+    auto run = [&all](size_t from, size_t to) {
+      for (size_t i = from; i < to; ++i) {
+        all[i].resolved = Resolve(all[i]);
+        all[i].is_repository = IsRepository(all[i].resolved);
+      }
+    };
+    threads = std::max<size_t>(1, std::min(threads, all.size() / 1024));
+    std::vector<std::thread> pool;
+    const size_t per = (all.size() + threads - 1) / threads;
+    for (size_t t = 1; t < threads; ++t) {
+      pool.emplace_back(run, std::min(all.size(), t * per), std::min(all.size(), (t + 1) * per));
+    }
+    run(0, std::min(all.size(), per));
+    for (auto& t : pool) t.join();
+  }
+
+ private:
+  static std::string Resolve(const Pending& p) {
+    if (p.base.empty()) return Real(p.path);
+    if (p.real_folder.empty()) return p.path;  // as realpath: a path that cannot be resolved stays
+    std::string resolved = p.real_folder == "/" ? "/" + p.base : p.real_folder + "/" + p.base;
+    struct stat st;
+    if (lstat(resolved.c_str(), &st) != 0) return p.path;
+    if (S_ISLNK(st.st_mode)) return Real(p.path);
+    return resolved;
+  }
+
+  static bool IsRepository(const std::string& path) {
+    // The folder itself first: a bare repository (the usual kind on a server) takes three stat
+    // calls. Which of the two libgit2 would find does not matter here, only whether one is.
+    if (IsGitDir(path)) return true;
+    const std::string dot_git = path + "/.git";
+    struct stat st;
+    if (stat(dot_git.c_str(), &st) != 0) return false;
+    if (S_ISDIR(st.st_mode)) return IsGitDir(dot_git);
+    if (!S_ISREG(st.st_mode)) return false;
+    const std::string linked = GitFileTarget(dot_git, path);
+    return !linked.empty() && IsGitDir(linked);
+  }
+
+  static std::string Real(const std::string& path) {
+    char buf[PATH_MAX];
+    return realpath(path.c_str(), buf) ? buf : path;
+  }
+  static bool Is(const std::string& path, bool folder) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && (folder ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+  }
+  static std::string FirstLine(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string line;
+    std::getline(in, line);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    return line;
+  }
+  // What a `.git` file names ("gitdir: PATH", relative to the folder holding it), or "".
+  static std::string GitFileTarget(const std::string& file, const std::string& folder) {
+    std::string line = FirstLine(file);
+    if (line.rfind("gitdir:", 0) != 0) return "";
+    line.erase(0, line.find_first_not_of(' ', 7));
+    if (line.empty()) return "";
+    return line[0] == '/' ? line : folder + "/" + line;
+  }
+  // HEAD a file; objects/ and refs/ folders, its own or (a linked worktree's) in the folder its
+  // `commondir` file names.
+  static bool IsGitDir(const std::string& dir) {
+    if (!Is(dir + "/HEAD", false)) return false;
+    if (Is(dir + "/objects", true) && Is(dir + "/refs", true)) return true;
+    if (!Is(dir + "/commondir", false)) return false;
+    const std::string link = FirstLine(dir + "/commondir");
+    const std::string common = !link.empty() && link[0] == '/' ? link : dir + "/" + link;
+    return Is(common + "/objects", true) && Is(common + "/refs", true);
+  }
+
+  std::unordered_map<std::string, std::string> folders_;  // as written -> realpath, or ""
+};
+
+// A mapping's values by key, read in one pass. YAML::Node's own lookup turns every key it passes
+// into text again; with 20,000 repositories, each asked for its eight keys, that was most of the
+// time spent reading them. The first of a key given twice (CheckKeys reports the second).
+class Fields {
+ public:
+  explicit Fields(const YAML::Node& map) {
+    for (const auto& kv : map) {
+      if (kv.first.IsScalar()) kv_.emplace_back(kv.first.Scalar(), kv.second);
+    }
+  }
+  // The value, or an undefined node (false) when the key is not there.
+  YAML::Node operator[](std::string_view key) const {
+    for (const auto& [k, v] : kv_) {
+      if (k == key) return v;
+    }
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+
+ private:
+  std::vector<std::pair<std::string, YAML::Node>> kv_;
+};
 
 // plugins:, secrets: and plugin_folder:.
 void ParsePlugins(const YAML::Node& root, const std::string& base_dir, Problems& p,
@@ -1020,8 +1179,14 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
                            const std::string& base_dir) {
   Problems p(file);
   YAML::Node root;
+  // Declared before every other node of the tree, so that it runs after they are gone.
+  struct FreeTree {
+    YAML::Node& tree;
+    size_t bytes;
+    ~FreeTree() { FreeYaml(tree, bytes); }
+  } free_tree{root, text.size()};
   try {
-    root = YAML::Load(text);
+    root = LoadYaml(text);
   } catch (const YAML::ParserException& e) {
     p.Add(e.mark, "not valid YAML: " + e.msg +
                       "; indent with spaces (not tabs), and close every bracket and quote");
@@ -1103,18 +1268,27 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
   } else if (!repos.IsSequence() || repos.size() == 0) {
     p.Add(repos, "`repos` must be a list with at least one repository (- name: …, path: …)");
   } else {
-    std::set<std::string> names;
+    std::unordered_set<std::string> names;
+    RepoPaths paths;
+    std::vector<RepoPaths::Pending> pending;
+    struct PathProblem {  // where a path that is no repository is reported
+      size_t repo, slot;
+      YAML::Mark mark;
+      std::string where, raw;
+    };
+    std::vector<PathProblem> path_problems;
     size_t index = 0;
-    for (const auto& r : repos) {
+    for (const auto& entry : repos) {
       const std::string where = "repos[" + std::to_string(index++) + "]";
-      if (!r.IsMap()) {
-        p.Add(r, where + " must be a mapping with name and path");
+      if (!entry.IsMap()) {
+        p.Add(entry, where + " must be a mapping with name and path");
         continue;
       }
-      CheckKeys(r, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
+      CheckKeys(entry, std::begin(kRepoKeys), std::end(kRepoKeys), where, p);
+      const Fields r(entry);
       RepoConfig rc;
       if (!r["name"]) {
-        p.Add(r, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
+        p.Add(entry, where + ": `name` is missing; give the name agents will use, e.g. name: shop");
       } else if (GetString(r["name"], where + ".name", p, &rc.name)) {
         if (!IsValidRepoName(rc.name)) {
           p.Add(r["name"], where + ".name `" + DisplayName(rc.name) +
@@ -1126,16 +1300,14 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       }
       std::string raw_path;
       if (!r["path"]) {
-        p.Add(r, where +
-                     ": `path` is missing; give the repository's folder, e.g. path: "
-                     "/srv/git/shop");
+        p.Add(entry, where +
+                         ": `path` is missing; give the repository's folder, e.g. path: "
+                         "/srv/git/shop");
       } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
-        rc.path = ResolvePath(raw_path, base_dir);
-        if (!IsRepository(rc.path)) {
-          p.Add(r["path"], where + ".path `" + DisplayName(raw_path) +
-                               "` is not a git repository (resolved to " + DisplayName(rc.path) +
-                               "); give a repository's folder, bare or with a work tree");
-        }
+        // Resolved and checked below, all at once; its problem, if any, keeps this place.
+        pending.push_back(paths.Prepare(raw_path, base_dir));
+        path_problems.push_back(
+            {c.repos.size(), p.Reserve(), r["path"].Mark(), where, std::move(raw_path)});
       }
       if (r["description"]) GetString(r["description"], where + ".description", p, &rc.description);
       if (r["include"]) GetPatterns(r["include"], where + ".include", p, &rc.include);
@@ -1148,6 +1320,17 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       }
       if (r["guidance"]) ParseRepoGuidance(r["guidance"], where, p, &rc);
       c.repos.push_back(std::move(rc));
+    }
+    RepoPaths::Check(pending, 4);
+    for (size_t i = 0; i < pending.size(); ++i) {
+      const PathProblem& pp = path_problems[i];
+      c.repos[pp.repo].path = std::move(pending[i].resolved);
+      if (!pending[i].is_repository) {
+        p.Fill(pp.slot, pp.mark,
+               pp.where + ".path `" + DisplayName(pp.raw) +
+                   "` is not a git repository (resolved to " + DisplayName(c.repos[pp.repo].path) +
+                   "); give a repository's folder, bare or with a work tree");
+      }
     }
   }
   ParseCache(root, p, &c);

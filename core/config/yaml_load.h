@@ -1,0 +1,25 @@
+// LoadYaml: YAML text read into yaml-cpp's node tree (YAML::Node, with each node's line and
+// column), the tree the configuration code reads -- by libyaml's parser, which reads a
+// configuration naming 20,000 repositories several times faster than yaml-cpp's own. The tree is
+// the one YAML::Load builds: the first document; a plain `~`, `null`, `Null`, `NULL` or empty
+// value is null; a key given twice is kept twice (the configuration code reports it); an alias
+// is the node its anchor names. Invalid YAML throws YAML::ParserException with libyaml's
+// position and problem, as YAML::Load throws its own.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace rr {
+
+YAML::Node LoadYaml(const std::string& text);
+
+// Frees a tree LoadYaml read from `text_bytes` of text; `tree` no longer refers to it after. A
+// large one (a configuration naming thousands of repositories) takes as long to free as to read:
+// it is freed on a thread of its own, and the memory handed back to the system after
+// (malloc_trim). A small one is freed at once. The thread is waited for by the next large tree,
+// and when the process ends.
+void FreeYaml(YAML::Node& tree, size_t text_bytes);
+
+}  // namespace rr
