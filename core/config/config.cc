@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -82,19 +84,20 @@ std::string Join(const char* const* begin, const char* const* end) {
 bool CheckKeys(const YAML::Node& map, const char* const* begin, const char* const* end,
                const std::string& where, Problems& p) {
   bool ok = true;
-  std::set<std::string> seen;
+  std::vector<const std::string*> seen;  // a mapping has a few keys: no set needed
   for (const auto& kv : map) {
     if (!kv.first.IsScalar()) {
       p.Add(kv.first, where + ": a key must be a plain word");
       ok = false;
       continue;
     }
-    const std::string key = kv.first.Scalar();
-    if (!seen.insert(key).second) {
+    const std::string& key = kv.first.Scalar();
+    if (std::any_of(seen.begin(), seen.end(), [&](const std::string* k) { return *k == key; })) {
       p.Add(kv.first, where + ": `" + key + "` is given twice; keep one");
       ok = false;
       continue;
     }
+    seen.push_back(&key);
     bool known = false;
     for (auto it = begin; it != end; ++it) known = known || key == *it;
     if (!known) {
@@ -200,23 +203,65 @@ class RepoPaths {
     return p;
   }
 
-  // Resolves and checks each one, on up to `threads` threads.
-  static void Check(std::vector<Pending>& all, size_t threads) {
-    auto run = [&all](size_t from, size_t to) {
-      for (size_t i = from; i < to; ++i) {
-        all[i].resolved = Resolve(all[i]);
-        all[i].is_repository = IsRepository(all[i].resolved);
-      }
-    };
-    threads = std::max<size_t>(1, std::min(threads, all.size() / 1024));
-    std::vector<std::thread> pool;
-    const size_t per = (all.size() + threads - 1) / threads;
-    for (size_t t = 1; t < threads; ++t) {
-      pool.emplace_back(run, std::min(all.size(), t * per), std::min(all.size(), (t + 1) * per));
+  // Resolves and checks the paths on threads of their own while the file's entries are still
+  // being read: Add each as it is prepared (at most `expected`), then Finish, after which `all`
+  // holds them in the order added. Until then `all` keeps its size: each element is written by
+  // one thread at a time.
+  class Checker {
+   public:
+    Checker(std::vector<Pending>* all, size_t expected, size_t threads) : all_(all) {
+      all_->assign(expected, Pending());
+      if (expected < 1024) return;  // too few to be worth a thread
+      for (size_t t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
     }
-    run(0, std::min(all.size(), per));
-    for (auto& t : pool) t.join();
-  }
+    ~Checker() { Finish(); }
+    void Add(Pending p) {
+      (*all_)[added_++] = std::move(p);
+      std::lock_guard<std::mutex> lock(mu_);
+      published_ = added_;
+      if (published_ % 256 == 0) cv_.notify_all();
+    }
+    // Checks what no thread has taken, on this one, and waits for the rest.
+    void Finish() {
+      if (finished_) return;
+      finished_ = true;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        done_ = true;
+        published_ = added_;
+      }
+      cv_.notify_all();
+      Work();
+      for (auto& t : threads_) t.join();
+      threads_.clear();
+      all_->resize(added_);
+    }
+
+   private:
+    void Work() {
+      while (true) {
+        size_t i;
+        {
+          std::unique_lock<std::mutex> lock(mu_);
+          cv_.wait(lock, [this] { return next_ < published_ || done_; });
+          if (next_ >= published_) return;  // done, and nothing left
+          i = next_++;
+        }
+        Pending& p = (*all_)[i];
+        p.resolved = Resolve(p);
+        p.is_repository = IsRepository(p.resolved);
+      }
+    }
+
+    std::vector<Pending>* all_;
+    size_t added_ = 0;  // by the thread that adds
+    bool finished_ = false;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    size_t published_ = 0, next_ = 0;
+    bool done_ = false;
+    std::vector<std::thread> threads_;
+  };
 
  private:
   static std::string Resolve(const Pending& p) {
@@ -1271,6 +1316,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
     std::unordered_set<std::string> names;
     RepoPaths paths;
     std::vector<RepoPaths::Pending> pending;
+    RepoPaths::Checker checker(&pending, repos.size(), 4);
     struct PathProblem {  // where a path that is no repository is reported
       size_t repo, slot;
       YAML::Mark mark;
@@ -1305,7 +1351,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
                          "/srv/git/shop");
       } else if (GetString(r["path"], where + ".path", p, &raw_path)) {
         // Resolved and checked below, all at once; its problem, if any, keeps this place.
-        pending.push_back(paths.Prepare(raw_path, base_dir));
+        checker.Add(paths.Prepare(raw_path, base_dir));
         path_problems.push_back(
             {c.repos.size(), p.Reserve(), r["path"].Mark(), where, std::move(raw_path)});
       }
@@ -1321,7 +1367,7 @@ Result<Config> ParseConfig(const std::string& text, const std::string& file,
       if (r["guidance"]) ParseRepoGuidance(r["guidance"], where, p, &rc);
       c.repos.push_back(std::move(rc));
     }
-    RepoPaths::Check(pending, 4);
+    checker.Finish();
     for (size_t i = 0; i < pending.size(); ++i) {
       const PathProblem& pp = path_problems[i];
       c.repos[pp.repo].path = std::move(pending[i].resolved);
