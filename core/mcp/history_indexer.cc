@@ -1,5 +1,6 @@
 #include "core/mcp/history_indexer.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -68,8 +69,10 @@ void HistoryIndexer::Run() {
       const auto start = std::chrono::steady_clock::now();
       auto u = repo->UpdateHistoryIndex(stop_);
       if (stopping_->load()) return;
-      std::string& last = last_error_[repo->name()];
+      // Kept only while failing: one entry for each of 20,000 repositories would be memory
+      // for nothing.
       if (!u) {
+        std::string& last = last_error_[repo->name()];
         if (last != u.error()) {
           LogLine("repo-reader: the history index of `" + repo->name() +
                   "` could not be updated: " + u.error());
@@ -77,7 +80,7 @@ void HistoryIndexer::Run() {
         last = u.error();
         continue;
       }
-      last.clear();
+      last_error_.erase(repo->name());
       if (u->new_commits == 0) continue;
       std::string line = "repo-reader: history index of `" + repo->name() +
                          "`: " + Plural(u->new_commits, "commit", "commits") + " indexed in " +
@@ -87,6 +90,8 @@ void HistoryIndexer::Run() {
       if (!u->rebuilt_because.empty()) line += "; rebuilt: " + u->rebuilt_because;
       LogLine(line);
     }
+    // What the pass read is freed; its memory goes back to the system, not kept for the next.
+    malloc_trim(0);
     std::unique_lock<std::mutex> lock(mu_);
     ++passes_;
     cv_.wait_for(lock, options_.recheck, [this] { return stopping_->load(); });

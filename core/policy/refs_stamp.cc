@@ -119,6 +119,22 @@ bool AddFolders(const std::string& root, size_t limit, Digest* d) {
 
 }  // namespace
 
+uint64_t FilesDigest(std::initializer_list<std::string> files) {
+  Digest d;
+  for (const auto& f : files) {
+    struct stat st;
+    if (stat(f.c_str(), &st) != 0) {
+      d.Add(static_cast<const struct stat*>(nullptr));
+      continue;
+    }
+    d.Add(static_cast<uint64_t>(st.st_dev));
+    d.Add(static_cast<uint64_t>(st.st_ino));
+    d.Add(static_cast<uint64_t>(st.st_size));
+    d.Add(static_cast<uint64_t>(Ns(st.st_mtim)));
+  }
+  return d.value();
+}
+
 RefsStamp RefsStamp::Take(const RefsPlace& place) {
   RefsStamp s;
   if (place.empty()) return s;  // racy: never trusted

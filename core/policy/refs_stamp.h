@@ -17,17 +17,26 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace rr {
 
 // Where a repository keeps HEAD (git_dir) and its refs/ folder and packed-refs (common_dir:
-// the main repository's git folder for a linked worktree; else the same), without trailing '/'.
+// the main repository's git folder for a linked worktree), without trailing '/'.
 struct RefsPlace {
   std::string git_dir;
-  std::string common_dir;
+  std::string common_dir;  // "" when the same as git_dir (kept once: one per repository)
   bool empty() const { return git_dir.empty(); }
+  static RefsPlace Of(std::string git_dir, std::string common_dir) {
+    if (common_dir == git_dir) common_dir.clear();
+    return {std::move(git_dir), std::move(common_dir)};
+  }
 };
+
+// How some files look now -- device, inode, size and modification time of each, an absent one
+// as absent -- as one number: equal numbers, files unchanged (the history's graph files).
+uint64_t FilesDigest(std::initializer_list<std::string> files);
 
 class RefsStamp {
  public:

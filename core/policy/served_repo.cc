@@ -1,7 +1,5 @@
 #include "core/policy/served_repo.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -15,16 +13,6 @@ namespace {
 constexpr size_t kVisibilityBudget = 200000;
 
 std::string Quote(const RepoPath& p) { return "`" + p.Display() + "`"; }
-
-// What a file looks like now: device, inode, size, modification time; all zeros when absent.
-std::array<uint64_t, 4> Stamp(const std::string& file) {
-  struct stat st;
-  if (stat(file.c_str(), &st) != 0) return {0, 0, 0, 0};
-  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
-          static_cast<uint64_t>(st.st_size),
-          static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u +
-              static_cast<uint64_t>(st.st_mtim.tv_nsec)};
-}
 
 }  // namespace
 
@@ -55,34 +43,52 @@ Result<RepoReader> ServedRepo::OpenOnce() const {
   return RepoReader(this, RepoHandles::Lease(nullptr, git.take()));
 }
 
+ServedRepo::GraphState& ServedRepo::GraphsLocked() const {
+  if (!graphs_) graphs_ = std::make_unique<GraphState>();
+  return *graphs_;
+}
+
+const RefsPlace& ServedRepo::PlaceLocked() const {
+  std::optional<RefsPlace>& place = GraphsLocked().place;
+  if (!place) {
+    // On a handle opened for this alone: the history indexer asks every repository, and the
+    // idle handles are for the repositories agents read.
+    auto git = GitRepo::Open(settings_.path);
+    place = git ? RefsPlace::Of(git.value()->GitDir(), git.value()->CommonDir()) : RefsPlace{};
+  }
+  return *place;
+}
+
+std::string ServedRepo::ObjectsDirLocked() const {
+  const RefsPlace& place = PlaceLocked();
+  if (place.empty()) return "";
+  return (place.common_dir.empty() ? place.git_dir : place.common_dir) + "/objects";
+}
+
 std::shared_ptr<const CommitGraph> ServedRepo::OwnGraphLocked() const {
-  if (!objects_dir_) {
-    auto lease = handles_.Borrow();
-    objects_dir_ = lease ? lease.value()->ObjectsDir() : std::string();
+  const std::string objects = ObjectsDirLocked();
+  if (objects.empty()) return nullptr;
+  const uint64_t files = FilesDigest(
+      {objects + "/info/commit-graph", objects + "/info/commit-graphs/commit-graph-chain"});
+  GraphSource& own = GraphsLocked().own_graph;
+  if (!own.opened || files != own.files) {
+    own.graph = CommitGraph::Open(objects);
+    own.files = files;
+    own.opened = true;
   }
-  if (objects_dir_->empty()) return nullptr;
-  const std::string& objects = *objects_dir_;
-  std::vector<std::array<uint64_t, 4>> stamps = {
-      Stamp(objects + "/info/commit-graph"),
-      Stamp(objects + "/info/commit-graphs/commit-graph-chain")};
-  if (!own_graph_.opened || stamps != own_graph_.stamps) {
-    own_graph_.graph = CommitGraph::Open(objects);
-    own_graph_.stamps = std::move(stamps);
-    own_graph_.opened = true;
-  }
-  return own_graph_.graph;
+  return own.graph;
 }
 
 std::shared_ptr<const CommitGraph> ServedRepo::IndexLocked() const {
   if (settings_.index_folder.empty()) return nullptr;
-  std::vector<std::array<uint64_t, 4>> stamps = {
-      Stamp(HistoryIndex::ChainFile(settings_.index_folder))};
-  if (!index_graph_.opened || stamps != index_graph_.stamps) {
-    index_graph_.graph = HistoryIndex::Open(settings_.index_folder);
-    index_graph_.stamps = std::move(stamps);
-    index_graph_.opened = true;
+  const uint64_t files = FilesDigest({HistoryIndex::ChainFile(settings_.index_folder)});
+  GraphSource& index = GraphsLocked().index_graph;
+  if (!index.opened || files != index.files) {
+    index.graph = HistoryIndex::Open(settings_.index_folder);
+    index.files = files;
+    index.opened = true;
   }
-  return index_graph_.graph;
+  return index.graph;
 }
 
 std::shared_ptr<const CommitGraph> ServedRepo::Graph() const {
@@ -97,8 +103,21 @@ bool ServedRepo::NeedsHistoryIndex() const {
   if (settings_.index_folder.empty()) return false;
   if (settings_.mirror && !settings_.mirror->Mirrored()) return false;  // nothing to index yet
   std::lock_guard<std::mutex> lock(graph_mu_);
-  auto own = OwnGraphLocked();
-  return !(own && own->has_bloom());
+  const std::string objects = ObjectsDirLocked();
+  if (objects.empty()) return true;
+  const uint64_t files = FilesDigest(
+      {objects + "/info/commit-graph", objects + "/info/commit-graphs/commit-graph-chain"});
+  // The graph a tool opened, if its files are unchanged; else only the answer is kept, not the
+  // graph: asked of 20,000 repositories, holding their graphs would hold them all in memory.
+  GraphState& g = GraphsLocked();
+  if (g.own_graph.opened && files == g.own_graph.files) {
+    return !(g.own_graph.graph && g.own_graph.graph->has_bloom());
+  }
+  if (!g.own_bloom.known || files != g.own_bloom.files) {
+    auto graph = CommitGraph::Open(objects);
+    g.own_bloom = {true, files, graph && graph->has_bloom()};
+  }
+  return !g.own_bloom.has;
 }
 
 Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
@@ -106,10 +125,32 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
   if (settings_.index_folder.empty()) {
     return Error{"no history index is kept of repository `" + name() + "`"};
   }
+  const std::string chain = HistoryIndex::ChainFile(settings_.index_folder);
+  RefsPlace place;
+  {
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    const auto& last = GraphsLocked().indexed;
+    if (last && graphs_->place && last->refs.Unchanged(RefsStamp::Take(*graphs_->place)) &&
+        last->chain == FilesDigest({chain})) {
+      HistoryIndexUpdate same;
+      same.commits = last->commits;
+      same.layers = last->layers;
+      return same;
+    }
+  }
   // A handle of its own: what the update reads does not crowd the pool's caches.
   auto git = GitRepo::Open(settings_.path);
   if (!git) return Error{"repository `" + name() + "` cannot be opened: " + git.error()};
-  return HistoryIndex::Update(**git, settings_.index_folder, stop, progress);
+  place = RefsPlace::Of((*git)->GitDir(), (*git)->CommonDir());
+  const RefsStamp refs = RefsStamp::Take(place);  // before the refs are read
+  auto u = HistoryIndex::Update(**git, settings_.index_folder, stop, progress);
+  if (u && !stop.stopped()) {
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    GraphState& g = GraphsLocked();
+    if (!g.place || g.place->empty()) g.place = std::move(place);
+    g.indexed = Indexed{refs, FilesDigest({chain}), u->commits, u->layers};
+  }
+  return u;
 }
 
 Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {

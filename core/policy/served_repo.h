@@ -23,6 +23,7 @@
 #include "core/policy/entry_cache.h"
 #include "core/policy/mirror_state.h"
 #include "core/policy/path_policy.h"
+#include "core/policy/refs_stamp.h"
 #include "core/policy/repo_path.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
@@ -114,7 +115,10 @@ class ServedRepo {
   // (settings().index_folder) and the repository has no graph with Bloom filters of its own.
   bool NeedsHistoryIndex() const;
   // Brings the history index up to date (HistoryIndex::Update), reading the repository on a
-  // handle of its own and writing only in settings().index_folder.
+  // handle of its own and writing only in settings().index_folder. When no ref has moved
+  // (RefsStamp) and the index is as the last update left it, nothing is opened or read and the
+  // answer is that update's, with no new commit: a pass over 20,000 repositories then costs a
+  // few stat calls each.
   Result<HistoryIndexUpdate> UpdateHistoryIndex(
       const StopToken& stop, const HistoryIndex::ProgressFn& progress = nullptr) const;
 
@@ -123,20 +127,47 @@ class ServedRepo {
   GuidanceCache& guidance_cache() const;
 
  private:
-  // A graph as last opened, and what its files looked like then.
+  // A graph as last opened, and what its files looked like then (FilesDigest).
   struct GraphSource {
     bool opened = false;
-    std::vector<std::array<uint64_t, 4>> stamps;  // per file: device, inode, size, time (ns)
+    uint64_t files = 0;
     std::shared_ptr<const CommitGraph> graph;
   };
+  // Whether the own graph has Bloom filters, as NeedsHistoryIndex last found, for its files.
+  struct BloomAnswer {
+    bool known = false;
+    uint64_t files = 0;
+    bool has = false;
+  };
+  // The last update of the history index that went through: the refs as they were before it
+  // read them, its index's chain file after (FilesDigest), what it left.
+  struct Indexed {
+    RefsStamp refs;
+    uint64_t chain = 0;
+    uint64_t commits = 0;
+    uint32_t layers = 0;
+  };
+  // What the history's graphs and index need, made on first use: with 20,000 repositories
+  // configured, most are never asked, and each ServedRepo stays small. Kept small too: the
+  // history indexer makes one for every repository.
+  struct GraphState {
+    std::optional<RefsPlace> place;  // found on first use; empty if the repository won't open
+    GraphSource own_graph, index_graph;
+    BloomAnswer own_bloom;
+    std::optional<Indexed> indexed;
+  };
+  GraphState& GraphsLocked() const;  // graph_mu_ held
+  // Where the repository is (opened once to find out, on a handle of its own).
+  const RefsPlace& PlaceLocked() const;
+  // The repository's objects folder; "" when the repository does not open.
+  std::string ObjectsDirLocked() const;
   std::shared_ptr<const CommitGraph> OwnGraphLocked() const;
   std::shared_ptr<const CommitGraph> IndexLocked() const;
 
   RepoSettings settings_;
   mutable RepoHandles handles_;
   mutable std::mutex graph_mu_;
-  mutable std::optional<std::string> objects_dir_;  // found on first use; "" if unreadable
-  mutable GraphSource own_graph_, index_graph_;
+  mutable std::unique_ptr<GraphState> graphs_;
   mutable std::once_flag guidance_once_;
   mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
   mutable EntryCache entry_cache_;
@@ -191,7 +222,7 @@ class RepoReader {
   const ServedRepo& repo() const { return *repo_; }
 
   // Where the repository keeps HEAD and its refs (for RefsStamp).
-  RefsPlace Place() { return {(*lease_).GitDir(), (*lease_).CommonDir()}; }
+  RefsPlace Place() { return RefsPlace::Of((*lease_).GitDir(), (*lease_).CommonDir()); }
 
  private:
   friend class ServedRepo;
