@@ -49,8 +49,16 @@ class RefsStamp {
   // True when `later` shows nothing changed since this stamp, and this stamp can be trusted.
   bool Unchanged(const RefsStamp& later) const { return !racy_ && digest_ == later.digest_; }
   bool racy() const { return racy_; }
-  // The digest itself: equal digests mean the files looked the same (tests compare them).
+  // The digest itself: equal digests mean the files looked the same (kept on disk by the
+  // history index; tests compare them).
   uint64_t digest() const { return digest_; }
+  // A stamp kept as its digest, taken when it was not racy.
+  static RefsStamp Trusted(uint64_t digest) {
+    RefsStamp s;
+    s.digest_ = digest;
+    s.racy_ = false;
+    return s;
+  }
 
  private:
   uint64_t digest_ = 0;

@@ -1,7 +1,13 @@
 #include "core/policy/served_repo.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <map>
+#include <sstream>
 
 #include "core/util/text.h"
 
@@ -41,6 +47,67 @@ Result<RepoReader> ServedRepo::OpenOnce() const {
   auto git = GitRepo::Open(settings_.path);
   if (!git) return Error{"repository `" + name() + "` cannot be opened: " + git.error()};
   return RepoReader(this, RepoHandles::Lease(nullptr, git.take()));
+}
+
+std::string ServedRepo::IndexedStampFile(const std::string& index_folder) {
+  return index_folder + "/refs-stamp";
+}
+
+// The file: "repo-reader refs-stamp 1" then one "key value" a line: git_dir, common_dir, refs,
+// chain (digests in hex), commits, layers.
+std::optional<ServedRepo::KeptStamp> ServedRepo::ReadIndexedStamp(const std::string& file) {
+  const int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  char buf[16384];
+  const ssize_t n = read(fd, buf, sizeof buf);
+  close(fd);
+  if (n <= 0 || static_cast<size_t>(n) == sizeof buf) return std::nullopt;
+  std::istringstream in(std::string(buf, static_cast<size_t>(n)));
+  std::string line;
+  if (!std::getline(in, line) || line != "repo-reader refs-stamp 1") return std::nullopt;
+  std::map<std::string, std::string> kv;
+  while (std::getline(in, line)) {
+    const size_t space = line.find(' ');
+    if (space == std::string::npos) {
+      kv[line] = "";
+    } else {
+      kv[line.substr(0, space)] = line.substr(space + 1);
+    }
+  }
+  try {
+    KeptStamp k;
+    k.place = RefsPlace::Of(kv.at("git_dir"), kv.at("common_dir"));
+    k.indexed.refs = RefsStamp::Trusted(std::stoull(kv.at("refs"), nullptr, 16));
+    k.indexed.chain = std::stoull(kv.at("chain"), nullptr, 16);
+    k.indexed.commits = std::stoull(kv.at("commits"));
+    k.indexed.layers = static_cast<uint32_t>(std::stoul(kv.at("layers")));
+    if (k.place.empty()) return std::nullopt;
+    return k;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+void ServedRepo::WriteIndexedStamp(const std::string& file, const RefsPlace& place,
+                                   const Indexed& indexed) {
+  for (const std::string* p : {&place.git_dir, &place.common_dir}) {
+    if (p->find('\n') != std::string::npos) return;  // not one a line: not kept
+  }
+  char hex[2][17];
+  std::snprintf(hex[0], sizeof hex[0], "%016llx",
+                static_cast<unsigned long long>(indexed.refs.digest()));
+  std::snprintf(hex[1], sizeof hex[1], "%016llx", static_cast<unsigned long long>(indexed.chain));
+  const std::string text = "repo-reader refs-stamp 1\ngit_dir " + place.git_dir + "\ncommon_dir " +
+                           place.common_dir + "\nrefs " + hex[0] + "\nchain " + hex[1] +
+                           "\ncommits " + std::to_string(indexed.commits) + "\nlayers " +
+                           std::to_string(indexed.layers) + "\n";
+  // Written aside and renamed into place: a reader sees the old file or the new one.
+  const std::string temp = file + ".new";
+  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  if (!written || rename(temp.c_str(), file.c_str()) != 0) unlink(temp.c_str());
 }
 
 ServedRepo::GraphState& ServedRepo::GraphsLocked() const {
@@ -129,8 +196,16 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
   RefsPlace place;
   {
     std::lock_guard<std::mutex> lock(graph_mu_);
-    const auto& last = GraphsLocked().indexed;
-    if (last && graphs_->place && last->refs.Unchanged(RefsStamp::Take(*graphs_->place)) &&
+    GraphState& g = GraphsLocked();
+    // After a restart, what the last update of an earlier run kept beside the index.
+    if (!g.indexed) {
+      if (auto kept = ReadIndexedStamp(IndexedStampFile(settings_.index_folder))) {
+        g.indexed = kept->indexed;
+        if (!g.place) g.place = kept->place;
+      }
+    }
+    const auto& last = g.indexed;
+    if (last && g.place && last->refs.Unchanged(RefsStamp::Take(*g.place)) &&
         last->chain == FilesDigest({chain})) {
       HistoryIndexUpdate same;
       same.commits = last->commits;
@@ -145,10 +220,13 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
   const RefsStamp refs = RefsStamp::Take(place);  // before the refs are read
   auto u = HistoryIndex::Update(**git, settings_.index_folder, stop, progress);
   if (u && !stop.stopped()) {
+    const Indexed done{refs, FilesDigest({chain}), u->commits, u->layers};
+    // Kept beside the index for the next start, when it can be trusted (not racy).
+    if (!refs.racy()) WriteIndexedStamp(IndexedStampFile(settings_.index_folder), place, done);
     std::lock_guard<std::mutex> lock(graph_mu_);
     GraphState& g = GraphsLocked();
     if (!g.place || g.place->empty()) g.place = std::move(place);
-    g.indexed = Indexed{refs, FilesDigest({chain}), u->commits, u->layers};
+    g.indexed = done;
   }
   return u;
 }

@@ -157,6 +157,18 @@ class ServedRepo {
     std::optional<Indexed> indexed;
   };
   GraphState& GraphsLocked() const;  // graph_mu_ held
+  // The last update of the index, kept beside it (index_folder/refs-stamp) so that a server
+  // started again need not open every repository to find that nothing moved. Only a speed-up:
+  // a file that is missing, wrong or stale makes the update read the repository, and an index
+  // lacking commits is still right (those are read from the repository).
+  struct KeptStamp {
+    RefsPlace place;
+    Indexed indexed;
+  };
+  static std::string IndexedStampFile(const std::string& index_folder);
+  static std::optional<KeptStamp> ReadIndexedStamp(const std::string& file);
+  static void WriteIndexedStamp(const std::string& file, const RefsPlace& place,
+                                const Indexed& indexed);
   // Where the repository is (opened once to find out, on a handle of its own).
   const RefsPlace& PlaceLocked() const;
   // The repository's objects folder; "" when the repository does not open.

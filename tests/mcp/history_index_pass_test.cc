@@ -1,11 +1,13 @@
 // What a pass of the history indexer costs a repository whose refs have not moved: nothing is
-// opened or read (the update answers from the last one), while a moved ref or an index removed
-// from the cache folder is still caught. And asking whether a repository needs an index does not
-// keep its commit-graph, and follows the graph files as they change.
+// opened or read (the update answers from the last one, in this run or, kept beside the index,
+// an earlier one), while a moved ref or an index removed from the cache folder is still caught. And
+// asking whether a repository needs an index does not keep its commit-graph, and follows the graph
+// files as they change.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "core/config/config.h"
 #include "tests/testkit/git_fixture.h"
@@ -35,6 +37,10 @@ class HistoryIndexPass : public ::testing::Test {
     repo_.Commit("First");
     repo_.Write("a.txt", "b\n");
     repo_.Commit("Second");
+    Restart();
+  }
+  // A new catalog on the same configuration and cache folder: the server started again.
+  void Restart() {
     Config config;
     config.source = "test";
     config.repos.push_back(Served("shop", repo_.path()));
@@ -80,6 +86,37 @@ TEST_F(HistoryIndexPass, AnUnchangedRepositoryIsNotReadAgain) {
   auto rebuilt = served().UpdateHistoryIndex(StopToken());
   ASSERT_TRUE(rebuilt) << rebuilt.error();
   EXPECT_EQ(rebuilt->new_commits, 3u);
+}
+
+TEST_F(HistoryIndexPass, AServerStartedAgainNeedNotReadAnUnchangedRepository) {
+  ASSERT_TRUE(served().UpdateHistoryIndex(StopToken()));
+  Backdate(repo_.path() + "/.git");
+  ASSERT_TRUE(served().UpdateHistoryIndex(StopToken()));  // kept beside the index from here on
+  const std::string kept = served().settings().index_folder + "/refs-stamp";
+  ASSERT_TRUE(fs::exists(kept));
+
+  Restart();
+  fs::rename(repo_.path() + "/.git/objects", repo_.path() + "/.git/objects.away");
+  auto again = served().UpdateHistoryIndex(StopToken());
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(again->new_commits, 0u);
+  EXPECT_EQ(again->commits, 2u);
+  fs::rename(repo_.path() + "/.git/objects.away", repo_.path() + "/.git/objects");
+
+  // A commit made while the server was stopped is found at the next start.
+  repo_.Write("a.txt", "c\n");
+  repo_.Commit("Third");
+  Restart();
+  auto moved = served().UpdateHistoryIndex(StopToken());
+  ASSERT_TRUE(moved) << moved.error();
+  EXPECT_EQ(moved->new_commits, 1u);
+
+  // What is kept beside the index is only a shortcut: a damaged file reads the repository.
+  std::ofstream(kept, std::ios::trunc) << "repo-reader refs-stamp 1\ngit_dir /nowhere\n";
+  Restart();
+  auto damaged = served().UpdateHistoryIndex(StopToken());
+  ASSERT_TRUE(damaged) << damaged.error();
+  EXPECT_EQ(damaged->commits, 3u);
 }
 
 TEST_F(HistoryIndexPass, WhetherAnIndexIsNeededFollowsTheRepositorysOwnGraph) {
