@@ -115,19 +115,46 @@ ServedRepo::GraphState& ServedRepo::GraphsLocked() const {
   return *graphs_;
 }
 
-const RefsPlace& ServedRepo::PlaceLocked() const {
-  std::optional<RefsPlace>& place = GraphsLocked().place;
-  if (!place) {
+void ServedRepo::KeepPlaceLocked(const RefsPlace& place) const {
+  using Kind = KeptPlace::Kind;
+  KeptPlace& kept = GraphsLocked().place;
+  kept.other.reset();
+  if (place.empty()) {
+    kept.kind = Kind::kNone;
+  } else if (place.common_dir.empty() && place.git_dir == settings_.path) {
+    kept.kind = Kind::kPath;
+  } else if (place.common_dir.empty() && place.git_dir == settings_.path + "/.git") {
+    kept.kind = Kind::kPathGit;
+  } else {
+    kept.kind = Kind::kOther;
+    kept.other = std::make_unique<RefsPlace>(place);
+  }
+}
+
+RefsPlace ServedRepo::PlaceLocked() const {
+  using Kind = KeptPlace::Kind;
+  const KeptPlace& kept = GraphsLocked().place;
+  if (kept.kind == Kind::kUnknown) {
     // On a handle opened for this alone: the history indexer asks every repository, and the
     // idle handles are for the repositories agents read.
     auto git = GitRepo::Open(settings_.path);
-    place = git ? RefsPlace::Of(git.value()->GitDir(), git.value()->CommonDir()) : RefsPlace{};
+    KeepPlaceLocked(git ? RefsPlace::Of(git.value()->GitDir(), git.value()->CommonDir())
+                        : RefsPlace{});
   }
-  return *place;
+  switch (kept.kind) {
+    case Kind::kPath:
+      return {settings_.path, ""};
+    case Kind::kPathGit:
+      return {settings_.path + "/.git", ""};
+    case Kind::kOther:
+      return *kept.other;
+    default:
+      return {};
+  }
 }
 
 std::string ServedRepo::ObjectsDirLocked() const {
-  const RefsPlace& place = PlaceLocked();
+  const RefsPlace place = PlaceLocked();
   if (place.empty()) return "";
   return (place.common_dir.empty() ? place.git_dir : place.common_dir) + "/objects";
 }
@@ -201,11 +228,12 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
     if (!g.indexed) {
       if (auto kept = ReadIndexedStamp(IndexedStampFile(settings_.index_folder))) {
         g.indexed = kept->indexed;
-        if (!g.place) g.place = kept->place;
+        if (g.place.kind == KeptPlace::Kind::kUnknown) KeepPlaceLocked(kept->place);
       }
     }
     const auto& last = g.indexed;
-    if (last && g.place && last->refs.Unchanged(RefsStamp::Take(*g.place)) &&
+    const bool located = g.place.kind != KeptPlace::Kind::kUnknown;
+    if (last && located && last->refs.Unchanged(RefsStamp::Take(PlaceLocked())) &&
         last->chain == FilesDigest({chain})) {
       HistoryIndexUpdate same;
       same.commits = last->commits;
@@ -225,7 +253,9 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
     if (!refs.racy()) WriteIndexedStamp(IndexedStampFile(settings_.index_folder), place, done);
     std::lock_guard<std::mutex> lock(graph_mu_);
     GraphState& g = GraphsLocked();
-    if (!g.place || g.place->empty()) g.place = std::move(place);
+    if (g.place.kind == KeptPlace::Kind::kUnknown || g.place.kind == KeptPlace::Kind::kNone) {
+      KeepPlaceLocked(place);
+    }
     g.indexed = done;
   }
   return u;

@@ -150,8 +150,15 @@ class ServedRepo {
   // What the history's graphs and index need, made on first use: with 20,000 repositories
   // configured, most are never asked, and each ServedRepo stays small. Kept small too: the
   // history indexer makes one for every repository.
+  // Where the repository keeps HEAD and its refs, kept small: most repositories are their
+  // configured folder itself (bare) or its .git; only the others keep their folders.
+  struct KeptPlace {
+    enum class Kind : uint8_t { kUnknown, kNone, kPath, kPathGit, kOther };
+    Kind kind = Kind::kUnknown;
+    std::unique_ptr<RefsPlace> other;
+  };
   struct GraphState {
-    std::optional<RefsPlace> place;  // found on first use; empty if the repository won't open
+    KeptPlace place;  // found on first use; kNone if the repository won't open
     GraphSource own_graph, index_graph;
     BloomAnswer own_bloom;
     std::optional<Indexed> indexed;
@@ -169,8 +176,10 @@ class ServedRepo {
   static std::optional<KeptStamp> ReadIndexedStamp(const std::string& file);
   static void WriteIndexedStamp(const std::string& file, const RefsPlace& place,
                                 const Indexed& indexed);
-  // Where the repository is (opened once to find out, on a handle of its own).
-  const RefsPlace& PlaceLocked() const;
+  // Where the repository is (opened once to find out, on a handle of its own); empty when it
+  // does not open.
+  RefsPlace PlaceLocked() const;
+  void KeepPlaceLocked(const RefsPlace& place) const;
   // The repository's objects folder; "" when the repository does not open.
   std::string ObjectsDirLocked() const;
   std::shared_ptr<const CommitGraph> OwnGraphLocked() const;

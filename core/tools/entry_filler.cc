@@ -1,5 +1,7 @@
 #include "core/tools/entry_filler.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 
 namespace rr {
@@ -58,6 +60,13 @@ void EntryFiller::Work() {
     lock.lock();
     pending_.erase(repo.get());
     done_cv_.notify_all();
+    if (queue_.empty()) {
+      // Nothing left to read: what the reads used goes back to the system, not kept in this
+      // thread's own part of the heap until the next page.
+      lock.unlock();
+      malloc_trim(0);
+      lock.lock();
+    }
   }
 }
 
