@@ -147,9 +147,6 @@ class ServedRepo {
     uint64_t commits = 0;
     uint32_t layers = 0;
   };
-  // What the history's graphs and index need, made on first use: with 20,000 repositories
-  // configured, most are never asked, and each ServedRepo stays small. Kept small too: the
-  // history indexer makes one for every repository.
   // Where the repository keeps HEAD and its refs, kept small: most repositories are their
   // configured folder itself (bare) or its .git; only the others keep their folders.
   struct KeptPlace {
@@ -157,6 +154,9 @@ class ServedRepo {
     Kind kind = Kind::kUnknown;
     std::unique_ptr<RefsPlace> other;
   };
+  // What the history's graphs and index need, made on first use: with 20,000 repositories
+  // configured, most are never asked, and each ServedRepo stays small. Kept small too: the
+  // history indexer makes one for every repository.
   struct GraphState {
     KeptPlace place;  // found on first use; kNone if the repository won't open
     GraphSource own_graph, index_graph;
