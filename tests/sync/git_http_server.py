@@ -5,7 +5,8 @@ or to the same path without /moved on itself: `--redirect self`), answer
 with an error message that repeats the request's Authorization header, and it records:
 
   RECORD/requests.jsonl  one line a request: method, path, whether it carried the token, and
-                         any process whose command line held the token at that moment
+                         any process whose command line held the token at that moment; for an
+                         upload-pack request, the ids it wants and how many it says it has
   RECORD/objects.txt     the id of every object in every pack it sent, one a line
 
 Packs are recorded through uploadpack.packObjectsHook (in the backend's own global
@@ -13,14 +14,20 @@ configuration), which runs pack-objects without --thin so that each pack holds e
 objects sent, and indexes a copy.
 
   git_http_server.py --root DIR --record DIR [--token T] [--redirect URL|self] [--echo-auth]
+                     [--no-pack-record]
+
+--no-pack-record (for bench/mirrors.py) leaves packs unrecorded: pack-objects runs as git runs
+it, so that timing the sync measures git and the sync, not the recording.
 
 prints the port it listens on, then serves until killed.
 """
 import argparse
 import base64
+import gzip
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -98,13 +105,20 @@ def make_handler(args, config_file):
         def log_message(self, *a):
             pass
 
-        def record(self, auth_ok):
+        def record(self, auth_ok, data=b""):
             entry = {
                 "method": self.command,
                 "path": self.path,
                 "token": carries_token(self.headers.get("Authorization"), args.token),
                 "authorization": bool(self.headers.get("Authorization")),
             }
+            if self.command == "POST" and self.path.endswith("/git-upload-pack"):
+                # What the client asked for and said it had (pkt-lines "want <id>", "have <id>").
+                if self.headers.get("Content-Encoding", "").lower() == "gzip":
+                    data = gzip.decompress(data)
+                entry["wants"] = re.findall(rb"want ([0-9a-f]{40})", data)
+                entry["wants"] = [w.decode() for w in entry["wants"]]
+                entry["haves"] = len(re.findall(rb"have [0-9a-f]{40}", data))
             if args.token:
                 entry["cmdline_with_token"] = [
                     c for c in token_in_command_lines(args.token) if "git_http_server" not in c
@@ -135,7 +149,7 @@ def make_handler(args, config_file):
         def serve(self):
             data = self.body() if self.command == "POST" else b""
             auth_ok = not args.token or carries_token(self.headers.get("Authorization"), args.token)
-            self.record(auth_ok)
+            self.record(auth_ok, data)
             if args.redirect and self.path.startswith("/moved/"):
                 target = args.redirect
                 if target == "self":
@@ -200,12 +214,14 @@ def main():
     p.add_argument("--token")
     p.add_argument("--redirect")
     p.add_argument("--echo-auth", action="store_true")
+    p.add_argument("--no-pack-record", action="store_true")
     args = p.parse_args()
     config_file = os.path.join(args.record, "backend.gitconfig")
     with open(config_file, "w") as f:
         f.write("[uploadpack]\n\tallowFilter = true\n\tallowAnySHA1InWant = true\n")
-        f.write("\tpackObjectsHook = %s %s --pack-hook %s\n" %
-                (sys.executable, os.path.abspath(__file__), args.record))
+        if not args.no_pack_record:
+            f.write("\tpackObjectsHook = %s %s --pack-hook %s\n" %
+                    (sys.executable, os.path.abspath(__file__), args.record))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(args, config_file))
     print(server.server_address[1], flush=True)
     server.serve_forever()
