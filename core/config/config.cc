@@ -1071,16 +1071,17 @@ void LinkRepositories(const Config& config, const HostLinks& links) {
   }
 }
 
+std::string RepositoryUrlKey(std::string u) {
+  while (!u.empty() && u.back() == '/') u.pop_back();
+  if (u.size() > 4 && u.compare(u.size() - 4, 4, ".git") == 0) u.resize(u.size() - 4);
+  // The host in any case; the path in any case too (GitHub, GitLab and Bitbucket treat owner
+  // and repository names so).
+  for (auto& ch : u) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return u;
+}
+
 bool SameRepositoryUrl(const std::string& a, const std::string& b) {
-  auto norm = [](std::string u) {
-    while (!u.empty() && u.back() == '/') u.pop_back();
-    if (u.size() > 4 && u.compare(u.size() - 4, 4, ".git") == 0) u.resize(u.size() - 4);
-    // The host in any case; the path in any case too (GitHub, GitLab and Bitbucket treat owner
-    // and repository names so).
-    for (auto& ch : u) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return u;
-  };
-  return norm(a) == norm(b);
+  return RepositoryUrlKey(a) == RepositoryUrlKey(b);
 }
 
 std::string DefaultMirrorFolder() {

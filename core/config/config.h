@@ -142,6 +142,8 @@ Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
 // Whether two mirror URLs name one repository, however spelt (case of the host, `.git`, a
 // trailing slash).
 bool SameRepositoryUrl(const std::string& a, const std::string& b);
+// The form SameRepositoryUrl compares: equal for URLs naming one repository.
+std::string RepositoryUrlKey(std::string url);
 
 // Gives each mirror the line list_repos shows for its page on the host (MirrorState::repo_link),
 // from the host plugins loaded. Called once, before the catalog is shared.

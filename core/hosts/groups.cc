@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/sync/token.h"
 #include "core/util/text.h"
@@ -159,25 +160,27 @@ std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
                      ") is served"
                : std::string(" — nothing of it is served until a listing succeeds")));
     }
+    // What is served already, by address and by name: looked up, not walked, for each of up
+    // to 20,000 listed repositories (a walk made start take minutes for a group that size).
+    std::unordered_set<std::string> urls, names;
+    for (const auto& r : config->repos) names.insert(r.name);
+    for (const auto& m : config->mirrors) {
+      urls.insert(RepositoryUrlKey(m.url));
+      names.insert(m.name);
+    }
     for (const auto& repo : repos) {
-      bool twice = false;
-      for (const auto& m : config->mirrors) {
-        if (SameRepositoryUrl(m.url, repo.url)) twice = true;
-      }
-      if (twice) {
+      if (urls.count(RepositoryUrlKey(repo.url))) {
         ++outcome.served_once;
         continue;
       }
       auto mirror = GroupMirror(*config, group, repo.path, repo.description);
-      bool taken = false;
-      if (mirror) {
-        for (const auto& r : config->repos) taken = taken || r.name == mirror->name;
-        for (const auto& m : config->mirrors) taken = taken || m.name == mirror->name;
-      }
-      if (!mirror || taken) {
+      if (!mirror || names.count(mirror->name)) {
         ++outcome.unnamed;
         continue;
       }
+      urls.insert(RepositoryUrlKey(repo.url));
+      urls.insert(RepositoryUrlKey(mirror->url));
+      names.insert(mirror->name);
       config->mirrors.push_back(mirror.take());
       ++outcome.listed;
     }
