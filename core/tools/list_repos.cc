@@ -120,6 +120,30 @@ size_t CountMatching(const Glob& glob, const Repos& repos) {
   return n;
 }
 
+// How many names `prefix*` matches, as CountMatching would with that glob when `prefix` holds
+// no glob character, without a glob: a prefix with a '/' is anchored (the name starts with it,
+// and '*' crosses no '/'); one without matches the last part of a name. A cut note suggests a
+// pattern for each separator of a name, each counted over every repository: with 20,000
+// repositories the glob made every page of list_repos cost tens of milliseconds more.
+size_t CountPrefixed(std::string_view prefix, const Repos& repos) {
+  const bool anchored = prefix.find('/') != std::string_view::npos;
+  size_t n = 0;
+  for (const auto& r : repos) {
+    std::string_view name = r->name();
+    if (anchored) {
+      n += name.substr(0, prefix.size()) == prefix &&
+                   name.find('/', prefix.size()) == std::string_view::npos
+               ? 1
+               : 0;
+    } else {
+      const size_t slash = name.rfind('/');
+      if (slash != std::string_view::npos) name.remove_prefix(slash + 1);
+      n += name.substr(0, prefix.size()) == prefix ? 1 : 0;
+    }
+  }
+  return n;
+}
+
 // A pattern that narrows the list from `name` on: `name` up to one of its separators, then *.
 // The shortest that matches at most `page` repositories (a page or so), else the one matching
 // fewest; never one matching a single repository or all of them. "" when none narrows.
@@ -131,9 +155,14 @@ std::string SuggestPattern(const std::string& name, const Repos& listed, size_t 
     const char c = name[i];
     if (c != '-' && c != '_' && c != '.' && c != '/') continue;
     const std::string candidate = name.substr(0, i + 1) + "*";
-    auto glob = Glob::Compile(candidate);
-    if (!glob) continue;
-    const size_t n = CountMatching(*glob, listed);
+    size_t n = 0;
+    if (name.find_first_of("*?[]\\", 0) == std::string::npos) {
+      n = CountPrefixed(std::string_view(name).substr(0, i + 1), listed);
+    } else {
+      auto glob = Glob::Compile(candidate);
+      if (!glob) continue;
+      n = CountMatching(*glob, listed);
+    }
     if (n < 2 || n >= listed.size()) continue;
     if (n <= page) {
       *count = n;
