@@ -23,6 +23,7 @@
 #include "core/answer/host_links.h"
 #include "core/config/yaml_load.h"
 #include "core/git/git_repo.h"
+#include "core/sync/content_fetch.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -1480,6 +1481,8 @@ Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
     s.own = m.own;
     s.index_folder = HistoryIndexFolder(config, m.dir);
     s.mirror = m.state;
+    // Older versions' contents, fetched when a tool reads them (core/sync/content_fetch.h).
+    s.fetcher = MakeContentFetcher(config, m);
     if (!config.guidance_repo.empty()) {  // the operator's guidance reaches mirrors too
       auto g = guidance.find(config.guidance_repo);
       if (g != guidance.end()) s.guidance_repo = g->second;

@@ -477,7 +477,12 @@ bool Engine::Load(Origin* o) {
   if (o->data) return true;
   size_t size = 0;
   git_object_t type = GIT_OBJECT_INVALID;
-  if (!repo_.ObjectHeader(o->blob, &size, &type) || type != GIT_OBJECT_BLOB) {
+  bool present = repo_.ObjectHeader(o->blob, &size, &type);
+  if (!present && options_.fetch_missing) {
+    options_.fetch_missing({{o->blob, paths_[o->path].text}});
+    present = repo_.ObjectHeader(o->blob, &size, &type);
+  }
+  if (!present || type != GIT_OBJECT_BLOB) {
     o->stop = BlameStop::kMissing;
     return false;
   }
@@ -649,6 +654,20 @@ Origin* Engine::FindRename(Commit* parent, Origin* o) {
   // be half the same. Of those left, none is read unless every one may be followed.
   size_t target_size = 0;
   git_object_t type;
+  if (options_.fetch_missing) {
+    // Versions the local copy lacks are fetched first, in one batch, and only from paths that
+    // may be followed: a missing one that may not stops the blame here, unread.
+    std::vector<std::pair<git_oid, std::string>> wanted;
+    if (!repo_.ObjectHeader(o->blob, &target_size, &type)) {
+      wanted.emplace_back(o->blob, paths_[o->path].text);
+    }
+    for (const Deleted& d : deleted) {
+      if (!IsRegular(d.mode) || repo_.ObjectHeader(d.oid, &target_size, &type)) continue;
+      if (!may_follow(d.path)) return refuse(BlameStop::kNotFollowed);
+      wanted.emplace_back(d.oid, d.path);
+    }
+    if (!wanted.empty()) options_.fetch_missing(wanted);
+  }
   if (!repo_.ObjectHeader(o->blob, &target_size, &type)) return refuse(BlameStop::kMissing);
   struct Candidate {
     const Deleted* file;

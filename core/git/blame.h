@@ -26,7 +26,8 @@
 //
 // Bounded: the StopToken is checked before every commit is examined and in every loop over a
 // tree; a version over max_blob_bytes, or an object missing from the local copy (a partial
-// clone), stops the blame where it was needed, and the lines it held say why. Not thread-safe:
+// clone) and not brought by `fetch_missing`, stops the blame where it was needed, and the
+// lines it held say why. Not thread-safe:
 // one GitRepo, one thread.
 #pragma once
 
@@ -34,6 +35,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/git/commit_graph.h"
@@ -90,6 +92,11 @@ struct BlameOptions {
   // it holds are read from it, and its changed-path Bloom filters spare reading the trees of a
   // commit that left the file as its first parent had it. May be null.
   std::shared_ptr<const CommitGraph> graph;
+  // Asked with the versions (id, path: raw bytes from the root) the walk needs and the local
+  // copy lacks, before it gives up on them (a mirror fetches them; core/policy decides what may
+  // be). Only paths the walk is on, or that `may_follow` allowed, are named. Empty: nothing
+  // is asked, a missing version stops the blame there (BlameStop::kMissing).
+  std::function<void(const std::vector<std::pair<git_oid, std::string>>& versions)> fetch_missing;
 };
 
 // Lines are counted as git counts them: each ends at '\n'; a last line without one counts.

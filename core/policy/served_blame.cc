@@ -28,7 +28,7 @@ Result<BlameSubject> FindBlameSubject(RepoReader& reader, const ReadPoint& at, c
     case EntryKind::kOther:
       break;
   }
-  auto data = reader.Read(*node);
+  auto data = reader.Read(*node, stop);
   if (!data) return Error{data.error()};
   if (data->kind == FileData::Kind::kBinary) {
     return Error{quoted + " is a binary file (" + HumanBytes(data->size) +
@@ -56,6 +56,20 @@ Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
     return path && !path->is_root() && path->str() == raw && policy.ServesFile(*path);
   };
   options.graph = reader.repo().Graph();
+  // In a mirror, older versions the walk needs are fetched when missing; each path is judged
+  // again by FetchMissing, so only served files' contents are ever asked for.
+  if (reader.repo().settings().fetcher) {
+    options.fetch_missing = [&reader,
+                             &stop](const std::vector<std::pair<git_oid, std::string>>& versions) {
+      std::vector<Node> nodes;
+      for (const auto& [oid, raw] : versions) {
+        auto path = RepoPath::Parse(raw);
+        if (!path || path->is_root() || path->str() != raw) continue;
+        nodes.push_back(Node{path.take(), EntryKind::kFile, oid});
+      }
+      reader.FetchMissing(nodes, stop);
+    };
+  }
   auto result = BlameFile(*reader.lease_, at.commit.id, subject.file.path.str(), options, stop);
   if (!result)
     return Error{"`" + subject.file.path.Display() + "` cannot be blamed: " + result.error()};

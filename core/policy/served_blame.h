@@ -8,6 +8,9 @@
 //   - The file's history is followed through renames only from served paths. Where it may have
 //     come from a path this server does not serve, blame stops at that commit
 //     (BlameStop::kNotFollowed): nothing of such a file is read, and its path is never named.
+//   - In a mirror, an older version the walk needs and the local copy lacks is fetched
+//     (RepoReader::FetchMissing, which judges its path again); one that cannot be fetched stops
+//     the blame there, as a version missing from a local partial clone does.
 #pragma once
 
 #include <cstdint>

@@ -170,6 +170,24 @@ Status ChangeReader::Compare(const std::optional<CommitId>& before, const Commit
       [&](const RepoPath& folder, const git_oid& tree) {
         return reader_.HoldsServed(folder, tree, stop);
       };
+  if (reader_.repo().settings().fetcher) {
+    // A mirror: the served versions the comparison will read are fetched first, in batches,
+    // when the local copy lacks them (RepoReader::FetchMissing judges each path again).
+    std::vector<Node> sides;
+    const std::function<bool(const FileChange&)> collect = [&](const FileChange& f) {
+      if (f.beside_unserved_folder) return true;
+      for (const auto* side : {&f.before, &f.after}) {
+        if (*side && (*side)->kind != EntryKind::kSubmodule) sides.push_back(**side);
+      }
+      return true;
+    };
+    NotServed ignored;
+    PolicyVisitor pass(reader_.repo().policy(), under, stop, holds_served, collect, &ignored);
+    Status st = DiffTrees(git, before ? &before_tree : nullptr, &after_tree, pass, stop);
+    if (!st) return st;
+    if (stop.stopped()) return Error{stop.Why()};
+    reader_.FetchMissing(sides, stop);
+  }
   PolicyVisitor v(reader_.repo().policy(), under, stop, holds_served, visit, not_served);
   Status st = DiffTrees(git, before ? &before_tree : nullptr, &after_tree, v, stop);
   if (!st) return st;
@@ -209,8 +227,15 @@ Result<FileDiff> ChangeReader::Diff(const Node* before, const Node* after,
     // The size first, from the object's header: a side over the bound is never inflated.
     size_t size = 0;
     git_object_t type = GIT_OBJECT_INVALID;
-    if (!git.ObjectHeader(node->oid, &size, &type)) {
-      out->why_not = "its contents are not in the local copy (a partial clone; never fetched)";
+    if (!git.ObjectHeader(node->oid, &size, &type) &&
+        !(reader_.FetchMissing({*node}, stop) && git.ObjectHeader(node->oid, &size, &type))) {
+      if (reader_.repo().settings().fetcher) {
+        const std::string why = reader_.FetchProblem(node->oid);
+        out->why_not = "a version of it is not in the mirror and could not be fetched" +
+                       (why.empty() ? std::string() : ": " + why);
+      } else {
+        out->why_not = "its contents are not in the local copy (a partial clone; never fetched)";
+      }
       return;
     }
     if (size > RepoReader::kMaxFileBytes) {

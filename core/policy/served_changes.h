@@ -10,7 +10,10 @@
 //   - a served file replaced by a folder holding nothing served, or such a folder replaced by a
 //     served file, is listed with beside_unserved_folder set: its lines are never compared or
 //     shown (the folder's own files are counted as not served);
-//   - contents are read with RepoReader's bounds: at most 10 MB a side, never fetched.
+//   - contents are read with RepoReader's bounds: at most 10 MB a side. In a mirror, the
+//     served versions a comparison reads are fetched first when the local copy lacks them
+//     (RepoReader::FetchMissing, one batch for the whole comparison); a local repository's
+//     missing contents are never fetched.
 //
 // Same thread rule as RepoReader: one call's thread at a time.
 #pragma once
@@ -79,7 +82,8 @@ class ChangeReader {
   // The line diff of two versions of a served path (either may be null: added, deleted), into
   // `emit` (may be empty: counting only). A submodule is compared as git shows it ("Subproject
   // commit <id>"), a link as its target. Binary by git's rule (a NUL in the first 8,000 bytes
-  // of either side); a side over 10 MB or missing from a partial clone is not read (kNotRead).
+  // of either side); a side over 10 MB, or missing from a partial clone (and, in a mirror, not
+  // fetched: why_not_read says why), is not read (kNotRead).
   // Errors: the stop token fired, or libgit2 failed.
   Result<FileDiff> Diff(const Node* before, const Node* after,
                         const std::function<void(const DiffLine&)>& emit, const StopToken& stop);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/util/text.h"
@@ -472,13 +473,76 @@ std::optional<size_t> RepoReader::Size(const Node& file) {
   return size;
 }
 
+std::optional<size_t> RepoReader::Size(const Node& file, const StopToken& stop) {
+  if (auto size = Size(file)) return size;
+  if (!repo_->settings().fetcher || !FetchMissing({file}, stop)) return std::nullopt;
+  return Size(file);
+}
+
+size_t RepoReader::FetchMissing(const std::vector<Node>& files, const StopToken& stop) {
+  const auto& fetcher = repo_->settings().fetcher;
+  if (!fetcher) return 0;
+  const PathPolicy& policy = repo_->policy();
+  std::vector<ContentWant> wants;
+  std::set<std::string> asked;
+  for (const Node& n : files) {
+    if (n.kind != EntryKind::kFile && n.kind != EntryKind::kLink) continue;
+    // Judged again here, whoever made the node: a path this server does not serve is never
+    // fetched.
+    if (n.path.is_root() || !policy.ServesFile(n.path)) continue;
+    const std::string hex = CommitId(n.oid).Hex();
+    if (fetch_problems_.count(hex) || asked.count(hex) || Size(n)) continue;
+    asked.insert(hex);
+    wants.push_back(ContentWant{n.oid, n.path});
+  }
+  size_t arrived = 0;
+  for (size_t i = 0; i < wants.size(); i += ContentFetcher::kMaxIdsPerFetch) {
+    const size_t end = std::min(wants.size(), i + ContentFetcher::kMaxIdsPerFetch);
+    std::vector<ContentWant> batch(wants.begin() + i, wants.begin() + end);
+    std::string why;
+    if (stop.stopped()) {
+      why = stop.Why();
+    } else if (Status fetched = fetcher->Fetch(batch, stop); !fetched) {
+      why = fetched.error();
+    }
+    for (const ContentWant& w : batch) {
+      Node n{w.path, EntryKind::kFile, w.oid};
+      if (why.empty() && Size(n)) {
+        ++arrived;
+        continue;
+      }
+      fetch_problems_[CommitId(w.oid).Hex()] = why.empty() ? "the host did not send them" : why;
+    }
+  }
+  return arrived;
+}
+
+std::string RepoReader::FetchProblem(const git_oid& oid) const {
+  auto it = fetch_problems_.find(CommitId(oid).Hex());
+  return it == fetch_problems_.end() ? std::string() : it->second;
+}
+
 namespace {
 constexpr size_t kBinaryProbeBytes = 8000;  // git's FIRST_FEW_BYTES
 }  // namespace
 
 Result<FileData> RepoReader::Read(const Node& file) {
-  auto size = Size(file);
+  return Read(file, StopToken(std::make_shared<std::atomic<bool>>(false), kFetchTime));
+}
+
+Result<FileData> RepoReader::Read(const Node& file, const StopToken& stop) {
+  auto size = Size(file, stop);
   if (!size) {
+    if (repo_->settings().fetcher) {
+      std::string why = FetchProblem(file.oid);
+      if (why.empty()) why = "they were not asked for";
+      const auto& mirror = repo_->settings().mirror;
+      return Error{"the contents of " + Quote(file.path) +
+                   " at this commit are not in the mirror `" + repo_->name() +
+                   "` and could not be fetched" + (mirror ? " from " + mirror->Get().url : "") +
+                   ": " + why +
+                   "; call again later, or read it at a ref the mirror keeps (list_refs)"};
+    }
     return Error{"the contents of " + Quote(file.path) + " are not in the local copy of `" +
                  repo_->name() + "` (a partial clone); this server never fetches them"};
   }

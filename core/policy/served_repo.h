@@ -9,8 +9,10 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "core/git/commit_graph.h"
 #include "core/git/git_repo.h"
 #include "core/git/history_index.h"
+#include "core/policy/content_fetcher.h"
 #include "core/policy/entry_cache.h"
 #include "core/policy/mirror_state.h"
 #include "core/policy/path_policy.h"
@@ -46,6 +49,9 @@ struct RepoSettings {
   // For a mirror the server keeps (core/sync): where it comes from and its last sync. A mirror
   // is opened only once a sync has succeeded. Null for a local repository.
   std::shared_ptr<const MirrorState> mirror;
+  // For a mirror: fetches an older version's missing contents when a tool is about to read it
+  // (content_fetcher.h). Null for a local repository: nothing is ever fetched for it.
+  std::shared_ptr<ContentFetcher> fetcher;
   // The operator's guidance for this repository (core/policy/guidance.h): the served repository
   // that holds it, and the folder there; null when the configuration names none.
   std::shared_ptr<const ServedRepo> guidance_repo;
@@ -226,11 +232,29 @@ class RepoReader {
               const std::function<bool(const Node&)>& visit, size_t* too_deep,
               const std::function<bool(const RepoPath&)>& enter = nullptr);
 
-  // A file's or link's contents (up to kMaxFileBytes). Errors: over the size, not in the local
-  // copy (a partial clone; never fetched).
+  // A file's or link's contents (up to kMaxFileBytes). In a mirror, contents the local copy
+  // lacks are fetched first (FetchMissing), within `stop`'s time; without `stop`, within
+  // kFetchTime. Errors: over the size; not in the local copy (a local partial clone: never
+  // fetched); could not be fetched (the reason, per file).
+  static constexpr std::chrono::seconds kFetchTime{30};
   Result<FileData> Read(const Node& file);
-  // Size without reading, or nullopt when not in the local copy.
+  Result<FileData> Read(const Node& file, const StopToken& stop);
+  // Size without reading, or nullopt when not in the local copy (never fetches).
   std::optional<size_t> Size(const Node& file);
+  // Size, fetching the contents first in a mirror when they are missing (as Read does).
+  std::optional<size_t> Size(const Node& file, const StopToken& stop);
+
+  // For a mirror (a fetcher is set): fetches, in batches of at most
+  // ContentFetcher::kMaxIdsPerFetch ids and within `stop`'s time, the contents of those
+  // `files` (files and links) the local copy lacks. Each node's path is judged again by the
+  // policy right here, before anything is asked: a node this server does not serve is passed
+  // over, never fetched. Nothing for a local repository. A node whose contents could not be
+  // fetched is remembered for this reader's life with the reason (FetchProblem), and is not
+  // asked for again by it. Returns how many contents arrived.
+  size_t FetchMissing(const std::vector<Node>& files, const StopToken& stop);
+  // Why `oid`'s contents could not be fetched by this reader, or "" when no fetch was tried or
+  // it went through.
+  std::string FetchProblem(const git_oid& oid) const;
 
   // Branches, remote-tracking branches and tags, bounded by `limit`.
   Result<std::vector<RefEntry>> Refs(size_t limit, bool* truncated) {
@@ -260,6 +284,7 @@ class RepoReader {
 
   const ServedRepo* repo_;
   RepoHandles::Lease lease_;
+  std::map<std::string, std::string> fetch_problems_;  // content id (hex) -> why not fetched
   size_t visibility_left_ = 1000000;  // entries all visibility checks of the call may read
   bool visibility_exhausted_ = false;
 };

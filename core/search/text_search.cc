@@ -267,6 +267,8 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       if (!walked) report.partial = true;
     }
     report.files = files[t].size();
+    // A mirror fetches, in batches, the contents its local copy lacks (an older ref).
+    (*reader)->FetchMissing(files[t], stop);
   });
 
   // 2. Every file of every target, in order, read and matched on the pool.

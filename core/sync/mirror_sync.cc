@@ -105,16 +105,10 @@ class Sync {
     return run;
   }
 
-  // A run that reaches the host: the URL's own protocol only, the token's entries with a token,
-  // no proxy for plain http (this machine).
+  // A run that reaches the host (MirrorNetworkRun).
   GitRun Network(std::string sub, std::vector<std::string> args, std::string input = "") const {
-    GitRun run = Local(std::move(sub), std::move(args), std::move(input));
-    const bool https = m_.url.rfind("https://", 0) == 0;
-    run.allow_protocol = https ? "https" : "http";
-    if (token_) run.config = token_->GitConfig(m_.url);
-    run.config.push_back({"credential." + m_.url + ".helper", ""});
-    if (!https) run.config.push_back({"http." + m_.url + ".proxy", ""});
-    return run;
+    return MirrorNetworkRun(m_, token_ ? &*token_ : nullptr, std::move(sub), std::move(args),
+                            std::move(input), deadline_);
   }
 
   Result<GitOutput> Git(const GitRun& run, const char* what) const {
@@ -292,20 +286,7 @@ class Sync {
     return report;
   }
 
-  static std::vector<std::string> FetchArgs() {
-    return {"--no-tags",
-            "--recurse-submodules=no",
-            "--filter=blob:none",
-            "--no-write-fetch-head",
-            "--refmap=",
-            "--no-auto-gc",
-            "--no-auto-maintenance",
-            "--no-write-commit-graph",
-            "--no-show-forced-updates",
-            "--quiet",
-            "--stdin",
-            "origin"};
-  }
+  static std::vector<std::string> FetchArgs() { return MirrorFetchArgs(); }
 
   static std::string LastGitError() {
     const git_error* e = git_error_last();
@@ -368,10 +349,59 @@ class Sync {
 
 }  // namespace
 
+std::shared_ptr<std::timed_mutex> MirrorLock(const std::string& dir) {
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<std::timed_mutex>> locks;
+  std::lock_guard<std::mutex> guard(mu);
+  auto& slot = locks[dir];
+  auto lock = slot.lock();
+  if (!lock) {
+    lock = std::make_shared<std::timed_mutex>();
+    slot = lock;
+  }
+  return lock;
+}
+
+GitRun MirrorNetworkRun(const MirrorConfig& mirror, const HostToken* token, std::string subcommand,
+                        std::vector<std::string> args, std::string input,
+                        std::chrono::steady_clock::time_point deadline) {
+  GitRun run;
+  run.subcommand = std::move(subcommand);
+  run.args = std::move(args);
+  run.git_dir = mirror.dir;
+  run.input = std::move(input);
+  run.deadline = deadline;
+  const bool https = mirror.url.rfind("https://", 0) == 0;
+  run.allow_protocol = https ? "https" : "http";
+  if (token) run.config = token->GitConfig(mirror.url);
+  run.config.push_back({"credential." + mirror.url + ".helper", ""});
+  if (!https) run.config.push_back({"http." + mirror.url + ".proxy", ""});
+  return run;
+}
+
+std::vector<std::string> MirrorFetchArgs() {
+  return {"--no-tags",
+          "--recurse-submodules=no",
+          "--filter=blob:none",
+          "--no-write-fetch-head",
+          "--refmap=",
+          "--no-auto-gc",
+          "--no-auto-maintenance",
+          "--no-write-commit-graph",
+          "--no-show-forced-updates",
+          "--quiet",
+          "--stdin",
+          "origin"};
+}
+
 Result<SyncReport> SyncMirror(const GitProcess& git, const MirrorConfig& mirror,
                               std::chrono::steady_clock::time_point deadline,
                               const std::shared_ptr<std::atomic<bool>>& stop) {
   if (mirror.dir.empty()) return Error{"mirror `" + mirror.name + "` has no folder"};
+  // No on-demand fetch of this mirror runs meanwhile (content_fetch.h); one running now ends
+  // within its call's time.
+  const auto lock = MirrorLock(mirror.dir);
+  std::lock_guard<std::timed_mutex> held(*lock);
   return Sync(git, mirror, deadline, stop ? stop : std::make_shared<std::atomic<bool>>(false))
       .Run();
 }

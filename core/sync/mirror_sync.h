@@ -20,17 +20,21 @@
 // The token is read from the environment when the sync begins and handed to git only through
 // GitProcess's configuration entries (HostToken::GitConfig); every error is scrubbed of it.
 //
-// Not yet: contents of an older version are not fetched on demand; reading one answers that it
-// is not in the local copy (the kept tips' served files are all there).
+// An older version's contents are fetched on demand, when a tool reads them
+// (core/sync/content_fetch.h), with the same network run (MirrorNetworkRun, MirrorFetchArgs);
+// never while a sync of the same mirror runs (MirrorLock).
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/config/config.h"
 #include "core/sync/git_process.h"
+#include "core/sync/token.h"
 #include "core/util/result.h"
 
 namespace rr {
@@ -41,6 +45,21 @@ struct SyncReport {
   size_t contents = 0;        // served files' contents fetched this time
   std::string refs_left_out;  // a sentence when refs were not kept (a tag of a file), or ""
 };
+
+// The lock of the mirror kept at `dir`, one per folder in this process: a sync holds it from
+// start to end, an on-demand fetch while it runs, so the two never run into each other.
+std::shared_ptr<std::timed_mutex> MirrorLock(const std::string& dir);
+
+// A run of `subcommand` that reaches `mirror`'s host: its URL's own protocol only, `token`'s
+// entries when there is one (the header scoped to the URL, redirects off), no credential
+// helper for the URL, no proxy for plain http (this machine).
+GitRun MirrorNetworkRun(const MirrorConfig& mirror, const HostToken* token, std::string subcommand,
+                        std::vector<std::string> args, std::string input,
+                        std::chrono::steady_clock::time_point deadline);
+
+// `git fetch`'s arguments for every fetch of a mirror: history without contents, no tags, no
+// submodules, no ref or FETCH_HEAD written by the fetch itself, what to fetch on standard input.
+std::vector<std::string> MirrorFetchArgs();
 
 // Syncs `mirror` (a checked MirrorConfig with `dir` set). `stop`, when set, ends the sync early
 // (the last good state stays). Errors are scrubbed of the token and say what to do.

@@ -115,7 +115,7 @@ Result<FileRead> ReadOne(const CallContext& ctx, Opened& o, const RepoPath& path
       return r;
     }
     case EntryKind::kLink: {
-      auto data = o.reader.Read(*node);
+      auto data = o.reader.Read(*node, ctx.stop);
       if (!data) return Error{data.error()};
       r.what = "symbolic link";
       d.header = where + " · " + r.what;
@@ -128,7 +128,7 @@ Result<FileRead> ReadOne(const CallContext& ctx, Opened& o, const RepoPath& path
       break;
   }
 
-  auto data = o.reader.Read(*node);
+  auto data = o.reader.Read(*node, ctx.stop);
   if (!data) return Error{data.error()};
   const std::string_view bytes = data->bytes();
   if (data->kind == FileData::Kind::kBinary) {
@@ -325,6 +325,15 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
                     ? ", lines " + Digits(w.start) + "–" +
                           Digits(w.start - 1 + static_cast<size_t>(w.max_lines)) + " of each"
                     : ", from line " + Digits(w.start) + " of each";
+  }
+  if (o->reader.repo().settings().fetcher) {
+    // A mirror fetches the contents of the files asked that its local copy lacks, at once.
+    std::vector<Node> files;
+    for (const auto& p : parsed) {
+      if (!p || p->is_root()) continue;
+      if (auto node = o->reader.Find(o->at, *p, ctx.stop)) files.push_back(node.take());
+    }
+    o->reader.FetchMissing(files, ctx.stop);
   }
   std::vector<Section> sections;
   size_t spent = 0;

@@ -24,6 +24,10 @@ class StopToken {
   bool stopped() const { return cancelled() || expired(); }
   // The time the call was given (zero: no limit).
   Clock::duration budget() const { return budget_; }
+  // When the call's time is up (time_point::max(): never), and the flag its cancelling sets:
+  // for work handed to another process that must end with the call (core/sync's fetches).
+  Clock::time_point deadline() const { return deadline_; }
+  const std::atomic<bool>* cancel_flag() const { return cancelled_.get(); }
 
   // Why the work stopped, as a sentence for the answer.
   std::string Why() const {
