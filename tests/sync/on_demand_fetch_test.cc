@@ -125,24 +125,53 @@ TEST(OnDemandFetch, ReadFileAtAnOlderCommitFetchesItsContentsOnce) {
   EXPECT_EQ(GitCommands(server), commands + 2);
 }
 
-TEST(OnDemandFetch, CallsAskingForTheSameContentsAtOnceShareOneFetch) {
+TEST(OnDemandFetch, NoFetchRunsIntoASyncAndCallsWaitingForTheSameContentsShareOne) {
   Origin origin;
   GitHttpServer server({origin.root.path()});
   TempDir folder;
   Config c = Synced(server, folder);
-  ToolHarness h(ToolHarness::FromConfig{}, c);
-  const size_t commands = GitCommands(server);
+  auto fetcher = MakeContentFetcher(c, c.mirrors[0]);
+  auto served = ServedMirror(c.mirrors[0], fetcher);
+  // The file at the second commit, as each call finds it.
+  auto node_at = [&](RepoReader& reader) {
+    auto at = reader.At(origin.second);
+    EXPECT_TRUE(at) << at.error();
+    auto node = reader.Find(*at, RepoPath::Parse("src/app.py").take(), StopToken());
+    EXPECT_TRUE(node) << node.error();
+    return node.take();
+  };
+  // A sync of the mirror holds its lock: a call whose time ends meanwhile fetches nothing and
+  // says why.
+  auto sync_lock = MirrorLock(c.mirrors[0].dir);
+  sync_lock->lock();
+  {
+    auto reader = served->Open();
+    ASSERT_TRUE(reader);
+    const Node node = node_at(reader.value());
+    auto data = reader->Read(node, StopToken(std::make_shared<std::atomic<bool>>(false),
+                                             std::chrono::milliseconds(300)));
+    ASSERT_FALSE(data);
+    EXPECT_TRUE(Has(data.error(), "could not be fetched")) << data.error();
+    EXPECT_EQ(fetcher->fetches(), 0u);
+  }
+  // Calls that want the same contents wait for the sync; the first to go fetches them, the
+  // others find them there.
   std::vector<std::thread> calls;
-  std::vector<ToolHarness::Answer> answers(4);
-  for (size_t i = 0; i < answers.size(); ++i) {
+  std::vector<std::string> read(3);
+  for (size_t i = 0; i < read.size(); ++i) {
     calls.emplace_back([&, i] {
-      answers[i] = h.Call("read_file",
-                          R"({"repo":"shop","path":"src/app.py","ref":")" + origin.second + "\"}");
+      auto reader = served->Open();
+      if (!reader) return;
+      auto data = reader->Read(node_at(reader.value()), StopToken());
+      read[i] = data ? std::string(data->bytes()) : data.error();
     });
   }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // let them wait for the lock
+  EXPECT_EQ(fetcher->fetches(), 0u);
+  sync_lock->unlock();
   for (auto& t : calls) t.join();
-  for (const auto& a : answers) EXPECT_TRUE(Has(a.text, "print('shop v2')")) << a.text;
-  EXPECT_EQ(GitCommands(server), commands + 1);
+  for (const auto& r : read) EXPECT_EQ(r, "# the shop\nprint('shop v2')\n");
+  EXPECT_EQ(fetcher->fetches(), 1u);
 }
 
 TEST(OnDemandFetch, ExcludedAndCredentialFilesAtOlderCommitsAreNeverFetched) {
