@@ -22,7 +22,7 @@ bool IsMarkdownFile(const Node& f) {
 // that reads it, indented, read by the secret filter as that file's lines. Returns the
 // characters appended.
 size_t AppendHeadings(const CallContext& ctx, RepoReader& reader, const Node& f, Draft* d) {
-  auto data = reader.Read(f);
+  auto data = reader.Read(f, ctx.stop);
   if (!data) {
     d->lines.push_back("  (headings not read: " + data.error() + ")");
     return CodePoints(d->lines.back()) + 1;
@@ -129,6 +129,14 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
       if (index++ >= skip) add_entry(f.path.Display() + "/");
     }
     size_t chars = 0;  // with outline: past the answer, no more files are read
+    if (outline) {
+      // A mirror fetches the Markdown files' contents it lacks (an older ref) at once.
+      std::vector<Node> wanted;
+      for (const auto& f : listing->files) {
+        if (IsMarkdownFile(f) && wanted.size() < kMaxOutlined) wanted.push_back(f);
+      }
+      o->reader.FetchMissing(wanted, ctx.stop);
+    }
     for (const auto& f : listing->files) {
       if (index++ < skip) continue;
       add_entry(f.path.Display() + Mark(f.kind));
@@ -214,6 +222,9 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
     // The files' lines, each Markdown file's headings beneath it.
     std::vector<std::string> files = std::move(d.lines);
     d.lines.clear();
+    std::vector<Node> wanted;  // a mirror fetches the contents it lacks at once
+    for (const auto& m : markdown) wanted.push_back(m.second);
+    o->reader.FetchMissing(wanted, ctx.stop);
     size_t next = 0;
     for (size_t i = 0; i < files.size(); ++i) {
       add_entry(std::move(files[i]));

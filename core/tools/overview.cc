@@ -39,14 +39,14 @@ std::string AppendIndex(const CallContext& ctx, Opened& o, size_t budget, Draft*
     auto node = o.reader.Find(o.at, *path, ctx.stop);
     if (!node) continue;  // not there, or outside what this server serves
     if (node->kind == EntryKind::kLink) {
-      auto target = o.reader.Read(*node);
+      auto target = o.reader.Read(*node, ctx.stop);
       notes->push_back("(" + std::string(name) + " is a symbolic link" +
                        (target ? " to `" + DisplayName(target->bytes()) + "`" : "") +
                        ", not followed: read the target by its own path)");
       continue;
     }
     if (node->kind != EntryKind::kFile && node->kind != EntryKind::kOther) continue;
-    auto data = o.reader.Read(*node);
+    auto data = o.reader.Read(*node, ctx.stop);
     if (!data) {
       notes->push_back("(" + std::string(name) + " not read: " + data.error() + ")");
       continue;
@@ -175,6 +175,16 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
   // line says how to go on (what the cut's note says, should the cap not cut before it).
   size_t chars = 0, kept_files = 0, kept_lines = d.lines.size();
   for (size_t i = 0; i < listing_begin; ++i) chars += CodePoints(d.lines[i]) + 1;
+  {
+    // A mirror fetches the listed files' contents it lacks (an older ref), one batch at most:
+    // a size is no reason for more.
+    std::vector<Node> wanted;
+    for (const auto& [line, f] : files) {
+      if (wanted.size() == ContentFetcher::kMaxIdsPerFetch) break;
+      if (f.kind == EntryKind::kFile) wanted.push_back(f);
+    }
+    o.reader.FetchMissing(wanted, ctx.stop);
+  }
   for (size_t i = listing_begin; i < d.lines.size(); ++i) {
     std::string& line = d.lines[i];
     if (kept_files < files.size() && files[kept_files].first == i) {

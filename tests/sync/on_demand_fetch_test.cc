@@ -29,6 +29,7 @@ struct Origin {
     repo.Write("src/app.py", "# the shop\nprint('shop v1')\n");
     repo.Write("src/lib.py", "def shop(): return 1\n");
     repo.Write("docs/readme.md", "# Shop\n");
+    repo.Write("README.md", "# The shop\n\n## First edition\n");
     repo.Write("secret/plan.txt", "the excluded plan, first draft\n");
     repo.Write(".env", "API_KEY=first-key-kept-out-by-the-credential-rule\n");
     first = repo.Commit("First");
@@ -39,6 +40,7 @@ struct Origin {
     second = repo.Commit("Second");
     repo.Write("src/app.py", "# the shop\nprint('shop v3')\n");
     repo.Write("src/lib.py", "def shop(): return 3\n");
+    repo.Write("README.md", "# The shop\n\n## Third edition\n");
     third = repo.Commit("Third");
   }
   std::string Blob(const std::string& rev_path) const { return repo.Rev(rev_path); }
@@ -300,6 +302,22 @@ TEST(OnDemandFetch, GrepAtAnOlderCommitSearchesItsFiles) {
   EXPECT_TRUE(Has(grep.text, "print('shop v1')")) << grep.text;
   EXPECT_TRUE(Has(grep.text, "def shop(): return 1")) << grep.text;
   EXPECT_EQ(GitCommands(server), commands + 1);  // both files' older contents in one fetch
+}
+
+TEST(OnDemandFetch, OverviewAndListFilesOutlinesAtAnOlderCommit) {
+  Origin origin;
+  GitHttpServer server({origin.root.path()});
+  TempDir folder;
+  Config c = Synced(server, folder);
+  ToolHarness h(ToolHarness::FromConfig{}, c);
+  const auto overview = h.Call("overview", R"({"repo":"shop","ref":")" + origin.first + "\"}");
+  EXPECT_FALSE(overview.is_error) << overview.text;
+  EXPECT_TRUE(Has(overview.text, "## First edition")) << overview.text;        // the index file
+  EXPECT_FALSE(Has(overview.text, "not in the local copy")) << overview.text;  // every size
+  const auto outline = h.Call("list_files", R"({"repo":"shop","recursive":true,"outline":true,)" +
+                                                std::string(R"("ref":")") + origin.first + "\"}");
+  EXPECT_TRUE(Has(outline.text, "## First edition")) << outline.text;
+  EXPECT_FALSE(Has(outline.text, "headings not read")) << outline.text;
 }
 
 TEST(OnDemandFetch, TheTokenTravelsAsForTheSyncAndNeverOnACommandLine) {
