@@ -1,5 +1,6 @@
-// GitProcess: the one place the server starts git, and only for the sync of the mirrors it keeps
-// in its own folder. Reading never starts a process (core/git reads with libgit2).
+// GitProcess: the one place the server starts git, and only for the mirrors it keeps in its own
+// folder: their sync, and the fetch of an older version's contents a tool is about to read
+// (content_fetch.h). Reading never starts a process (core/git reads with libgit2).
 //
 // What every run gets, whatever the caller asks:
 //  - a subcommand from a fixed set (kSyncSubcommands); any other is refused before git starts;
