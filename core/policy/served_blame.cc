@@ -1,5 +1,6 @@
 #include "core/policy/served_blame.h"
 
+#include "core/policy/history.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -41,6 +42,31 @@ Result<BlameSubject> FindBlameSubject(RepoReader& reader, const ReadPoint& at, c
   return s;
 }
 
+namespace {
+
+constexpr size_t kPrefetchCommits = 1000;
+
+// The file's versions at `path` in the commits that changed it, newest first, from `at`.
+std::vector<Node> VersionsAlongHistory(RepoReader& reader, const ReadPoint& at,
+                                       const RepoPath& path, const StopToken& stop) {
+  std::vector<Node> out;
+  HistoryFilter filter;
+  filter.path = path;
+  auto page = Log(reader, at, filter, 0, kPrefetchCommits, stop);
+  if (!page) return out;
+  for (const CommitLine& c : page->commits) {
+    if (stop.stopped()) break;
+    ReadPoint point;
+    point.label = c.id.Hex();
+    point.commit.id = c.id;
+    auto node = reader.Find(point, path, stop);
+    if (node && node->kind == EntryKind::kFile) out.push_back(node.take());
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
                                 const BlameSubject& subject, uint32_t first_line,
                                 uint32_t max_lines, const StopToken& stop) {
@@ -57,11 +83,17 @@ Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
   };
   options.graph = reader.repo().Graph();
   // In a mirror, older versions the walk needs are fetched when missing; each path is judged
-  // again by FetchMissing, so only served files' contents are ever asked for.
+  // again by FetchMissing, so only served files' contents are ever asked for. At the first one
+  // missing, the versions of the file along its history at this path (git log -- path, up to
+  // kPrefetchCommits commits) are fetched in one batch: the walk then seldom needs another.
+  bool prefetched = false;
   if (reader.repo().settings().fetcher) {
-    options.fetch_missing = [&reader,
-                             &stop](const std::vector<std::pair<git_oid, std::string>>& versions) {
+    options.fetch_missing = [&](const std::vector<std::pair<git_oid, std::string>>& versions) {
       std::vector<Node> nodes;
+      if (!prefetched) {
+        prefetched = true;
+        nodes = VersionsAlongHistory(reader, at, subject.file.path, stop);
+      }
       for (const auto& [oid, raw] : versions) {
         auto path = RepoPath::Parse(raw);
         if (!path || path->is_root() || path->str() != raw) continue;

@@ -279,6 +279,7 @@ TEST(OnDemandFetch, BlameInAMirrorFollowsTheFileThroughItsOlderVersions) {
   TempDir folder;
   Config c = Synced(server, folder);
   ToolHarness h(ToolHarness::FromConfig{}, c);
+  const size_t commands = GitCommands(server);
   const auto blame = h.Call("blame", R"({"repo":"shop","path":"src/app.py"})");
   EXPECT_FALSE(blame.is_error) << blame.text;
   // The first line was written by the first commit: blame reached it through both older
@@ -287,6 +288,7 @@ TEST(OnDemandFetch, BlameInAMirrorFollowsTheFileThroughItsOlderVersions) {
   EXPECT_TRUE(Has(blame.text, origin.third.substr(0, 8))) << blame.text;
   EXPECT_FALSE(Has(blame.text, "not in the local copy")) << blame.text;
   EXPECT_TRUE(server.SentObjects().count(origin.Blob(origin.first + ":src/app.py")));
+  EXPECT_EQ(GitCommands(server), commands + 1);  // both older versions in one fetch
 }
 
 TEST(OnDemandFetch, GrepAtAnOlderCommitSearchesItsFiles) {
