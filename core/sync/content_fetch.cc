@@ -112,6 +112,14 @@ Status MirrorContentFetcher::Fetch(const std::vector<ContentWant>& wants, const 
     }
   }
   const auto deadline = std::min(stop.deadline(), std::chrono::steady_clock::now() + kMaxFetchTime);
+  // The mirror's turn first (a call waiting for a sync holds no slot another mirror could use),
+  // then a slot among all mirrors' fetches.
+  if (!LockBefore(*lock_, deadline, stop)) {
+    return Error{stop.stopped() ? stop.Why()
+                                : std::string("the mirror is being synced right now, or another "
+                                              "call is fetching from it")};
+  }
+  std::lock_guard<std::timed_mutex> held(*lock_, std::adopt_lock);
   if (!Slots().Take(deadline, stop)) {
     return Error{stop.stopped() ? stop.Why()
                                 : std::string("too many mirrors are fetching contents right now")};
@@ -119,12 +127,6 @@ Status MirrorContentFetcher::Fetch(const std::vector<ContentWant>& wants, const 
   struct Slot {
     ~Slot() { Slots().Give(); }
   } slot;
-  if (!LockBefore(*lock_, deadline, stop)) {
-    return Error{stop.stopped() ? stop.Why()
-                                : std::string("the mirror is being synced right now, or another "
-                                              "call is fetching from it")};
-  }
-  std::lock_guard<std::timed_mutex> held(*lock_, std::adopt_lock);
   // What another call brought while this one waited is not asked again.
   auto ids = Lacking(mirror_.dir, wants);
   if (!ids) return Error{"the mirror cannot be opened"};
