@@ -139,8 +139,11 @@ Status MirrorContentFetcher::Fetch(const std::vector<ContentWant>& wants, const 
     token = t.take();
   }
   auto scrub = [&](std::string text) { return token ? token->Scrub(std::move(text)) : text; };
-  const GitRun run = MirrorNetworkRun(mirror_, token ? &*token : nullptr, "fetch",
-                                      MirrorFetchArgs(), *ids, deadline);
+  GitRun run = MirrorNetworkRun(mirror_, token ? &*token : nullptr, "fetch", MirrorFetchArgs(),
+                                *ids, deadline);
+  // Without naming commits the mirror has, as the sync's own contents fetch (mirror_sync.cc):
+  // else the host may send deltas against older contents the mirror never fetched.
+  run.config.push_back({"fetch.negotiationAlgorithm", "noop"});
   fetches_.fetch_add(1);
   auto out = git_.Run(run, stop.cancel_flag());
   if (!out) return Error{scrub(out.error())};

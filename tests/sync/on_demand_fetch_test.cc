@@ -110,6 +110,15 @@ TEST(OnDemandFetch, ReadFileAtAnOlderCommitFetchesItsContentsOnce) {
   EXPECT_TRUE(Has(read.text, "print('shop v1')")) << read.text;
   EXPECT_TRUE(server.SentObjects().count(old_blob));
   EXPECT_EQ(GitCommands(server), commands + 1);  // one fetch
+  // ...which named no commit the mirror has (else a host may answer with deltas against
+  // contents the mirror never fetched; see MirrorSync.ContentsAreAskedForWithoutNaming...).
+  size_t asked = 0;
+  for (const auto& r : server.Requests()) {
+    if (!Has(r, "\"wants\"") || !Has(r, old_blob)) continue;
+    ++asked;
+    EXPECT_TRUE(Has(r, "\"haves\": 0")) << r;
+  }
+  EXPECT_EQ(asked, 1u);
   // A fetch adds objects only: no ref moved.
   EXPECT_EQ(mirror.Git({"for-each-ref"}), refs_before);
 
