@@ -11,16 +11,19 @@ namespace rr {
 
 MirrorSyncer::MirrorSyncer(GitProcess git, std::vector<MirrorConfig> mirrors, Options options)
     : git_(std::move(git)),
-      mirrors_(std::move(mirrors)),
       options_(std::move(options)),
-      slots_(mirrors_.size()),
       seed_(static_cast<uint64_t>(Clock::now().time_since_epoch().count()) | 1) {
   if (options_.concurrency == 0) options_.concurrency = 1;
   if (!options_.log) options_.log = [](const std::string& line) { LogLine(line); };
   // The first syncs begin within a few seconds of each other, not all at once.
   const auto now = Clock::now();
-  for (auto& s : slots_) {
-    s.due = now + Jitter(std::chrono::milliseconds(200 * std::min<size_t>(mirrors_.size(), 25)));
+  const auto spread = std::chrono::milliseconds(200 * std::min<size_t>(mirrors.size(), 25));
+  for (auto& m : mirrors) {
+    auto slot = std::make_shared<Slot>();
+    slot->due = now + Jitter(spread);
+    if (!m.group.empty()) ++first_[m.group].total;
+    slot->mirror = std::move(m);
+    slots_.push_back(std::move(slot));
   }
 }
 
@@ -38,15 +41,21 @@ MirrorSyncer::Clock::duration MirrorSyncer::Jitter(Clock::duration d) {
 
 void MirrorSyncer::Start() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!workers_.empty() || mirrors_.empty()) return;
-  const size_t n = std::min(options_.concurrency, mirrors_.size());
-  for (size_t i = 0; i < n; ++i) workers_.emplace_back([this] { Work(); });
+  if (started_ || stop_->load()) return;
+  started_ = true;
+  StartWorkersLocked();
+}
+
+void MirrorSyncer::StartWorkersLocked() {
+  const size_t want = std::min(options_.concurrency, slots_.size());
+  while (workers_.size() < want) workers_.emplace_back([this] { Work(); });
 }
 
 void MirrorSyncer::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_->store(true);
+    for (auto& slot : slots_) slot->stop->store(true);
   }
   cv_.notify_all();
   for (auto& t : workers_) {
@@ -55,25 +64,67 @@ void MirrorSyncer::Stop() {
   workers_.clear();
 }
 
+void MirrorSyncer::Add(MirrorConfig mirror) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stop_->load()) return;
+    for (const auto& slot : slots_) {
+      if (slot->mirror.dir == mirror.dir) return;
+    }
+    auto slot = std::make_shared<Slot>();
+    slot->due = Clock::now() + Jitter(std::chrono::seconds(2));
+    if (!mirror.group.empty()) ++first_[mirror.group].total;
+    slot->mirror = std::move(mirror);
+    slots_.push_back(std::move(slot));
+    if (started_) StartWorkersLocked();
+  }
+  cv_.notify_all();
+}
+
+bool MirrorSyncer::Remove(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = *slots_[i];
+    if (slot.mirror.dir != dir) continue;
+    slot.stop->store(true);  // a sync under way ends at its next check; the folder keeps its state
+    if (slot.first && !slot.mirror.group.empty()) {
+      auto it = first_.find(slot.mirror.group);
+      if (it != first_.end() && it->second.total > 0) {
+        --it->second.total;
+        if (it->second.done >= it->second.total) first_.erase(it);
+      }
+    }
+    slot.first = false;
+    slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(i));
+    return true;
+  }
+  return false;
+}
+
+size_t MirrorSyncer::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return slots_.size();
+}
+
 void MirrorSyncer::Work() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_->load()) {
     // The mirror due soonest that no other worker is syncing.
-    size_t next = slots_.size();
-    for (size_t i = 0; i < slots_.size(); ++i) {
-      if (slots_[i].running) continue;
-      if (next == slots_.size() || slots_[i].due < slots_[next].due) next = i;
+    std::shared_ptr<Slot> next;
+    for (const auto& slot : slots_) {
+      if (slot->running) continue;
+      if (!next || slot->due < next->due) next = slot;
     }
-    if (next == slots_.size()) {
+    if (!next) {
       cv_.wait(lock);
       continue;
     }
-    if (Clock::now() < slots_[next].due) {
-      cv_.wait_until(lock, slots_[next].due);
+    if (Clock::now() < next->due) {
+      cv_.wait_until(lock, next->due);
       continue;
     }
-    slots_[next].running = true;
-    const MirrorConfig& m = mirrors_[next];
+    next->running = true;
+    const MirrorConfig& m = next->mirror;  // never changed once added
     lock.unlock();
 
     const size_t now_running = ++running_;
@@ -81,30 +132,32 @@ void MirrorSyncer::Work() {
     while (now_running > most && !most_at_once_.compare_exchange_weak(most, now_running)) {
     }
     if (m.state) m.state->Began();
-    auto report = SyncMirror(git_, m, Clock::now() + options_.max_duration, stop_);
+    auto report = SyncMirror(git_, m, Clock::now() + options_.max_duration, next->stop);
     const int64_t wall = static_cast<int64_t>(std::time(nullptr));
     if (report) {
       if (m.state) m.state->Succeeded(wall);
-      std::string line = "repo-reader: mirror `" + m.name + "` synced from " + m.url + ": " +
-                         Plural(report->refs, "ref", "refs");
-      if (report->contents) {
-        line += ", " +
-                Plural(report->contents, "served file's contents", "served files' contents") +
-                " fetched";
-      }
-      if (!report->refs_left_out.empty()) line += "; " + report->refs_left_out;
-      options_.log(line);
     } else {
       if (m.state) m.state->Failed(wall, report.error());
-      options_.log("repo-reader: mirror `" + m.name + "` could not sync from " + m.url + ": " +
-                   report.error());
     }
     --running_;
     ++finished_;
 
     lock.lock();
-    Slot& slot = slots_[next];
+    Slot& slot = *next;
     slot.running = false;
+    // A group's first syncs: "repository k of n".
+    std::string progress;
+    if (slot.first && !m.group.empty()) {
+      auto it = first_.find(m.group);
+      if (it != first_.end()) {
+        ++it->second.done;
+        progress = " (group " + m.group + ", first sync: repository " +
+                   std::to_string(it->second.done) + " of " + std::to_string(it->second.total) +
+                   ")";
+        if (it->second.done >= it->second.total) first_.erase(it);
+      }
+    }
+    slot.first = false;
     const auto every =
         std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(m.sync_every));
     if (report) {
@@ -117,12 +170,32 @@ void MirrorSyncer::Work() {
       wait = std::min(wait, every);
       slot.due = Clock::now() + wait - wait / 10 + Jitter(wait / 5);
     }
+    const bool removed = slot.stop->load() && !stop_->load();
+    lock.unlock();
+    if (report) {
+      std::string line = "repo-reader: mirror `" + m.name + "` synced from " + m.url + ": " +
+                         Plural(report->refs, "ref", "refs");
+      if (report->contents) {
+        line += ", " +
+                Plural(report->contents, "served file's contents", "served files' contents") +
+                " fetched";
+      }
+      if (!report->refs_left_out.empty()) line += "; " + report->refs_left_out;
+      options_.log(line + progress);
+    } else if (removed) {
+      options_.log("repo-reader: mirror `" + m.name + "`: its sync was stopped, since its group " +
+                   "no longer lists it; its folder keeps what the last good sync made");
+    } else {
+      options_.log("repo-reader: mirror `" + m.name + "` could not sync from " + m.url + ": " +
+                   report.error() + progress);
+    }
+    lock.lock();
     cv_.notify_all();
   }
 }
 
 Result<std::unique_ptr<MirrorSyncer>> StartMirrorSync(const Config& config) {
-  if (config.mirrors.empty()) return std::unique_ptr<MirrorSyncer>();
+  if (config.mirrors.empty() && config.groups.empty()) return std::unique_ptr<MirrorSyncer>();
   const std::string git = GitProcess::FindGit();
   if (git.empty()) {
     return Error{

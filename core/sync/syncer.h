@@ -5,14 +5,22 @@
 // one is stopped after `max_duration` (30 minutes). A sync's outcome goes to the mirror's
 // MirrorState (what list_repos shows) and to the server's log, scrubbed of the token.
 //
-// Thread safety: Start, Stop and the accessors may be called from any thread; Stop (or the
-// destructor) stops running syncs (their mirrors keep their last good state) and joins.
+// Mirrors come and go while it runs (a group listed again): Add schedules a new one's first
+// sync soon; Remove takes one out of the schedule and stops its sync under way, which leaves
+// the mirror's folder as its last good sync made it (the folder stays on disk).
+// A group's first syncs say how far they are: the log line of each ends with "(group
+// github.com/acme, first sync: repository 3 of 40)".
+//
+// Thread safety: Start, Stop, Add, Remove and the accessors may be called from any thread;
+// Stop (or the destructor) stops running syncs (their mirrors keep their last good state) and
+// joins.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,34 +48,55 @@ class MirrorSyncer {
   void Start();
   void Stop();
 
+  // Adds a mirror (a group's new repository), its first sync due within seconds. A mirror with
+  // the folder (`dir`) of one already kept is not added twice.
+  void Add(MirrorConfig mirror);
+  // Removes the mirror kept in `dir`: never synced again; a sync of it under way is stopped.
+  // False when there is none.
+  bool Remove(const std::string& dir);
+  // How many mirrors it keeps now.
+  size_t size() const;
+
   // How many syncs ran at once at most, so far (for tests and the benchmark).
   size_t most_at_once() const { return most_at_once_.load(); }
   size_t finished() const { return finished_.load(); }
 
  private:
   using Clock = std::chrono::steady_clock;
+  // One mirror kept: shared with the worker syncing it, so that Remove never pulls it from
+  // under a sync.
   struct Slot {
+    MirrorConfig mirror;
     Clock::time_point due;
     int failures = 0;
     bool running = false;
+    bool first = true;  // its first sync since it was added has not ended
+    std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+  };
+  // A group's first syncs: how many were added, how many ended.
+  struct FirstSyncs {
+    size_t total = 0, done = 0;
   };
   void Work();
+  void StartWorkersLocked();
   Clock::duration Jitter(Clock::duration d);
 
   GitProcess git_;
-  std::vector<MirrorConfig> mirrors_;
   Options options_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<Slot> slots_;
+  std::vector<std::shared_ptr<Slot>> slots_;
+  std::map<std::string, FirstSyncs> first_;  // by group label
+  bool started_ = false;
   std::vector<std::thread> workers_;
   std::shared_ptr<std::atomic<bool>> stop_ = std::make_shared<std::atomic<bool>>(false);
   std::atomic<size_t> running_{0}, most_at_once_{0}, finished_{0};
   uint64_t seed_;
 };
 
-// The syncer for a configuration's mirrors, started; null when it has none. Says at start, in
-// the server's log, where the mirrors are kept; an error when git cannot be found.
+// The syncer for a configuration's mirrors, started; null when it has none and no group can
+// bring one. Says at start, in the server's log, where the mirrors are kept; an error when git
+// cannot be found.
 Result<std::unique_ptr<MirrorSyncer>> StartMirrorSync(const Config& config);
 
 // --check's lines about the mirrors: each one's URL, refs, token variable (set or not; never a
