@@ -15,12 +15,12 @@
 #include "core/answer/server_log.h"
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
+#include "core/hosts/group_relister.h"
 #include "core/hosts/groups.h"
 #include "core/mcp/http_transport.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
 #include "core/plugins/loader.h"
-#include "core/policy/glob.h"
 #include "core/sync/syncer.h"
 #include "core/tools/about.h"
 #include "core/util/text.h"
@@ -150,10 +150,11 @@ class RepoReaderApp : public Application {
       return kExitConfig;
     }
     if (check_) return Check(*config, *plugins, **catalog);
-    if (!http_.empty() || !config->http.listen.empty()) {
-      return ServeHttp(*config, *plugins, catalog.take());
-    }
-    return Serve(*config, *plugins, catalog.take());
+    // The served set while the server runs: groups are listed again (GroupRelister) and each
+    // call reads the set as it was when it began.
+    auto live = std::make_shared<LiveCatalog>(catalog.take(), !config->groups.empty());
+    if (!http_.empty() || !config->http.listen.empty()) return ServeHttp(*config, *plugins, live);
+    return Serve(*config, *plugins, live);
   }
 
  private:
@@ -224,7 +225,18 @@ class RepoReaderApp : public Application {
     return rc;
   }
 
-  int Serve(const Config& config, const Plugins& plugins, std::shared_ptr<const Catalog> catalog) {
+  // Each group listed again in the background, when there are groups; else null.
+  std::unique_ptr<GroupRelister> StartRelisting(const Config& config, const Plugins& plugins,
+                                                const std::shared_ptr<LiveCatalog>& live,
+                                                MirrorSyncer* syncer) {
+    if (config.groups.empty()) return nullptr;
+    auto relister = std::make_unique<GroupRelister>(config, groups_, plugins.hosts, live, syncer,
+                                                    GroupRelister::Options{});
+    relister->Start();
+    return relister;
+  }
+
+  int Serve(const Config& config, const Plugins& plugins, std::shared_ptr<LiveCatalog> catalog) {
     // SIGTERM and SIGINT end the process cleanly from one thread of ours; a closed output pipe
     // is noticed by write() instead of killing the process.
     sigset_t set;
@@ -243,8 +255,8 @@ class RepoReaderApp : public Application {
     }).detach();
 
     LogLine("repo-reader " + std::string(kServerVersion) + ": serving " +
-            Plural(catalog->all().size(), "repository", "repositories") + " from " + config.source +
-            " over stdio");
+            Plural(catalog->Get()->all().size(), "repository", "repositories") + " from " +
+            config.source + " over stdio");
     LogLine("repo-reader: " + DescribeSecretFilter(plugins));
     LogLine("repo-reader: history index " + DescribeHistoryIndex(config));
     auto syncer = StartMirrorSync(config);
@@ -252,6 +264,7 @@ class RepoReaderApp : public Application {
       LogLine("repo-reader: not started: " + syncer.error());
       return kExitConfig;
     }
+    auto relister = StartRelisting(config, plugins, catalog, syncer->get());
     McpServer::Options options;
     options.facts = FactsOf(plugins);
     McpServer server(std::move(catalog),
@@ -262,37 +275,8 @@ class RepoReaderApp : public Application {
     return kExitOk;
   }
 
-  // The catalog the bearer of an http.tokens entry reads: the repositories whose names match one
-  // of its patterns (a pattern without '/' names a whole name, not a last part).
-  static Result<std::shared_ptr<const Catalog>> SubCatalog(const Catalog& all,
-                                                           const HttpTokenConfig& t) {
-    std::vector<Glob> globs;
-    for (const auto& p : t.repos) {
-      auto g = Glob::Compile(p.find('/') == std::string::npos ? "/" + p : p);
-      if (!g) return Error{"http.tokens: " + g.error()};
-      globs.push_back(g.take());
-    }
-    std::vector<std::shared_ptr<const ServedRepo>> repos;
-    for (const auto& r : all.all()) {
-      std::vector<std::string_view> parts;
-      std::string_view name = r->name();
-      for (size_t s = 0; s <= name.size();) {
-        const size_t slash = std::min(name.find('/', s), name.size());
-        parts.push_back(name.substr(s, slash - s));
-        s = slash + 1;
-      }
-      for (const auto& g : globs) {
-        if (g.Matches(parts)) {
-          repos.push_back(r);
-          break;
-        }
-      }
-    }
-    return std::make_shared<const Catalog>(std::move(repos));
-  }
-
   int ServeHttp(const Config& config, const Plugins& plugins,
-                std::shared_ptr<const Catalog> catalog) {
+                std::shared_ptr<LiveCatalog> catalog) {
     const std::string listen = http_.empty() ? config.http.listen : http_;
     HttpTransport::Setup setup;
     setup.config = config.http;
@@ -315,18 +299,20 @@ class RepoReaderApp : public Application {
     if (!config.http.token_env.empty()) {
       HttpTransport::Token t;
       if (!token_of(config.http.token_env, &t.value)) return kExitConfig;
-      t.catalog = catalog;
+      t.live = [catalog] { return catalog->Get(); };
       setup.tokens.push_back(std::move(t));
     }
     for (const auto& tc : config.http.tokens) {
       HttpTransport::Token t;
       if (!token_of(tc.token_env, &t.value)) return kExitConfig;
-      auto sub = SubCatalog(*catalog, tc);
-      if (!sub) {
-        LogLine("repo-reader: " + sub.error());
+      // Its set, made again from each new whole (groups listed again).
+      auto select = HttpTransport::TokenSet(tc);
+      if (!select) {
+        LogLine("repo-reader: " + select.error());
         return kExitConfig;
       }
-      t.catalog = sub.take();
+      const size_t view = catalog->AddView(select.take());
+      t.live = [catalog, view] { return catalog->View(view); };
       setup.tokens.push_back(std::move(t));
     }
     // Never open by accident.
@@ -351,11 +337,12 @@ class RepoReaderApp : public Application {
       LogLine("repo-reader: not started: " + syncer.error());
       return kExitConfig;
     }
+    auto relister = StartRelisting(config, plugins, catalog, syncer->get());
     McpServer::Options options;
     options.facts = FactsOf(plugins);
     options.workers = 0;  // every call runs on its request's thread
     options.call_budget = std::chrono::seconds(config.http.call_seconds);
-    const size_t served = catalog->all().size();
+    const size_t served = catalog->Get()->all().size();
     McpServer server(std::move(catalog),
                      AnswerPipeline(config.answer_characters, {}, plugins.secrets,
                                     std::make_shared<HostLinks>(plugins.hosts)),

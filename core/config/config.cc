@@ -906,9 +906,17 @@ std::vector<size_t> GuidanceOrder(const std::vector<RepoConfig>& repos) {
   return order;
 }
 
-const char* const kGroupKeys[] = {"host",    "owner",     "kind",      "host_kind", "api",
-                                  "names",   "archived",  "forks",     "refs",      "include",
-                                  "exclude", "token_env", "sync_every"};
+const char* const kGroupKeys[] = {
+    "host", "owner",   "kind",    "host_kind", "api",        "names",      "archived",   "forks",
+    "refs", "include", "exclude", "token_env", "sync_every", "list_every", "description"};
+
+// A group's keys for listing it again while the server runs: list_every (a time of at least a
+// minute, as sync_every) and description (said before the host's own of each repository).
+void ParseGroupRelisting(const YAML::Node& g, const std::string& where, Problems& p,
+                         GroupConfig* gc) {
+  if (g["list_every"]) GetInterval(g["list_every"], where + ".list_every", p, &gc->list_every);
+  if (g["description"]) GetString(g["description"], where + ".description", p, &gc->description);
+}
 
 // groups:, read after mirrors: (a group's mirrors are made once it is listed: core/hosts).
 void ParseGroups(const YAML::Node& root, const std::string& file, Problems& p, Config* c) {
@@ -1031,6 +1039,7 @@ void ParseGroups(const YAML::Node& root, const std::string& file, Problems& p, C
       gc.token_env.clear();
     }
     if (g["sync_every"]) GetInterval(g["sync_every"], where + ".sync_every", p, &gc.sync_every);
+    ParseGroupRelisting(g, where, p, &gc);
     gc.label = host + "/" + gc.owner;
     NeedHostPlugin(gc.host_kind, c);
     c->groups.push_back(std::move(gc));
@@ -1050,7 +1059,9 @@ Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
   mc.name = path;
   mc.url = group.host + "/" + path + ".git";
   if (Status ok = CheckMirrorUrl(mc.url); !ok) return Error{ok.error()};
-  mc.description = description;
+  // The configuration's description, then the host's.
+  mc.description = group.description;
+  if (!description.empty()) mc.description += (mc.description.empty() ? "" : " — ") + description;
   mc.refs = group.refs;
   mc.include = group.include;
   mc.exclude = group.exclude;
@@ -1072,7 +1083,8 @@ void LinkRepositories(const Config& config, const HostLinks& links) {
   }
 }
 
-std::string RepositoryUrlKey(std::string u) {
+std::string RepositoryUrlKey(const std::string& url) {
+  std::string u = url;
   while (!u.empty() && u.back() == '/') u.pop_back();
   if (u.size() > 4 && u.compare(u.size() - 4, 4, ".git") == 0) u.resize(u.size() - 4);
   // The host in any case; the path in any case too (GitHub, GitLab and Bitbucket treat owner
@@ -1469,27 +1481,37 @@ Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config) {
     repos[i] = std::make_shared<const ServedRepo>(std::move(s));
     guidance[rc.name] = repos[i];
   }
+  std::shared_ptr<const ServedRepo> operator_guidance;
+  if (!config.guidance_repo.empty()) {  // the operator's guidance reaches mirrors too
+    auto g = guidance.find(config.guidance_repo);
+    if (g != guidance.end()) operator_guidance = g->second;
+  }
   for (const auto& m : config.mirrors) {
-    auto policy = PathPolicy::Make(m.include, m.exclude, m.serve_credential_files);
-    if (!policy) return Error{"mirror `" + m.name + "`: " + policy.error()};
-    RepoSettings s;
-    s.name = m.name;
-    s.description = m.description;
-    s.path = m.dir;
-    s.policy = policy.take();
-    s.listed = m.listed;
-    s.own = m.own;
-    s.index_folder = HistoryIndexFolder(config, m.dir);
-    s.mirror = m.state;
-    // Older versions' contents, fetched when a tool reads them (core/sync/content_fetch.h).
-    s.fetcher = MakeContentFetcher(config, m);
-    if (!config.guidance_repo.empty()) {  // the operator's guidance reaches mirrors too
-      auto g = guidance.find(config.guidance_repo);
-      if (g != guidance.end()) s.guidance_repo = g->second;
-    }
-    repos.push_back(std::make_shared<const ServedRepo>(std::move(s)));
+    auto repo = ServeMirror(config, m, operator_guidance);
+    if (!repo) return Error{repo.error()};
+    repos.push_back(repo.take());
   }
   return std::make_shared<const Catalog>(std::move(repos));
+}
+
+Result<std::shared_ptr<const ServedRepo>> ServeMirror(
+    const Config& config, const MirrorConfig& m,
+    const std::shared_ptr<const ServedRepo>& guidance) {
+  auto policy = PathPolicy::Make(m.include, m.exclude, m.serve_credential_files);
+  if (!policy) return Error{"mirror `" + m.name + "`: " + policy.error()};
+  RepoSettings s;
+  s.name = m.name;
+  s.description = m.description;
+  s.path = m.dir;
+  s.policy = policy.take();
+  s.listed = m.listed;
+  s.own = m.own;
+  s.index_folder = HistoryIndexFolder(config, m.dir);
+  s.mirror = m.state;
+  // Older versions' contents, fetched when a tool reads them (core/sync/content_fetch.h).
+  s.fetcher = MakeContentFetcher(config, m);
+  s.guidance_repo = guidance;
+  return std::shared_ptr<const ServedRepo>(std::make_shared<const ServedRepo>(std::move(s)));
 }
 
 }  // namespace rr

@@ -92,6 +92,10 @@ struct GroupConfig {
   std::vector<std::string> refs, include, exclude;
   std::string token_env;
   int64_t sync_every = 15 * 60;
+  // Listed again while the server runs (ParseGroupRelisting): every list_every seconds, 0 for
+  // every sync_every. description: said of each of its repositories before the host's own.
+  int64_t list_every = 0;
+  std::string description;
   std::string where;  // "file:line:column" of the entry, for messages
   std::string label;  // how list_repos and the log name it: "github.com/acme"
 };
@@ -142,8 +146,8 @@ Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
 // Whether two mirror URLs name one repository, however spelt (case of the host, `.git`, a
 // trailing slash).
 bool SameRepositoryUrl(const std::string& a, const std::string& b);
-// The form SameRepositoryUrl compares: equal for URLs naming one repository.
-std::string RepositoryUrlKey(std::string url);
+// The key SameRepositoryUrl compares: equal keys, one repository.
+std::string RepositoryUrlKey(const std::string& url);
 
 // Gives each mirror the line list_repos shows for its page on the host (MirrorState::repo_link),
 // from the host plugins loaded. Called once, before the catalog is shared.
@@ -179,5 +183,11 @@ bool IsValidRepoName(const std::string& name);
 
 // The served set for a checked configuration.
 Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config);
+
+// The served repository for one mirror of `config`, as BuildCatalog makes it; `guidance` is
+// the operator's guidance repository (config.guidance_repo) when served, else null.
+Result<std::shared_ptr<const ServedRepo>> ServeMirror(
+    const Config& config, const MirrorConfig& mirror,
+    const std::shared_ptr<const ServedRepo>& guidance);
 
 }  // namespace rr

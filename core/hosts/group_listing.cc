@@ -204,7 +204,9 @@ bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& lis
 
 Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQuerySpec& spec,
                                const HostToken* token, const ListLimits& limits,
-                               const std::function<void(size_t, size_t)>& progress) {
+                               const std::function<void(size_t, size_t)>& progress,
+                               std::string* retry_after) {
+  if (retry_after) retry_after->clear();
   Poco::URI api;
   try {
     api = Poco::URI(spec.api);
@@ -227,6 +229,7 @@ Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQ
     return Error{"the host plugin names no usable header for the token"};
   }
   while (true) {
+    if (limits.stop && limits.stop->load()) return Error{"the listing was stopped"};
     auto page = Get(request, api, auth, token, limits);
     if (!page) return Error{scrub(page.error())};
     ++out.pages;
@@ -241,6 +244,11 @@ Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQ
       return Error{"the host plugin failed to read a page of the listing"};
     }
     if (!parsed.error.empty()) {
+      if (retry_after && (page->status == 429 || page->status == 503)) {
+        for (const auto& [name, value] : page->headers) {
+          if (Lower(name) == "retry-after") *retry_after = value.substr(0, 100);
+        }
+      }
       return Error{scrub("page " + std::to_string(out.pages) + ": " + DisplayName(parsed.error))};
     }
     for (const auto& listed : parsed.repos) {

@@ -19,9 +19,11 @@
 // Thread-safe: ListGroup keeps no state between calls.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,8 @@ struct ListLimits {
   size_t page_bytes = 32u << 20;
   size_t max_repos = 20000;
   uint32_t per_page = 100;
+  // When set and true, the listing ends before its next page (the server is stopping).
+  std::shared_ptr<const std::atomic<bool>> stop;
 };
 
 // One repository a listing gave, checked.
@@ -75,9 +79,12 @@ bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& lis
                   GroupRepo* out);
 
 // Lists the group. `token` may be null (a public listing). `progress` (may be empty) hears of
-// each page: pages read, repositories kept so far.
+// each page: pages read, repositories kept so far. `retry_after`, when not null, receives the
+// host's Retry-After header (as sent, at most 100 characters) when the listing failed on a 429
+// or 503 answer that carried one, else "".
 Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQuerySpec& spec,
                                const HostToken* token, const ListLimits& limits = {},
-                               const std::function<void(size_t, size_t)>& progress = {});
+                               const std::function<void(size_t, size_t)>& progress = {},
+                               std::string* retry_after = nullptr);
 
 }  // namespace rr

@@ -31,14 +31,18 @@ GroupQuerySpec SpecOf(const GroupConfig& g) {
   return s;
 }
 
-const repo_reader::HostPlugin* PluginFor(const Plugins& plugins, const std::string& kind) {
-  for (const auto& h : plugins.hosts) {
+const repo_reader::HostPlugin* PluginFor(
+    const std::vector<std::shared_ptr<const repo_reader::HostPlugin>>& hosts,
+    const std::string& kind) {
+  for (const auto& h : hosts) {
     if (kind == h->kind()) return h.get();
   }
   return nullptr;
 }
 
-void Keep(const std::string& file, const std::vector<GroupRepo>& repos) {
+}  // namespace
+
+void KeepListing(const std::string& file, const std::vector<GroupRepo>& repos) {
   Poco::JSON::Array::Ptr list = new Poco::JSON::Array;
   for (const auto& r : repos) {
     Poco::JSON::Object::Ptr o = new Poco::JSON::Object;
@@ -59,6 +63,8 @@ void Keep(const std::string& file, const std::vector<GroupRepo>& repos) {
   }
   std::rename(tmp.c_str(), file.c_str());
 }
+
+namespace {
 
 // The kept listing, checked again entry by entry as if the host had sent it.
 Result<std::vector<GroupRepo>> ReadKept(const std::string& file, const GroupQuerySpec& spec,
@@ -101,6 +107,65 @@ std::string KeptListingFile(const Config& config, const GroupConfig& g) {
          ".json";
 }
 
+GroupFetch FetchGroup(const GroupConfig& group,
+                      const std::vector<std::shared_ptr<const repo_reader::HostPlugin>>& hosts,
+                      const ListLimits& limits, const std::string& head,
+                      const std::function<void(const std::string&)>& log) {
+  auto say = [&](const std::string& line) {
+    if (log && !head.empty()) log(line);
+  };
+  GroupFetch out;
+  const repo_reader::HostPlugin* host = PluginFor(hosts, group.host_kind);
+  if (!host) {
+    out.listing = Error{"no host plugin serves host kind `" + group.host_kind + "`"};
+    return out;
+  }
+  std::optional<HostToken> token;
+  if (!group.token_env.empty()) {
+    auto t = HostToken::FromEnvironment(group.token_env, group.host_kind);
+    if (!t) {
+      out.listing = Error{t.error()};
+      return out;
+    }
+    token = t.take();
+  }
+  say(head + ": listing through " + group.api);
+  out.listing = ListGroup(
+      *host, SpecOf(group), token ? &*token : nullptr, limits,
+      [&](size_t pages, size_t kept_so_far) {
+        say(head + ": page " + std::to_string(pages) + ", " +
+            Plural(kept_so_far, "repository", "repositories") + " so far");
+      },
+      &out.retry_after);
+  return out;
+}
+
+std::vector<MirrorConfig> GroupMirrors(const Config& config, const GroupConfig& group,
+                                       const std::vector<GroupRepo>& repos,
+                                       const std::function<bool(const std::string&)>& name_taken,
+                                       const std::function<bool(const std::string&)>& url_served,
+                                       GroupOutcome* outcome) {
+  std::vector<MirrorConfig> out;
+  std::unordered_set<std::string> names, urls;  // this group's own, so far
+  for (const auto& repo : repos) {
+    const std::string key = RepositoryUrlKey(repo.url);
+    if (url_served(repo.url) || urls.count(key)) {
+      ++outcome->served_once;
+      continue;
+    }
+    auto mirror = GroupMirror(config, group, repo.path, repo.description);
+    if (!mirror || name_taken(mirror->name) || names.count(mirror->name)) {
+      ++outcome->unnamed;
+      continue;
+    }
+    names.insert(mirror->name);
+    urls.insert(key);
+    out.push_back(mirror.take());
+    ++outcome->listed;
+  }
+  return out;
+}
+
 std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
                                        const std::function<void(const std::string&)>& log,
                                        const ListLimits& limits) {
@@ -108,6 +173,13 @@ std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
   auto say = [&](const std::string& line) {
     if (log) log(line);
   };
+  // What is served so far: names, and addresses (however spelt).
+  std::unordered_set<std::string> names, urls;
+  for (const auto& r : config->repos) names.insert(r.name);
+  for (const auto& m : config->mirrors) {
+    names.insert(m.name);
+    urls.insert(RepositoryUrlKey(m.url));
+  }
   size_t k = 0;
   for (const auto& group : config->groups) {
     ++k;
@@ -118,36 +190,18 @@ std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
     std::vector<GroupRepo> repos;
     const std::string head = "group " + std::to_string(k) + " of " +
                              std::to_string(config->groups.size()) + ", " + group.label;
-    const repo_reader::HostPlugin* host = PluginFor(plugins, group.host_kind);
-    Result<GroupListing> listing =
-        Error{"no host plugin serves host kind `" + group.host_kind + "`"};
-    if (host) {
-      std::optional<HostToken> token;
-      if (!group.token_env.empty()) {
-        auto t = HostToken::FromEnvironment(group.token_env, group.host_kind);
-        if (t)
-          token = t.take();
-        else
-          listing = Error{t.error()};
-      }
-      if (group.token_env.empty() || token) {
-        say(head + ": listing through " + group.api);
-        listing = ListGroup(*host, spec, token ? &*token : nullptr, limits,
-                            [&](size_t pages, size_t kept_so_far) {
-                              say(head + ": page " + std::to_string(pages) + ", " +
-                                  Plural(kept_so_far, "repository", "repositories") + " so far");
-                            });
-      }
-    }
+    GroupFetch fetched = FetchGroup(group, plugins.hosts, limits, head, say);
+    Result<GroupListing>& listing = fetched.listing;
     if (listing) {
       repos = std::move(listing->repos);
       if (listing->capped) {
         say(head + ": the listing stopped at " + WithCommas(limits.max_repos) +
             " repositories, the most a group lists");
       }
-      if (!kept.empty()) Keep(kept, repos);
+      if (!kept.empty()) KeepListing(kept, repos);
     } else {
       outcome.error = listing.error();
+      outcome.retry_after = fetched.retry_after;
       auto before = kept.empty() ? Result<std::vector<GroupRepo>>(Error{"none kept"})
                                  : ReadKept(kept, spec, limits.max_repos);
       if (before) {
@@ -160,29 +214,14 @@ std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
                      ") is served"
                : std::string(" — nothing of it is served until a listing succeeds")));
     }
-    // What is served already, by address and by name: looked up, not walked, for each of up
-    // to 20,000 listed repositories (a walk made start take minutes for a group that size).
-    std::unordered_set<std::string> urls, names;
-    for (const auto& r : config->repos) names.insert(r.name);
-    for (const auto& m : config->mirrors) {
-      urls.insert(RepositoryUrlKey(m.url));
+    outcome.first_mirror = config->mirrors.size();
+    auto mirrors = GroupMirrors(
+        *config, group, repos, [&](const std::string& name) { return names.count(name) > 0; },
+        [&](const std::string& url) { return urls.count(RepositoryUrlKey(url)) > 0; }, &outcome);
+    for (auto& m : mirrors) {
       names.insert(m.name);
-    }
-    for (const auto& repo : repos) {
-      if (urls.count(RepositoryUrlKey(repo.url))) {
-        ++outcome.served_once;
-        continue;
-      }
-      auto mirror = GroupMirror(*config, group, repo.path, repo.description);
-      if (!mirror || names.count(mirror->name)) {
-        ++outcome.unnamed;
-        continue;
-      }
-      urls.insert(RepositoryUrlKey(repo.url));
-      urls.insert(RepositoryUrlKey(mirror->url));
-      names.insert(mirror->name);
-      config->mirrors.push_back(mirror.take());
-      ++outcome.listed;
+      urls.insert(RepositoryUrlKey(m.url));
+      config->mirrors.push_back(std::move(m));
     }
     say(head + ": " + Plural(outcome.listed, "repository", "repositories") + " served" +
         (outcome.served_once

@@ -31,6 +31,9 @@ std::string Seconds(std::chrono::steady_clock::duration d) {
 }  // namespace
 
 HistoryIndexer::HistoryIndexer(std::shared_ptr<const Catalog> catalog, Options options)
+    : HistoryIndexer(std::make_shared<LiveCatalog>(std::move(catalog)), options) {}
+
+HistoryIndexer::HistoryIndexer(std::shared_ptr<LiveCatalog> catalog, Options options)
     : catalog_(std::move(catalog)),
       options_(options),
       stopping_(std::make_shared<std::atomic<bool>>(false)),
@@ -50,8 +53,10 @@ void HistoryIndexer::Start() {
   std::lock_guard<std::mutex> lock(mu_);
   if (started_ || stopping_->load()) return;
   started_ = true;
-  bool any = false;
-  for (const auto& repo : catalog_->all()) any = any || !repo->settings().index_folder.empty();
+  bool any = catalog_->may_change();
+  for (const auto& repo : catalog_->Get()->all()) {
+    any = any || !repo->settings().index_folder.empty();
+  }
   if (any) thread_ = std::thread([this] { Run(); });
 }
 
@@ -63,7 +68,8 @@ uint64_t HistoryIndexer::passes() const {
 void HistoryIndexer::Run() {
   LowerThisThreadsPriority();
   while (!stopping_->load()) {
-    for (const auto& repo : catalog_->all()) {
+    const std::shared_ptr<const Catalog> catalog = catalog_->Get();  // this pass's set
+    for (const auto& repo : catalog->all()) {
       if (stopping_->load()) return;
       if (!repo->NeedsHistoryIndex()) continue;
       const auto start = std::chrono::steady_clock::now();

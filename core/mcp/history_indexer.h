@@ -4,10 +4,11 @@
 // of its own -- one repository at a time, at the lowest CPU and I/O priority.
 //
 // The server starts it once it has answered its first message, so starting is never slowed.
-// Each pass updates every such repository (only commits not yet indexed are read), then the
-// thread waits `recheck` before the next pass. A failure is logged (once, until it changes) and
-// stops neither the server nor the other repositories. The destructor stops the update under
-// way at its next check (what it had written stays) and waits for the thread.
+// Each pass reads the catalog as it is when the pass begins (a live catalog changes when a
+// group is listed again) and updates every such repository (only commits not yet indexed are read),
+// then the thread waits `recheck` before the next pass. A failure is logged (once, until it
+// changes) and stops neither the server nor the other repositories. The destructor stops the update
+// under way at its next check (what it had written stays) and waits for the thread.
 #pragma once
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include <thread>
 
 #include "core/policy/catalog.h"
+#include "core/policy/live_catalog.h"
 #include "core/util/stop.h"
 
 namespace rr {
@@ -31,12 +33,14 @@ class HistoryIndexer {
   };
 
   HistoryIndexer(std::shared_ptr<const Catalog> catalog, Options options);
+  // Over a live catalog: each pass takes the set as it is then.
+  HistoryIndexer(std::shared_ptr<LiveCatalog> catalog, Options options);
   ~HistoryIndexer();
   HistoryIndexer(const HistoryIndexer&) = delete;
   HistoryIndexer& operator=(const HistoryIndexer&) = delete;
 
   // Starts the thread; later calls do nothing. No thread is started when no repository keeps
-  // an index.
+  // an index (and the catalog cannot change).
   void Start();
   // Passes over the repositories finished so far.
   uint64_t passes() const;
@@ -44,7 +48,7 @@ class HistoryIndexer {
  private:
   void Run();
 
-  std::shared_ptr<const Catalog> catalog_;
+  std::shared_ptr<LiveCatalog> catalog_;
   Options options_;
   std::shared_ptr<std::atomic<bool>> stopping_;
   StopToken stop_;

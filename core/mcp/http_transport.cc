@@ -20,6 +20,7 @@
 
 #include "core/answer/server_log.h"
 #include "core/mcp/json_text.h"
+#include "core/policy/glob.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -238,7 +239,9 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
       }
       // Every token is compared, whichever matches, so the time taken tells nothing.
       for (const auto& token : t_.setup_.tokens) {
-        if (SameToken(presented, token.value) && !catalog) catalog = token.catalog;
+        if (SameToken(presented, token.value) && !catalog) {
+          catalog = token.live ? token.live() : token.catalog;
+        }
       }
       if (!catalog) {
         res.set("WWW-Authenticate", "Bearer");
@@ -486,6 +489,34 @@ bool HttpTransport::ParseListen(const std::string& text, std::string* host, uint
   *host = h;
   *port = static_cast<uint16_t>(v);
   return true;
+}
+
+Result<LiveCatalog::Select> HttpTransport::TokenSet(const HttpTokenConfig& token) {
+  std::vector<Glob> globs;
+  for (const auto& p : token.repos) {
+    auto g = Glob::Compile(p.find('/') == std::string::npos ? "/" + p : p);
+    if (!g) return Error{"http.tokens: " + g.error()};
+    globs.push_back(g.take());
+  }
+  return LiveCatalog::Select([globs = std::move(globs)](const Catalog& all) {
+    std::vector<std::shared_ptr<const ServedRepo>> repos;
+    for (const auto& r : all.all()) {
+      std::vector<std::string_view> parts;
+      std::string_view name = r->name();
+      for (size_t s = 0; s <= name.size();) {
+        const size_t slash = std::min(name.find('/', s), name.size());
+        parts.push_back(name.substr(s, slash - s));
+        s = slash + 1;
+      }
+      for (const auto& g : globs) {
+        if (g.Matches(parts)) {
+          repos.push_back(r);
+          break;
+        }
+      }
+    }
+    return std::make_shared<const Catalog>(std::move(repos));
+  });
 }
 
 bool HttpTransport::SameToken(const std::string& presented, const std::string& expected) {

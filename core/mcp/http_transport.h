@@ -13,7 +13,8 @@
 // Who may call (docs/safety.md, "Over HTTP, only who may call"):
 // - with tokens configured (http.token_env, http.tokens), every request must carry
 //   `Authorization: Bearer <token>`, compared in constant time; any other request gets 401 with
-//   `WWW-Authenticate: Bearer` and an empty body. The token picks the repositories the call sees.
+//   `WWW-Authenticate: Bearer` and an empty body. The token picks the repositories the call sees:
+//   with a live catalog (groups listed again), its set as made from the whole at the last swap.
 // - without tokens, on loopback only: the Host header must name the server as 127.0.0.1:PORT,
 //   localhost:PORT or [::1]:PORT; else 403 (DNS rebinding).
 // - an Origin header, when sent, must be the server's own loopback origin or one of
@@ -32,6 +33,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,7 +52,14 @@ class HttpTransport {
   struct Token {
     std::string value;
     std::shared_ptr<const Catalog> catalog;
+    // When set, the catalog its bearer reads now (a view of a live catalog); `catalog` is not used.
+    std::function<std::shared_ptr<const Catalog>()> live;
   };
+
+  // The repositories the bearer of an http.tokens entry reads, out of a whole: those whose names
+  // match one of its patterns (a pattern without '/' names a whole name, not a last part). For
+  // LiveCatalog::AddView. The error names a pattern that is not a glob.
+  static Result<LiveCatalog::Select> TokenSet(const HttpTokenConfig& token);
 
   struct Setup {
     std::string host;           // as configured: 127.0.0.1, localhost, ::1, 0.0.0.0, a name…

@@ -225,14 +225,19 @@ bool DecodeHeaderValue(const std::string& raw, std::string* out) {
 
 McpServer::McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
                      std::vector<std::unique_ptr<const Tool>> tools, Options options)
-    : catalog_(std::move(catalog)),
+    : McpServer(std::make_shared<LiveCatalog>(std::move(catalog)), std::move(pipeline),
+                std::move(sink), std::move(tools), options) {}
+
+McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeline, Sink sink,
+                     std::vector<std::unique_ptr<const Tool>> tools, Options options)
+    : live_(std::move(catalog)),
       pipeline_(std::move(pipeline)),
       sink_(std::move(sink)),
       tools_(std::move(tools)),
       options_(options) {
   tools_list_ = ToolsList();
   indexer_ =
-      std::make_unique<HistoryIndexer>(catalog_, HistoryIndexer::Options{options_.history_recheck});
+      std::make_unique<HistoryIndexer>(live_, HistoryIndexer::Options{options_.history_recheck});
   for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
 }
 
@@ -323,7 +328,7 @@ void McpServer::Handle(const std::string& message) {
 void McpServer::Handle(const std::string& message, const Caller& caller) {
   Request req;
   req.caller = caller;
-  if (!req.caller.catalog) req.caller.catalog = catalog_;
+  if (!req.caller.catalog) req.caller.catalog = live_->Get();  // one call, one set
   const std::optional<std::string> widened = HugeIntegersAsDecimals(message);
   const std::string& text = widened ? *widened : message;
   Poco::Dynamic::Var parsed;

@@ -39,6 +39,7 @@
 #include "core/answer/pipeline.h"
 #include "core/mcp/history_indexer.h"
 #include "core/policy/catalog.h"
+#include "core/policy/live_catalog.h"
 #include "core/tools/tool.h"
 
 namespace rr {
@@ -87,7 +88,8 @@ class McpServer {
   // Who sent one message and where its answers go.
   struct Caller {
     ReplySink reply;
-    // The repositories this caller may read; null: the server's own catalog.
+    // The repositories this caller may read; null: the server's own catalog, as it is when the
+    // message arrives (one call, one set: the snapshot taken then is all the call reads).
     std::shared_ptr<const Catalog> catalog;
     // true: Handle returns only after the response was given to `reply`, and a tools/call runs
     // on the calling thread (an HTTP request's thread). false: tools/call runs on the pool.
@@ -117,6 +119,10 @@ class McpServer {
   // message comes with its own Caller.
   McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
             std::vector<std::unique_ptr<const Tool>> tools, Options options);
+  // The same, reading a live catalog (groups listed again while the server runs): each message
+  // takes a snapshot of it when it arrives; the history indexer takes one each pass.
+  McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeline, Sink sink,
+            std::vector<std::unique_ptr<const Tool>> tools, Options options);
   ~McpServer();
 
   // One incoming message (a line of stdio), answered through the constructor's sink.
@@ -129,7 +135,9 @@ class McpServer {
   // The error sent for a message too large to read.
   static std::string OversizedMessageError(size_t limit);
 
-  const std::shared_ptr<const Catalog>& catalog() const { return catalog_; }
+  // The server's own catalog now (a snapshot).
+  std::shared_ptr<const Catalog> catalog() const { return live_->Get(); }
+  const std::shared_ptr<LiveCatalog>& live_catalog() const { return live_; }
   const AnswerPipeline& pipeline() const { return pipeline_; }
 
  private:
@@ -154,7 +162,7 @@ class McpServer {
   void Answered();
   void Worker();
 
-  std::shared_ptr<const Catalog> catalog_;
+  std::shared_ptr<LiveCatalog> live_;
   AnswerPipeline pipeline_;
   Sink sink_;
   std::vector<std::unique_ptr<const Tool>> tools_;

@@ -78,6 +78,24 @@ void ToolHarness::Start(const Config& config,
       BuiltinTools(), options);
 }
 
+ToolHarness::ToolHarness(Live, std::shared_ptr<LiveCatalog> live,
+                         std::vector<std::unique_ptr<const Tool>> extra) {
+  McpServer::Options options;
+  options.facts = FactsOf(BuiltinPlugins());
+  auto tools = BuiltinTools();
+  for (auto& t : extra) tools.push_back(std::move(t));
+  server_ = std::make_unique<McpServer>(
+      std::move(live),
+      AnswerPipeline(40000, {}, BuiltinPlugins().secrets,
+                     std::make_shared<HostLinks>(BuiltinHostPlugins().hosts)),
+      [this](const std::string& m) {
+        std::lock_guard<std::mutex> lock(mu_);
+        sent_.push_back(m);
+        cv_.notify_all();
+      },
+      std::move(tools), options);
+}
+
 ToolHarness::~ToolHarness() { server_.reset(); }
 
 std::vector<std::string> ToolHarness::Sent() {
@@ -111,11 +129,19 @@ Poco::JSON::Object::Ptr ToolHarness::Raw(const std::string& message, int id) {
 }
 
 ToolHarness::Answer ToolHarness::Call(const std::string& tool, const std::string& args_json) {
+  return Await(CallAsync(tool, args_json));
+}
+
+int ToolHarness::CallAsync(const std::string& tool, const std::string& args_json) {
   const int id = next_id_++;
-  auto msg = Raw("{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
-                     ",\"method\":\"tools/call\",\"params\":{\"name\":" + JsonQuote(tool) +
-                     ",\"arguments\":" + args_json + "}}",
-                 id);
+  server_->Handle("{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+                  ",\"method\":\"tools/call\",\"params\":{\"name\":" + JsonQuote(tool) +
+                  ",\"arguments\":" + args_json + "}}");
+  return id;
+}
+
+ToolHarness::Answer ToolHarness::Await(int id) {
+  auto msg = WaitFor(id);
   Answer a;
   if (!msg) return a;
   if (msg->has("error")) {

@@ -42,10 +42,18 @@ class ToolHarness {
   // The server for a whole configuration (mirrors too).
   struct FromConfig {};
   ToolHarness(FromConfig, const Config& config);
+  // The server over a live catalog (groups listed again), with `extra` tools after the built-in
+  // ones (a test's own, e.g. one that holds a call open across a swap).
+  struct Live {};
+  ToolHarness(Live, std::shared_ptr<LiveCatalog> live,
+              std::vector<std::unique_ptr<const Tool>> extra = {});
   ~ToolHarness();
 
   // tools/call with `args_json` (a JSON object) as arguments.
   Answer Call(const std::string& tool, const std::string& args_json = "{}");
+  // tools/call sent without waiting for the answer; Await(id) gives it.
+  int CallAsync(const std::string& tool, const std::string& args_json = "{}");
+  Answer Await(int id);
   // Any JSON-RPC message; returns the response to it (the server must answer).
   Poco::JSON::Object::Ptr Raw(const std::string& message, int id);
   // Every message the server sent, in order.
