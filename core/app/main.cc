@@ -187,7 +187,10 @@ class RepoReaderApp : public Application {
       for (const auto& g : config.groups) {
         Say(plugins, "  " + g.label + " (" + g.host_kind + ", " +
                          (g.user ? "user" : "organisation") + ") through " + g.api +
-                         (g.token_env.empty() ? ", no token" : ", token from $" + g.token_env));
+                         (g.token_env.empty() ? ", no token" : ", token from $" + g.token_env) +
+                         "; listed again every " +
+                         std::to_string((g.list_every ? g.list_every : g.sync_every) / 60) +
+                         " min");
       }
       if (!listed_) Say(plugins, "  not listed: --check --online reaches the hosts and lists them");
       for (const auto& o : groups_) {
