@@ -244,7 +244,8 @@ Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQ
       return Error{"the host plugin failed to read a page of the listing"};
     }
     if (!parsed.error.empty()) {
-      if (retry_after && (page->status == 429 || page->status == 503)) {
+      // 429 and 503 say when to come back; GitHub's secondary rate limit says it on a 403.
+      if (retry_after && (page->status == 429 || page->status == 503 || page->status == 403)) {
         for (const auto& [name, value] : page->headers) {
           if (Lower(name) == "retry-after") *retry_after = value.substr(0, 100);
         }

@@ -80,8 +80,8 @@ bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& lis
 
 // Lists the group. `token` may be null (a public listing). `progress` (may be empty) hears of
 // each page: pages read, repositories kept so far. `retry_after`, when not null, receives the
-// host's Retry-After header (as sent, at most 100 characters) when the listing failed on a 429
-// or 503 answer that carried one, else "".
+// host's Retry-After header (as sent, at most 100 characters) when the listing failed on a 429,
+// 503 or 403 (GitHub's secondary rate limit) answer that carried one, else "".
 Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQuerySpec& spec,
                                const HostToken* token, const ListLimits& limits = {},
                                const std::function<void(size_t, size_t)>& progress = {},

@@ -181,12 +181,13 @@ GroupRelister::Relisted GroupRelister::ListNow(size_t index) {
                       EveryOf(group), options_.first_retry, Jitter());
     now.due = Clock::now() + r.next;
     if (!stop_->load()) {
-      options_.log(head + ": listing it again failed: " + r.outcome.error + " — it keeps its " +
-                   Plural(now.mirrors.size(), "repository", "repositories") + "; tried again in " +
-                   Seconds(r.next) +
-                   (fetched.retry_after.empty()
-                        ? std::string()
-                        : " (the host's Retry-After: " + DisplayName(fetched.retry_after) + ")"));
+      options_.log(
+          head + ": listing it again failed: " + r.outcome.error + " — it keeps its " +
+          Plural(now.mirrors.size(), "repository", "repositories") + "; tried again in " +
+          Seconds(r.next) +
+          (fetched.retry_after.empty() || r.outcome.error.find("Retry-After") != std::string::npos
+               ? std::string()
+               : " (the host's Retry-After: " + DisplayName(fetched.retry_after) + ")"));
     }
     return r;
   }
