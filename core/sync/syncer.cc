@@ -1,5 +1,6 @@
 #include "core/sync/syncer.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 
@@ -56,6 +57,7 @@ void MirrorSyncer::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stop_->store(true);
     for (auto& slot : slots_) slot->stop->store(true);
+    for (auto& slot : in_flight_) slot->stop->store(true);
   }
   cv_.notify_all();
   for (auto& t : workers_) {
@@ -124,6 +126,7 @@ void MirrorSyncer::Work() {
       continue;
     }
     next->running = true;
+    in_flight_.push_back(next);
     const MirrorConfig& m = next->mirror;  // never changed once added
     lock.unlock();
 
@@ -145,6 +148,7 @@ void MirrorSyncer::Work() {
     lock.lock();
     Slot& slot = *next;
     slot.running = false;
+    in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), next));
     // A group's first syncs: "repository k of n".
     std::string progress;
     if (slot.first && !m.group.empty()) {

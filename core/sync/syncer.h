@@ -86,6 +86,8 @@ class MirrorSyncer {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::shared_ptr<Slot>> slots_;
+  // Slots a worker is syncing now, removed ones included: Stop stops them all.
+  std::vector<std::shared_ptr<Slot>> in_flight_;
   std::map<std::string, FirstSyncs> first_;  // by group label
   bool started_ = false;
   std::vector<std::thread> workers_;
