@@ -7,7 +7,7 @@ set -euo pipefail
 # clients and, as the npm package node@22, the Node.js 22 they run on (scripts/test.sh); an npm
 # already on PATH (another Node.js distribution) is used as it is.
 packages=(g++ cmake make git pkg-config ca-certificates
-  libpoco-dev libgit2-dev libyaml-cpp-dev libyaml-dev libpcre2-dev
+  libpoco-dev libgit2-dev libyaml-cpp-dev libyaml-dev libpcre2-dev libdeflate-dev
   libboost-dev libboost-filesystem-dev libgtest-dev clang-format haproxy
   python3)  # python3: the sync tests' git smart-HTTP server (tests/sync/git_http_server.py)
 command -v npm >/dev/null 2>&1 || packages+=(npm)

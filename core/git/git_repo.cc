@@ -389,6 +389,20 @@ Result<BlobPtr> GitRepo::Blob(const git_oid& oid) {
   return BlobPtr(b);
 }
 
+bool GitRepo::PackedBlob(const git_oid& oid, size_t max_bytes, std::string* out) {
+  if (!packs_) packs_ = PackReader::Open(ObjectsDir());
+  return packs_->ReadBlob(oid, max_bytes, out) == PackReader::Answer::kRead;
+}
+
+void GitRepo::Idle(bool idle) {
+  if (!packs_) return;
+  if (idle) {
+    packs_->Trim();
+  } else if (!packs_->Current()) {
+    packs_.reset();  // a pack came or went: the list is read again on the next read
+  }
+}
+
 namespace {
 std::string WithoutTrailingSlash(const char* dir) {
   std::string s = dir ? dir : "";
@@ -426,6 +440,7 @@ RepoHandles::Lease::~Lease() {
     --idle_total;
     return;
   }
+  repo_->Idle(true);
   owner_->idle_.push_back(std::move(repo_));
 }
 
@@ -438,6 +453,7 @@ Result<RepoHandles::Lease> RepoHandles::Borrow() {
       auto r = std::move(idle_.back());
       idle_.pop_back();
       --idle_total;
+      r->Idle(false);
       return Lease(this, std::move(r));
     }
   }

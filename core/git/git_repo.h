@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/git/pack_reader.h"
 #include "core/policy/ref_text.h"
 #include "core/util/result.h"
 
@@ -126,6 +127,10 @@ class GitRepo {
   // copy (a partial clone).
   bool ObjectHeader(const git_oid& oid, size_t* size, git_object_t* type);
   Result<BlobPtr> Blob(const git_oid& oid);
+  // A blob's contents read straight from the repository's packs (core/git/pack_reader.h) when
+  // it is there as a blob of at most `max_bytes`; false when it is not (anything unusual
+  // included): read it with Blob then, which answers as always.
+  bool PackedBlob(const git_oid& oid, size_t max_bytes, std::string* out);
 
   // The repository's object folder (a worktree's is its main repository's), without a trailing
   // '/'.
@@ -138,9 +143,14 @@ class GitRepo {
   git_repository* raw() { return repo_.get(); }
 
  private:
+  friend class RepoHandles;
   explicit GitRepo(git_repository* r) : repo_(r) {}
+  // The handle goes idle (true) or is lent out again (false): the pack reader's cache is
+  // dropped, or its packs looked at again.
+  void Idle(bool idle);
   std::unique_ptr<git_repository, Deleter> repo_;
   std::unique_ptr<git_odb, Deleter> odb_;
+  std::unique_ptr<PackReader> packs_;  // opened on the first PackedBlob
 };
 
 // A small pool of open handles to one repository, opened on first use. Thread-safe.

@@ -29,6 +29,7 @@ std::string ReadPoint::Where(const std::string& repo) const {
 }
 
 std::string_view FileData::bytes() const {
+  if (!blob) return packed;
   return std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())),
                           static_cast<size_t>(git_blob_rawsize(blob.get())));
 }
@@ -531,6 +532,18 @@ Result<FileData> RepoReader::Read(const Node& file) {
 }
 
 Result<FileData> RepoReader::Read(const Node& file, const StopToken& stop) {
+  {
+    // Most contents come straight from the packs; whatever that does not handle (and every
+    // error, and contents a mirror has still to fetch) is read through libgit2 below.
+    FileData d;
+    if ((*lease_).PackedBlob(file.oid, kMaxFileBytes, &d.packed)) {
+      d.size = d.packed.size();
+      const size_t head = std::min<size_t>(d.size, kBinaryProbeBytes);
+      d.kind = std::memchr(d.packed.data(), '\0', head) ? FileData::Kind::kBinary
+                                                        : FileData::Kind::kText;
+      return d;
+    }
+  }
   auto size = Size(file, stop);
   if (!size) {
     if (repo_->settings().fetcher) {

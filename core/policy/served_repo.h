@@ -79,7 +79,8 @@ struct FileData {
   enum class Kind { kText, kBinary };
   Kind kind = Kind::kText;
   size_t size = 0;
-  BlobPtr blob;  // owns the bytes
+  BlobPtr blob;        // owns the bytes, when read through libgit2
+  std::string packed;  // or these, when read from the packs directly (GitRepo::PackedBlob)
   std::string_view bytes() const;
 };
 

@@ -1,0 +1,454 @@
+#include "core/git/pack_reader.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+namespace rr {
+namespace {
+
+constexpr size_t kIdLen = 20;            // SHA-1
+constexpr size_t kPackHeaderBytes = 12;  // "PACK", version, object count
+constexpr size_t kMaxPacks = 1024;
+
+uint32_t Be32(const uint8_t* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+}
+
+uint64_t Be64(const uint8_t* p) { return (uint64_t{Be32(p)} << 32) | Be32(p + 4); }
+
+// Device, inode, size, modification time (ns); all zeros when the file cannot be looked at.
+std::array<uint64_t, 4> StampOf(const struct stat& st) {
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+          static_cast<uint64_t>(st.st_size),
+          static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u +
+              static_cast<uint64_t>(st.st_mtim.tv_nsec)};
+}
+
+std::array<uint64_t, 4> Stamp(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return {0, 0, 0, 0};
+  return StampOf(st);
+}
+
+// A whole file mapped read-only.
+struct Mapped {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  std::array<uint64_t, 4> stamp{};
+  Mapped() = default;
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+  ~Mapped() {
+    if (data) munmap(const_cast<uint8_t*>(data), size);
+  }
+  bool Map(const std::string& path) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    if (ok) {
+      void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      ok = p != MAP_FAILED;
+      if (ok) {
+        data = static_cast<const uint8_t*>(p);
+        size = static_cast<size_t>(st.st_size);
+        stamp = StampOf(st);
+      }
+    }
+    close(fd);
+    return ok;
+  }
+};
+
+// An object's entry header in a pack.
+struct EntryHeader {
+  int type = 0;                  // 1 commit, 2 tree, 3 blob, 4 tag, 6 OFS_DELTA, 7 REF_DELTA
+  uint64_t size = 0;             // inflated size (a delta's: of its instructions)
+  uint64_t data = 0;             // where what follows the header (and a delta's base) starts
+  uint64_t base = 0;             // OFS_DELTA: the base's offset
+  uint8_t base_id[kIdLen] = {};  // REF_DELTA: the base's id
+};
+
+constexpr int kBlob = 3, kOfsDelta = 6, kRefDelta = 7;
+
+// A delta's varint size (git's delta format: 7 bits a byte, least significant first).
+bool DeltaSize(std::string_view d, size_t* p, uint64_t* out) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    if (*p >= d.size() || shift > 56) return false;
+    const uint8_t c = static_cast<uint8_t>(d[(*p)++]);
+    v |= uint64_t{c & 0x7fu} << shift;
+    if (!(c & 0x80)) break;
+  }
+  *out = v;
+  return true;
+}
+
+// Applies git's delta `delta` to `base` into *out; every copy is checked against the base and
+// the declared result size, every insert against the instructions left.
+bool ApplyDelta(std::string_view base, std::string_view delta, size_t max_bytes, std::string* out) {
+  size_t p = 0;
+  uint64_t base_size = 0, result_size = 0;
+  if (!DeltaSize(delta, &p, &base_size) || !DeltaSize(delta, &p, &result_size)) return false;
+  if (base_size != base.size() || result_size > max_bytes) return false;
+  out->resize(static_cast<size_t>(result_size));
+  char* dst = out->data();
+  uint64_t w = 0;
+  while (p < delta.size()) {
+    const uint8_t cmd = static_cast<uint8_t>(delta[p++]);
+    if (cmd & 0x80) {
+      uint64_t off = 0, n = 0;
+      for (int i = 0; i < 4; ++i) {
+        if (!(cmd & (1u << i))) continue;
+        if (p >= delta.size()) return false;
+        off |= uint64_t{static_cast<uint8_t>(delta[p++])} << (8 * i);
+      }
+      for (int i = 0; i < 3; ++i) {
+        if (!(cmd & (0x10u << i))) continue;
+        if (p >= delta.size()) return false;
+        n |= uint64_t{static_cast<uint8_t>(delta[p++])} << (8 * i);
+      }
+      if (n == 0) n = 0x10000;
+      if (off > base.size() || n > base.size() - off || n > result_size - w) return false;
+      std::memcpy(dst + w, base.data() + off, static_cast<size_t>(n));
+      w += n;
+    } else if (cmd != 0) {
+      if (cmd > delta.size() - p || cmd > result_size - w) return false;
+      std::memcpy(dst + w, delta.data() + p, cmd);
+      p += cmd;
+      w += cmd;
+    } else {
+      return false;  // reserved
+    }
+  }
+  return w == result_size;
+}
+
+}  // namespace
+
+struct PackReader::Pack {
+  std::string pack_path, idx_path;
+  Mapped idx;
+  // The pack is read with pread, never mapped: a pack cut short under the server (by whoever
+  // can write the repository) then reads short and is not handled, instead of faulting.
+  int fd = -1;
+  std::array<uint64_t, 4> pack_stamp{};
+  uint32_t count = 0;
+  const uint8_t* fanout = nullptr;
+  const uint8_t* ids = nullptr;
+  const uint8_t* offsets = nullptr;
+  const uint8_t* large = nullptr;
+  uint64_t large_count = 0;
+  uint64_t end = 0;  // where the trailing checksum starts: objects lie before it
+
+  Pack() = default;
+  Pack(const Pack&) = delete;
+  Pack& operator=(const Pack&) = delete;
+  ~Pack() {
+    if (fd >= 0) close(fd);
+  }
+
+  // Up to `n` bytes at `at` (never past `end`) into `buf`; how many were read.
+  size_t Read(uint64_t at, size_t n, uint8_t* buf) const {
+    if (at >= end) return 0;
+    n = static_cast<size_t>(std::min<uint64_t>(n, end - at));
+    size_t got = 0;
+    while (got < n) {
+      const ssize_t r = pread(fd, buf + got, n - got, static_cast<off_t>(at + got));
+      if (r <= 0) break;
+      got += static_cast<size_t>(r);
+    }
+    return got;
+  }
+
+  // Opens a pack and its index; false when either cannot be read or they do not match.
+  bool Open() {
+    if (!idx.Map(idx_path)) return false;
+    // The index: magic, version 2, fanout, ids, CRCs, 4-byte offsets, 8-byte offsets, the pack's
+    // checksum and its own.
+    constexpr uint64_t kFixed = 8 + 256 * 4 + 2 * kIdLen;
+    if (idx.size < kFixed) return false;
+    static constexpr uint8_t kMagic[4] = {0xff, 't', 'O', 'c'};
+    if (std::memcmp(idx.data, kMagic, 4) != 0 || Be32(idx.data + 4) != 2) return false;
+    fanout = idx.data + 8;
+    uint32_t prev = 0;
+    for (int i = 0; i < 256; ++i) {
+      const uint32_t v = Be32(fanout + 4 * i);
+      if (v < prev) return false;
+      prev = v;
+    }
+    count = prev;
+    const uint64_t need = kFixed + uint64_t{count} * (kIdLen + 4 + 4);
+    if (idx.size < need || (idx.size - need) % 8 != 0) return false;
+    ids = fanout + 256 * 4;
+    offsets = ids + uint64_t{count} * (kIdLen + 4);
+    large = offsets + uint64_t{count} * 4;
+    large_count = (idx.size - need) / 8;
+    // The pack: header, objects, the checksum its index records.
+    fd = open(pack_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    pack_stamp = StampOf(st);
+    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size < kPackHeaderBytes + kIdLen) return false;
+    end = size;
+    uint8_t header[kPackHeaderBytes];
+    uint8_t trailer[kIdLen];
+    if (Read(0, sizeof header, header) != sizeof header) return false;
+    if (Read(size - kIdLen, kIdLen, trailer) != kIdLen) return false;
+    end = size - kIdLen;
+    if (std::memcmp(header, "PACK", 4) != 0) return false;
+    const uint32_t version = Be32(header + 4);
+    if ((version != 2 && version != 3) || Be32(header + 8) != count) return false;
+    return std::memcmp(trailer, idx.data + idx.size - 2 * kIdLen, kIdLen) == 0;
+  }
+
+  // Where object `id` starts in the pack, when the index lists it at a place that can hold one.
+  bool Lookup(const uint8_t* id, uint64_t* out) const {
+    const uint32_t lo0 = id[0] == 0 ? 0 : Be32(fanout + 4 * (id[0] - 1));
+    uint32_t lo = lo0, hi = Be32(fanout + 4 * id[0]);
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      const int c = std::memcmp(ids + uint64_t{mid} * kIdLen, id, kIdLen);
+      if (c == 0) {
+        uint64_t off = Be32(offsets + uint64_t{mid} * 4);
+        if (off & 0x80000000u) {
+          const uint64_t j = off & 0x7fffffffu;
+          if (j >= large_count) return false;
+          off = Be64(large + j * 8);
+        }
+        if (off < kPackHeaderBytes || off >= end) return false;
+        *out = off;
+        return true;
+      }
+      if (c < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return false;
+  }
+
+  // The entry header at `at`, checked against the pack's bounds.
+  bool Header(uint64_t at, EntryHeader* h) const {
+    // The longest header: 10 bytes of type and size, then 20 of a base id (or up to 9 of a
+    // base offset).
+    uint8_t buf[32];
+    const size_t n = Read(at, sizeof buf, buf);
+    size_t p = 0;
+    if (p >= n) return false;
+    uint8_t c = buf[p++];
+    h->type = (c >> 4) & 7;
+    uint64_t size = c & 15u;
+    for (int shift = 4; c & 0x80; shift += 7) {
+      if (p >= n || shift > 53) return false;
+      c = buf[p++];
+      size |= uint64_t{c & 0x7fu} << shift;
+    }
+    h->size = size;
+    if (h->type == kOfsDelta) {
+      if (p >= n) return false;
+      c = buf[p++];
+      uint64_t off = c & 0x7fu;
+      while (c & 0x80) {
+        if (p >= n || off >= (uint64_t{1} << 56)) return false;
+        c = buf[p++];
+        off = ((off + 1) << 7) | (c & 0x7fu);
+      }
+      // A base lies before the delta (git's rule): no offset can make a chain loop.
+      if (off == 0 || off > at - kPackHeaderBytes) return false;
+      h->base = at - off;
+    } else if (h->type == kRefDelta) {
+      if (n - p < kIdLen) return false;
+      std::memcpy(h->base_id, buf + p, kIdLen);
+      p += kIdLen;
+    }
+    h->data = at + p;
+    return h->data < end;
+  }
+};
+
+PackReader::PackReader(std::string pack_dir) : pack_dir_(std::move(pack_dir)) {}
+
+PackReader::~PackReader() {
+  if (inflater_) libdeflate_free_decompressor(inflater_);
+}
+
+std::unique_ptr<PackReader> PackReader::Open(const std::string& objects_dir) {
+  std::unique_ptr<PackReader> r(new PackReader(objects_dir + "/pack"));
+  r->dir_stamp_ = Stamp(r->pack_dir_);
+  std::vector<std::string> names;
+  if (DIR* dir = opendir(r->pack_dir_.c_str())) {
+    while (const dirent* e = readdir(dir)) {
+      const std::string_view name = e->d_name;
+      if (name.size() > 10 && name.substr(0, 5) == "pack-" &&
+          name.substr(name.size() - 5) == ".pack") {
+        names.emplace_back(name.substr(0, name.size() - 5));
+      }
+    }
+    closedir(dir);
+  }
+  std::sort(names.begin(), names.end());
+  if (names.size() > kMaxPacks) names.resize(kMaxPacks);
+  for (const std::string& base : names) {
+    auto pack = std::make_unique<Pack>();
+    pack->pack_path = r->pack_dir_ + "/" + base + ".pack";
+    pack->idx_path = r->pack_dir_ + "/" + base + ".idx";
+    if (pack->Open()) r->packs_.push_back(std::move(pack));
+  }
+  if (!r->packs_.empty()) r->inflater_ = libdeflate_alloc_decompressor();
+  return r;
+}
+
+bool PackReader::Current() const {
+  if (Stamp(pack_dir_) != dir_stamp_) return false;
+  for (const auto& p : packs_) {
+    if (Stamp(p->pack_path) != p->pack_stamp || Stamp(p->idx_path) != p->idx.stamp) return false;
+  }
+  return true;
+}
+
+void PackReader::Trim() {
+  ClearCache();
+  input_ = std::string();
+}
+
+void PackReader::ClearCache() {
+  for (CacheSlot& s : cache_) s = CacheSlot{};
+  cache_bytes_ = 0;
+}
+
+bool PackReader::Find(const uint8_t* id, Location* out) const {
+  for (size_t k = 0; k < packs_.size(); ++k) {
+    const size_t i = (last_pack_ + k) % packs_.size();
+    uint64_t off = 0;
+    if (packs_[i]->Lookup(id, &off)) {
+      last_pack_ = i;
+      *out = Location{packs_[i].get(), off};
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PackReader::Inflate(const Pack& pack, uint64_t data_offset, uint64_t size, std::string* out) {
+  if (!inflater_) return false;
+  // How much zlib can need for `size` bytes (its deflateBound, with room to spare): read that
+  // much, or up to the pack's end. A stream longer than that is not handled.
+  const uint64_t bound = size + size / 1024 + 64;
+  if (input_.size() < bound) input_.resize(static_cast<size_t>(bound));
+  const size_t got =
+      pack.Read(data_offset, static_cast<size_t>(bound), reinterpret_cast<uint8_t*>(input_.data()));
+  if (got == 0) return false;
+  out->resize(static_cast<size_t>(size));
+  char none;
+  size_t in_used = 0, out_used = 0;
+  const libdeflate_result rc =
+      libdeflate_zlib_decompress_ex(inflater_, input_.data(), got, size ? out->data() : &none,
+                                    static_cast<size_t>(size), &in_used, &out_used);
+  return rc == LIBDEFLATE_SUCCESS && out_used == size;
+}
+
+namespace {
+size_t SlotOf(const void* pack, uint64_t offset) {
+  uint64_t h = offset * 0x9e3779b97f4a7c15ull ^ reinterpret_cast<uintptr_t>(pack);
+  return static_cast<size_t>((h >> 32) ^ h);
+}
+}  // namespace
+
+std::shared_ptr<const std::string> PackReader::CachedBase(const Location& at) const {
+  const CacheSlot& s = cache_[SlotOf(at.pack, at.offset) % kCacheSlots];
+  if (s.bytes && s.pack == at.pack && s.offset == at.offset) return s.bytes;
+  return nullptr;
+}
+
+void PackReader::CacheBase(const Location& at, std::shared_ptr<const std::string> bytes) {
+  if (bytes->size() > kCacheEntryBytes) return;
+  CacheSlot& s = cache_[SlotOf(at.pack, at.offset) % kCacheSlots];
+  if (s.bytes) cache_bytes_ -= s.bytes->size();
+  if (cache_bytes_ + bytes->size() > kCacheBytes) ClearCache();
+  cache_bytes_ += bytes->size();
+  s = CacheSlot{at.pack, at.offset, std::move(bytes)};
+}
+
+PackReader::Answer PackReader::ReadBlob(const git_oid& oid, size_t max_bytes, std::string* out) {
+  out->clear();
+  Location at;
+  if (!Find(oid.id, &at)) return Answer::kNotHandled;
+  // Walk down the chain to a whole object (or a base built before), remembering each delta.
+  struct Delta {
+    Location where;
+    uint64_t data = 0, size = 0;
+  };
+  std::vector<Delta> chain;
+  std::shared_ptr<const std::string> base;
+  const uint64_t max_delta = uint64_t{max_bytes} * 2 + 64;  // instructions for max_bytes
+  while (true) {
+    base = CachedBase(at);
+    if (base && chain.empty()) {  // built before as another blob's base
+      *out = *base;
+      return Answer::kRead;
+    }
+    if (base) break;
+    EntryHeader h;
+    if (!at.pack->Header(at.offset, &h)) return Answer::kNotHandled;
+    if (h.type == kBlob) {
+      if (h.size > max_bytes) return Answer::kNotHandled;
+      if (chain.empty()) {  // a whole blob: inflated where the caller wants it
+        if (!Inflate(*at.pack, h.data, h.size, out)) {
+          out->clear();
+          return Answer::kNotHandled;
+        }
+        return Answer::kRead;
+      }
+      auto bytes = std::make_shared<std::string>();
+      if (!Inflate(*at.pack, h.data, h.size, bytes.get())) return Answer::kNotHandled;
+      base = std::move(bytes);
+      CacheBase(at, base);
+      break;
+    }
+    if (h.type != kOfsDelta && h.type != kRefDelta) return Answer::kNotHandled;
+    if (h.size > max_delta || chain.size() >= static_cast<size_t>(kMaxDepth)) {
+      return Answer::kNotHandled;
+    }
+    chain.push_back(Delta{at, h.data, h.size});
+    if (h.type == kOfsDelta) {
+      at.offset = h.base;
+    } else if (!Find(h.base_id, &at)) {
+      return Answer::kNotHandled;
+    }
+  }
+  // Apply the deltas from the base up; each result but the last is a base worth keeping.
+  std::string delta;
+  for (size_t i = chain.size(); i-- > 0;) {
+    const Delta& d = chain[i];
+    if (!Inflate(*d.where.pack, d.data, d.size, &delta)) {
+      out->clear();
+      return Answer::kNotHandled;
+    }
+    if (i == 0) {
+      if (!ApplyDelta(*base, delta, max_bytes, out)) {
+        out->clear();
+        return Answer::kNotHandled;
+      }
+      break;
+    }
+    auto next = std::make_shared<std::string>();
+    if (!ApplyDelta(*base, delta, max_bytes, next.get())) return Answer::kNotHandled;
+    base = std::move(next);
+    CacheBase(d.where, base);
+  }
+  return Answer::kRead;
+}
+
+}  // namespace rr

@@ -1,0 +1,251 @@
+// PackReader on real repositories packed by git: every blob it reads equals `git cat-file blob`,
+// through whole objects, OFS_DELTA chains and REF_DELTA chains; what it does not handle
+// (loose objects, alternates, other types, sizes over the limit, missing objects) answers
+// kNotHandled and is read through libgit2 as before.
+#include "core/git/pack_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/testkit/git_fixture.h"
+#include "tests/testkit/tool_harness.h"
+
+namespace rr::testing {
+namespace {
+
+git_oid Oid(const std::string& hex) {
+  git_oid oid;
+  EXPECT_EQ(git_oid_fromstrn(&oid, hex.data(), hex.size()), 0) << hex;
+  return oid;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+// Every object of the repository with its type: "id type".
+std::vector<std::pair<std::string, std::string>> Objects(const TestRepo& repo) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& line : Lines(repo.Git(
+           {"cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"}))) {
+    out.emplace_back(line.substr(0, 40), line.substr(41));
+  }
+  return out;
+}
+
+std::string CatBlob(const TestRepo& repo, const std::string& id) {
+  CommandResult r = Run({"git", "cat-file", "blob", id}, repo.path(), repo.Env());
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.out;
+}
+
+// `git verify-pack -v` of the repository's packs: id -> {offset, chain depth}.
+std::map<std::string, std::pair<uint64_t, int>> PackLayout(const TestRepo& repo,
+                                                           const std::string& objects) {
+  std::map<std::string, std::pair<uint64_t, int>> out;
+  for (const auto& e : std::filesystem::directory_iterator(objects + "/pack")) {
+    if (e.path().extension() != ".idx") continue;
+    for (const std::string& line : Lines(repo.Git({"verify-pack", "-v", e.path().string()}))) {
+      std::istringstream in(line);
+      std::string id, type;
+      uint64_t size = 0, packed = 0, offset = 0;
+      int depth = 0;
+      if (!(in >> id >> type >> size >> packed >> offset) || id.size() != 40) continue;
+      in >> depth;
+      out[id] = {offset, depth};
+    }
+  }
+  return out;
+}
+
+// The type bits of the entry at `offset` in the repository's only pack.
+int EntryType(const std::string& objects, uint64_t offset) {
+  for (const auto& e : std::filesystem::directory_iterator(objects + "/pack")) {
+    if (e.path().extension() != ".pack") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(offset));
+    return (in.get() >> 4) & 7;
+  }
+  return -1;
+}
+
+// A file written in many similar versions, so that git stores most as deltas of others.
+void ManyVersions(TestRepo& repo, int versions) {
+  std::string text;
+  for (int i = 0; i < 400; ++i) text += "line " + std::to_string(i) + " of a long file\n";
+  for (int v = 0; v < versions; ++v) {
+    text.insert(text.size() / 3 * (v % 3), "inserted in version " + std::to_string(v) + "\n");
+    repo.Write("notes/long.txt", text);
+    repo.Write("notes/v.txt", "version " + std::to_string(v) + "\n" + text.substr(0, 2000));
+    repo.Write("empty.txt", "");
+    repo.Commit("version " + std::to_string(v));
+  }
+}
+
+// Reads every blob through the reader and compares it with git's bytes; returns how many.
+size_t ExpectAllBlobsAsGit(const TestRepo& repo, PackReader& reader) {
+  size_t blobs = 0;
+  for (const auto& [id, type] : Objects(repo)) {
+    std::string bytes;
+    const auto answer = reader.ReadBlob(Oid(id), 10 << 20, &bytes);
+    if (type != "blob") {
+      EXPECT_EQ(answer, PackReader::Answer::kNotHandled) << id << " is a " << type;
+      continue;
+    }
+    ++blobs;
+    EXPECT_EQ(answer, PackReader::Answer::kRead) << id;
+    EXPECT_EQ(bytes, CatBlob(repo, id)) << id;
+  }
+  return blobs;
+}
+
+TEST(PackReader, OfsDeltaChainsReadAsGitReadsThem) {
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  ManyVersions(repo, 40);
+  repo.Git({"repack", "-adf", "--depth=30", "--window=50"});
+  const std::string objects = repo.path() + "/.git/objects";
+  // git did make deltas, some of them chains, all OFS_DELTA (repack's default).
+  int deepest = 0, deltas = 0;
+  for (const auto& [id, where] : PackLayout(repo, objects)) {
+    if (where.second == 0) continue;
+    ++deltas;
+    deepest = std::max(deepest, where.second);
+    EXPECT_EQ(EntryType(objects, where.first), 6) << id;
+  }
+  ASSERT_GT(deltas, 20);
+  ASSERT_GE(deepest, 3);
+
+  auto reader = PackReader::Open(objects);
+  ASSERT_EQ(reader->packs(), 1u);
+  EXPECT_GE(ExpectAllBlobsAsGit(repo, *reader), 80u);
+  // Read again: now through the bases the first pass kept.
+  EXPECT_GE(ExpectAllBlobsAsGit(repo, *reader), 80u);
+  reader->Trim();
+  EXPECT_GE(ExpectAllBlobsAsGit(repo, *reader), 80u);
+}
+
+TEST(PackReader, RefDeltaChainsReadAsGitReadsThem) {
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  ManyVersions(repo, 30);
+  // pack-objects without --delta-base-offset names each delta's base by its id (REF_DELTA).
+  const std::string objects = repo.path() + "/.git/objects";
+  const std::string list = repo.Git({"rev-list", "--objects", "--all"}) + "\n";
+  repo.Git({"pack-objects", "-q", "--window=50", "--depth=20", objects + "/pack/pack"}, list);
+  repo.Git({"prune-packed"});  // every object was loose until now: the pack holds them all
+  std::vector<std::filesystem::path> packs;
+  for (const auto& e : std::filesystem::directory_iterator(objects + "/pack")) {
+    if (e.path().extension() == ".pack") packs.push_back(e.path());
+  }
+  ASSERT_EQ(packs.size(), 1u);
+  int ref_deltas = 0;
+  for (const auto& [id, where] : PackLayout(repo, objects)) {
+    if (where.second > 0 && EntryType(objects, where.first) == 7) ++ref_deltas;
+  }
+  ASSERT_GT(ref_deltas, 10);
+
+  auto reader = PackReader::Open(objects);
+  ASSERT_EQ(reader->packs(), 1u);
+  EXPECT_GE(ExpectAllBlobsAsGit(repo, *reader), 60u);
+}
+
+TEST(PackReader, WhatItDoesNotHoldAnswersNotHandled) {
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  repo.Write("a.txt", std::string(5000, 'a') + "\n");
+  repo.Write("b.txt", "small\n");
+  repo.Commit("first");
+  repo.Git({"repack", "-adq"});
+  const std::string loose = repo.Git({"hash-object", "-w", "--stdin"}, "only loose\n");
+  const std::string objects = repo.path() + "/.git/objects";
+  auto reader = PackReader::Open(objects);
+  ASSERT_EQ(reader->packs(), 1u);
+  std::string bytes;
+  // Packed, within the limit: read.
+  EXPECT_EQ(reader->ReadBlob(Oid(repo.Rev("HEAD:b.txt")), 100, &bytes), PackReader::Answer::kRead);
+  EXPECT_EQ(bytes, "small\n");
+  // Over the limit, loose, missing, not a blob: left to libgit2.
+  EXPECT_EQ(reader->ReadBlob(Oid(repo.Rev("HEAD:a.txt")), 4000, &bytes),
+            PackReader::Answer::kNotHandled);
+  EXPECT_TRUE(bytes.empty());
+  EXPECT_EQ(reader->ReadBlob(Oid(loose), 100, &bytes), PackReader::Answer::kNotHandled);
+  EXPECT_EQ(reader->ReadBlob(Oid(std::string(40, '7')), 100, &bytes),
+            PackReader::Answer::kNotHandled);
+  EXPECT_EQ(reader->ReadBlob(Oid(repo.Rev("HEAD^{tree}")), 1 << 20, &bytes),
+            PackReader::Answer::kNotHandled);
+  EXPECT_EQ(reader->ReadBlob(Oid(repo.Rev("HEAD")), 1 << 20, &bytes),
+            PackReader::Answer::kNotHandled);
+  // A repository without packs opens too, and holds nothing.
+  TestRepo bare(tmp / "empty.git", true);
+  EXPECT_EQ(PackReader::Open(bare.path() + "/objects")->packs(), 0u);
+  EXPECT_EQ(PackReader::Open(tmp / "nowhere")->packs(), 0u);
+}
+
+TEST(PackReader, NoticesPacksComingAndGoing) {
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  repo.Write("a.txt", "one\n");
+  repo.Commit("first");
+  repo.Git({"repack", "-adq"});
+  const std::string objects = repo.path() + "/.git/objects";
+  auto reader = PackReader::Open(objects);
+  EXPECT_TRUE(reader->Current());
+  repo.Write("a.txt", "two\n");
+  repo.Commit("second");
+  repo.Git({"repack", "-adq"});  // a new pack replaces the first
+  EXPECT_FALSE(reader->Current());
+  std::string bytes;
+  // The old reader does not hold the new contents; a new one does.
+  EXPECT_EQ(reader->ReadBlob(Oid(repo.Rev("HEAD:a.txt")), 100, &bytes),
+            PackReader::Answer::kNotHandled);
+  auto again = PackReader::Open(objects);
+  EXPECT_TRUE(again->Current());
+  ASSERT_EQ(again->ReadBlob(Oid(repo.Rev("HEAD:a.txt")), 100, &bytes), PackReader::Answer::kRead);
+  EXPECT_EQ(bytes, "two\n");
+}
+
+// Through the tools: a server whose handles outlive a repack reads the new contents, and
+// objects the packs do not hold (loose ones, an alternate's) are read through libgit2.
+TEST(PackReader, ServerReadsAcrossRepacksLooseObjectsAndAlternates) {
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  repo.Write("a.txt", "packed one\n");
+  repo.Commit("first");
+  repo.Git({"repack", "-adq"});
+  ToolHarness h({Served("shop", repo.path())});
+  auto a = h.Call("read_file", R"({"repo":"shop","path":"a.txt"})");
+  EXPECT_NE(a.text.find("packed one"), std::string::npos) << a.text;
+
+  repo.Write("a.txt", "loose two\n");
+  repo.Commit("second");  // loose objects beside the pack
+  a = h.Call("read_file", R"({"repo":"shop","path":"a.txt"})");
+  EXPECT_NE(a.text.find("loose two"), std::string::npos) << a.text;
+
+  repo.Write("a.txt", "repacked three\n");
+  repo.Commit("third");
+  repo.Git({"repack", "-adq"});
+  a = h.Call("read_file", R"({"repo":"shop","path":"a.txt"})");
+  EXPECT_NE(a.text.find("repacked three"), std::string::npos) << a.text;
+  a = h.Call("grep", R"({"repo":"shop","pattern":"packed one","ref":"HEAD~2"})");
+  EXPECT_NE(a.text.find("1: packed one"), std::string::npos) << a.text;
+
+  // A clone sharing the first repository's objects through alternates.
+  rr::testing::Run({"git", "clone", "-q", "--shared", "--bare", repo.path(), tmp / "shared.git"},
+                   tmp.path(), repo.Env());
+  ASSERT_TRUE(std::filesystem::exists(tmp / "shared.git/objects/info/alternates"));
+  ToolHarness shared({Served("shared", tmp / "shared.git")});
+  a = shared.Call("read_file", R"({"repo":"shared","path":"a.txt"})");
+  EXPECT_NE(a.text.find("repacked three"), std::string::npos) << a.text;
+}
+
+}  // namespace
+}  // namespace rr::testing
