@@ -137,6 +137,11 @@ bool ApplyDelta(std::string_view base, std::string_view delta, size_t max_bytes,
 struct PackReader::Pack {
   std::string pack_path, idx_path;
   Mapped idx;
+  // The reverse index git writes beside a pack (pack-*.rev: the index positions in pack order),
+  // when there is a valid-looking one: it tells where each entry ends, so only its bytes are
+  // read. It only ever shortens a read; a wrong one makes entries fail to inflate (not handled).
+  Mapped rev;
+  const uint8_t* rev_entries = nullptr;
   // The pack is read with pread, never mapped: a pack cut short under the server (by whoever
   // can write the repository) then reads short and is not handled, instead of faulting.
   int fd = -1;
@@ -192,6 +197,12 @@ struct PackReader::Pack {
     offsets = ids + uint64_t{count} * (kIdLen + 4);
     large = offsets + uint64_t{count} * 4;
     large_count = (idx.size - need) / 8;
+    const std::string rev_path = idx_path.substr(0, idx_path.size() - 4) + ".rev";
+    if (rev.Map(rev_path) && rev.size == 12 + uint64_t{count} * 4 + 2 * kIdLen &&
+        std::memcmp(rev.data, "RIDX", 4) == 0 && Be32(rev.data + 4) == 1 &&
+        Be32(rev.data + 8) == 1) {
+      rev_entries = rev.data + 12;
+    }
     // The pack: header, objects, the checksum its index records.
     fd = open(pack_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) return false;
@@ -212,6 +223,44 @@ struct PackReader::Pack {
     return std::memcmp(trailer, idx.data + idx.size - 2 * kIdLen, kIdLen) == 0;
   }
 
+  // The offset the index gives its entry `i` (< count); false when its 64-bit entry is missing.
+  bool OffsetOf(uint64_t i, uint64_t* out) const {
+    uint64_t off = Be32(offsets + i * 4);
+    if (off & 0x80000000u) {
+      const uint64_t j = off & 0x7fffffffu;
+      if (j >= large_count) return false;
+      off = Be64(large + j * 8);
+    }
+    *out = off;
+    return true;
+  }
+
+  // Where the entry starting at `at` ends (the next entry's start, or the checksum's), from the
+  // reverse index; `end` when there is none or it does not say.
+  uint64_t EntryEnd(uint64_t at) const {
+    if (!rev_entries) return end;
+    uint64_t lo = 0, hi = count;
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      const uint32_t i = Be32(rev_entries + mid * 4);
+      uint64_t off = 0;
+      if (i >= count || !OffsetOf(i, &off)) return end;
+      if (off == at) {
+        if (mid + 1 == count) return end;
+        const uint32_t next = Be32(rev_entries + (mid + 1) * 4);
+        uint64_t next_off = 0;
+        if (next >= count || !OffsetOf(next, &next_off) || next_off <= at) return end;
+        return std::min(next_off, end);
+      }
+      if (off < at) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return end;
+  }
+
   // Where object `id` starts in the pack, when the index lists it at a place that can hold one.
   bool Lookup(const uint8_t* id, uint64_t* out) const {
     const uint32_t lo0 = id[0] == 0 ? 0 : Be32(fanout + 4 * (id[0] - 1));
@@ -220,12 +269,8 @@ struct PackReader::Pack {
       const uint32_t mid = lo + (hi - lo) / 2;
       const int c = std::memcmp(ids + uint64_t{mid} * kIdLen, id, kIdLen);
       if (c == 0) {
-        uint64_t off = Be32(offsets + uint64_t{mid} * 4);
-        if (off & 0x80000000u) {
-          const uint64_t j = off & 0x7fffffffu;
-          if (j >= large_count) return false;
-          off = Be64(large + j * 8);
-        }
+        uint64_t off = 0;
+        if (!OffsetOf(mid, &off)) return false;
         if (off < kPackHeaderBytes || off >= end) return false;
         *out = off;
         return true;
@@ -341,11 +386,15 @@ bool PackReader::Find(const uint8_t* id, Location* out) const {
   return false;
 }
 
-bool PackReader::Inflate(const Pack& pack, uint64_t data_offset, uint64_t size, std::string* out) {
+bool PackReader::Inflate(const Pack& pack, uint64_t entry, uint64_t data_offset, uint64_t size,
+                         std::string* out) {
   if (!inflater_) return false;
-  // How much zlib can need for `size` bytes (its deflateBound, with room to spare): read that
-  // much, or up to the pack's end. A stream longer than that is not handled.
-  const uint64_t bound = size + size / 1024 + 64;
+  // How much zlib can need for `size` bytes (its deflateBound, with room to spare), or less
+  // where the reverse index says the entry ends sooner, never past the pack's end. A stream
+  // longer than that is not handled.
+  uint64_t bound = size + size / 1024 + 64;
+  const uint64_t entry_end = pack.EntryEnd(entry);
+  if (entry_end > data_offset) bound = std::min(bound, entry_end - data_offset);
   if (input_.size() < bound) input_.resize(static_cast<size_t>(bound));
   const size_t got =
       pack.Read(data_offset, static_cast<size_t>(bound), reinterpret_cast<uint8_t*>(input_.data()));
@@ -405,14 +454,14 @@ PackReader::Answer PackReader::ReadBlob(const git_oid& oid, size_t max_bytes, st
     if (h.type == kBlob) {
       if (h.size > max_bytes) return Answer::kNotHandled;
       if (chain.empty()) {  // a whole blob: inflated where the caller wants it
-        if (!Inflate(*at.pack, h.data, h.size, out)) {
+        if (!Inflate(*at.pack, at.offset, h.data, h.size, out)) {
           out->clear();
           return Answer::kNotHandled;
         }
         return Answer::kRead;
       }
       auto bytes = std::make_shared<std::string>();
-      if (!Inflate(*at.pack, h.data, h.size, bytes.get())) return Answer::kNotHandled;
+      if (!Inflate(*at.pack, at.offset, h.data, h.size, bytes.get())) return Answer::kNotHandled;
       base = std::move(bytes);
       CacheBase(at, base);
       break;
@@ -432,7 +481,7 @@ PackReader::Answer PackReader::ReadBlob(const git_oid& oid, size_t max_bytes, st
   std::string delta;
   for (size_t i = chain.size(); i-- > 0;) {
     const Delta& d = chain[i];
-    if (!Inflate(*d.where.pack, d.data, d.size, &delta)) {
+    if (!Inflate(*d.where.pack, d.where.offset, d.data, d.size, &delta)) {
       out->clear();
       return Answer::kNotHandled;
     }

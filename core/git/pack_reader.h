@@ -71,7 +71,8 @@ class PackReader {
     uint64_t offset = 0;
   };
   bool Find(const uint8_t* id, Location* out) const;
-  bool Inflate(const Pack& pack, uint64_t data_offset, uint64_t size, std::string* out);
+  bool Inflate(const Pack& pack, uint64_t entry, uint64_t data_offset, uint64_t size,
+               std::string* out);
   std::shared_ptr<const std::string> CachedBase(const Location& at) const;
   void CacheBase(const Location& at, std::shared_ptr<const std::string> bytes);
   void ClearCache();

@@ -107,12 +107,21 @@ size_t ExpectAllBlobsAsGit(const TestRepo& repo, PackReader& reader) {
   return blobs;
 }
 
-TEST(PackReader, OfsDeltaChainsReadAsGitReadsThem) {
+class PackReaderRev : public ::testing::TestWithParam<bool> {};
+
+// With and without the reverse index (pack-*.rev) that tells where each entry ends.
+TEST_P(PackReaderRev, OfsDeltaChainsReadAsGitReadsThem) {
   TempDir tmp;
   TestRepo repo(tmp / "shop");
   ManyVersions(repo, 40);
-  repo.Git({"repack", "-adf", "--depth=30", "--window=50"});
+  const std::string rev = GetParam() ? "true" : "false";
+  repo.Git({"-c", "pack.writeReverseIndex=" + rev, "repack", "-adf", "--depth=30", "--window=50"});
   const std::string objects = repo.path() + "/.git/objects";
+  bool has_rev = false;
+  for (const auto& e : std::filesystem::directory_iterator(objects + "/pack")) {
+    has_rev = has_rev || e.path().extension() == ".rev";
+  }
+  ASSERT_EQ(has_rev, GetParam());
   // git did make deltas, some of them chains, all OFS_DELTA (repack's default).
   int deepest = 0, deltas = 0;
   for (const auto& [id, where] : PackLayout(repo, objects)) {
@@ -132,6 +141,8 @@ TEST(PackReader, OfsDeltaChainsReadAsGitReadsThem) {
   reader->Trim();
   EXPECT_GE(ExpectAllBlobsAsGit(repo, *reader), 80u);
 }
+
+INSTANTIATE_TEST_SUITE_P(WithAndWithoutRev, PackReaderRev, ::testing::Bool());
 
 TEST(PackReader, RefDeltaChainsReadAsGitReadsThem) {
   TempDir tmp;

@@ -199,6 +199,57 @@ TEST(HostilePack, TheUntouchedPackIsRead) {
   EXPECT_EQ(a, Answer::kRead);
 }
 
+// A reverse index (pack-*.rev) only shortens what is read of an entry: one that lies makes
+// entries fail to inflate, never read past where they are.
+TEST(HostilePack, ALyingReverseIndexOnlyMakesEntriesNotHandled) {
+  TempDir tmp;
+  PackBuilder b;
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "entry text " + std::to_string(i) + "\n";
+  const uint64_t one = b.Whole(3, text);
+  const uint64_t two = b.Whole(3, text + "more\n");
+  const auto w = b.Write(tmp / "pack", {{Id('a'), one}, {Id('b'), two}});
+  const std::string rev_path = w.idx.substr(0, w.idx.size() - 4) + ".rev";
+  auto write_rev = [&](uint32_t first, uint32_t second) {
+    std::ofstream(rev_path, std::ios::binary | std::ios::trunc)
+        << "RIDX" << Be32(1) << Be32(1) << Be32(first) << Be32(second) << std::string(40, '\0');
+  };
+  Answer a;
+  write_rev(0, 1);  // the truth: 'a' (index 0) first in the pack, then 'b'
+  auto r = PackReader::Open(tmp.path());
+  EXPECT_EQ(Read(*r, Id('a'), &a), text);
+  EXPECT_EQ(a, Answer::kRead);
+  EXPECT_EQ(Read(*r, Id('b'), &a), text + "more\n");
+  EXPECT_EQ(a, Answer::kRead);
+  // Out of order, or naming entries that do not exist: each entry is read whole or not
+  // handled, never cut short or run on.
+  for (auto [first, second] : {std::pair<uint32_t, uint32_t>{1, 0}, {0, 0}, {7, 9}}) {
+    write_rev(first, second);
+    r = PackReader::Open(tmp.path());
+    for (char id : std::string("ab")) {
+      const std::string got = Read(*r, Id(id), &a);
+      if (a == Answer::kRead) {
+        EXPECT_EQ(got, id == 'a' ? text : text + "more\n");
+      }
+    }
+  }
+  // An index entry pointing inside another's compressed data, which the reverse index then
+  // names as where that entry ends: the entry cut there is not handled.
+  PackBuilder c;
+  const uint64_t whole = c.Whole(3, text);
+  const uint64_t after = c.Whole(3, "after\n");
+  const auto w2 =
+      c.Write(tmp / "cut/pack", {{Id('a'), whole}, {Id('b'), whole + 5}, {Id('c'), after}});
+  std::ofstream(w2.idx.substr(0, w2.idx.size() - 4) + ".rev", std::ios::binary)
+      << "RIDX" << Be32(1) << Be32(1) << Be32(0) << Be32(1) << Be32(2) << std::string(40, '\0');
+  r = PackReader::Open(tmp / "cut");
+  ASSERT_EQ(r->packs(), 1u);
+  EXPECT_TRUE(Read(*r, Id('a'), &a).empty());
+  EXPECT_EQ(a, Answer::kNotHandled);
+  EXPECT_EQ(Read(*r, Id('c'), &a), "after\n");
+  EXPECT_EQ(a, Answer::kRead);
+}
+
 TEST(HostilePack, ACutShortPackIsNotHandled) {
   TempDir tmp;
   PackBuilder b;
