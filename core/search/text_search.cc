@@ -64,6 +64,67 @@ bool FindLiteral(std::string_view bytes, std::string_view text, size_t from, siz
   return true;
 }
 
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char Upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+
+// How common a byte is in text and code, lower for rarer: the byte a search looks for first.
+int Commonness(char c) {
+  static constexpr std::string_view kLetters = "zqjxkvbpygfwmucldrhsnioate";  // rare first
+  c = Lower(c);
+  if (c == ' ' || c == '\t') return 100;
+  const size_t letter = kLetters.find(c);
+  // A letter is looked for in both cases (two scans): only a rarer one is worth it.
+  if (letter != std::string_view::npos) return 40 + static_cast<int>(letter) * 2;
+  if (c >= '0' && c <= '9') return 50;
+  if (c == '_' || c == '-' || c == '.' || c == ',' || c == '(' || c == ')' || c == ';' ||
+      c == '*' || c == '/' || c == '=') {
+    return 60;
+  }
+  return 30;
+}
+
+// `lower` (ASCII, already in lower case) at `at` in `bytes`, ignoring ASCII case.
+bool EqualsCaseless(std::string_view bytes, size_t at, std::string_view lower) {
+  for (size_t i = 0; i < lower.size(); ++i) {
+    if (Lower(bytes[at + i]) != lower[i]) return false;
+  }
+  return true;
+}
+
+// The first occurrence of `lower` at or after `from`, ignoring ASCII case: memchr for the
+// anchor byte (both cases), then the whole pattern checked there.
+bool FindCaselessAscii(std::string_view bytes, std::string_view lower, size_t anchor, size_t from,
+                       size_t* begin, size_t* end) {
+  const size_t m = lower.size();
+  if (from > bytes.size() || bytes.size() - from < m) return false;
+  const char* data = bytes.data();
+  const size_t last = bytes.size() - m;  // the last start that fits
+  const char a = lower[anchor], b = Upper(a);
+  // Next place of each case of the anchor byte, at or after `pos` (nullptr: none).
+  auto next = [&](char c, size_t pos) -> const char* {
+    const size_t limit = last + anchor + 1;  // the anchor of the last start that fits
+    if (pos >= limit) return nullptr;
+    return static_cast<const char*>(std::memchr(data + pos, c, limit - pos));
+  };
+  const char* pa = next(a, from + anchor);
+  const char* pb = a == b ? nullptr : next(b, from + anchor);
+  while (pa || pb) {
+    const char* p = !pb || (pa && pa < pb) ? pa : pb;
+    const size_t start = static_cast<size_t>(p - data) - anchor;
+    if (EqualsCaseless(bytes, start, lower)) {
+      *begin = start;
+      *end = start + m;
+      return true;
+    }
+    if (p == pa) {
+      pa = next(a, static_cast<size_t>(p - data) + 1);
+    } else {
+      pb = next(b, static_cast<size_t>(p - data) + 1);
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool ignore_case,
@@ -88,6 +149,18 @@ Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool
     p.literal_ = true;
     return p;
   }
+  // ASCII bytes fold as PCRE2's caseless UTF-8 match (and git grep -i) folds them, but for k
+  // and s, which also match the Kelvin sign and the long s: those stay on PCRE2.
+  if (std::all_of(pattern.begin(), pattern.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x80 && Lower(c) != 'k' && Lower(c) != 's';
+      })) {
+    p.ascii_caseless_ = true;
+    for (char c : pattern) p.lower_ += Lower(c);
+    for (size_t i = 1; i < p.lower_.size(); ++i) {
+      if (Commonness(p.lower_[i]) < Commonness(p.lower_[p.anchor_])) p.anchor_ = i;
+    }
+    return p;
+  }
   std::string error;
   auto code = CompileCaseless(pattern, &error);
   if (!code) return Error{prefix + "cannot be searched for (" + error + ")"};
@@ -98,12 +171,14 @@ Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool
 bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* begin,
                                 size_t* end) const {
   if (literal_) return FindLiteral(bytes, text_, from, begin, end);
+  if (ascii_caseless_) return FindCaselessAscii(bytes, lower_, anchor_, from, begin, end);
   if (ere_) return ere_->FindAcross(bytes, from, begin, end);
   return MatchCode(*static_cast<const Pcre2Code*>(caseless_.get()), bytes, from, begin, end);
 }
 
 bool TextPattern::FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end) const {
   if (literal_) return FindLiteral(line, text_, from, begin, end);
+  if (ascii_caseless_) return FindCaselessAscii(line, lower_, anchor_, from, begin, end);
   if (ere_) return ere_->Find(line, from, begin, end);
   return MatchCode(*static_cast<const Pcre2Code*>(caseless_.get()), line, from, begin, end);
 }

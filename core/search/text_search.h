@@ -1,8 +1,11 @@
 // The text search behind grep and search: the matching lines of the served files below a path,
 // in one or many repositories, read only through RepoReader (so include / exclude and the
 // credential-file rule hold by construction: a file the policy keeps out is never read).
-//   - A pattern is one line. Plain text is literal (memmem over the file, or a caseless literal
-//     on PCRE2 with ignore_case); with regex it is a POSIX ERE (core/util/ere.h). Matching is
+//   - A pattern is one line. Plain text is literal (memmem over the file; with ignore_case, a
+//     caseless literal on PCRE2, Unicode case folding as git grep -i; a pattern of ASCII bytes
+//     without k or s -- whose only other cases are ASCII -- by memchr on its rarest byte and a
+//     byte-wise check, which finds the same);
+//     with regex it is a POSIX ERE (core/util/ere.h). Matching is
 //     per line, as `git grep` (-F or -E, -i) matches; a line ends at '\n'.
 //   - Binary files (a NUL among the first 8,000 bytes, git's rule) are skipped and counted;
 //     links and submodules are not searched (git grep at a tree reads regular files only).
@@ -59,7 +62,12 @@ class TextPattern {
   bool regex_ = false;
   bool literal_ = false;  // plain, case as written: memmem
   std::shared_ptr<const Ere> ere_;
-  std::shared_ptr<const void> caseless_;  // ignore_case, plain: PCRE2's caseless literal
+  std::shared_ptr<const void> caseless_;  // ignore_case, plain, not ASCII: PCRE2's literal
+  // ignore_case, plain, ASCII but k and s: the pattern in lower case, and which of its bytes to
+  // look for.
+  bool ascii_caseless_ = false;
+  std::string lower_;
+  size_t anchor_ = 0;
 };
 
 // One line shown: a match or a line of context. `text` is the line's bytes without its ending
