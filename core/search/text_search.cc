@@ -161,6 +161,15 @@ Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool
     }
     return p;
   }
+  // A pattern of ASCII bytes with k or s: PCRE2, on the lines holding its rarest other byte.
+  if (std::all_of(pattern.begin(), pattern.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    for (char c : pattern) {
+      if (Lower(c) == 'k' || Lower(c) == 's') continue;
+      if (p.lower_.empty() || Commonness(c) < Commonness(p.lower_[0]))
+        p.lower_ = std::string(1, Lower(c));
+    }
+  }
   std::string error;
   auto code = CompileCaseless(pattern, &error);
   if (!code) return Error{prefix + "cannot be searched for (" + error + ")"};
@@ -173,7 +182,29 @@ bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* beg
   if (literal_) return FindLiteral(bytes, text_, from, begin, end);
   if (ascii_caseless_) return FindCaselessAscii(bytes, lower_, anchor_, from, begin, end);
   if (ere_) return ere_->FindAcross(bytes, from, begin, end);
-  return MatchCode(*static_cast<const Pcre2Code*>(caseless_.get()), bytes, from, begin, end);
+  const auto& code = *static_cast<const Pcre2Code*>(caseless_.get());
+  if (lower_.empty()) return MatchCode(code, bytes, from, begin, end);
+  // Every match holds the anchor byte (ASCII, neither k nor s: it matches only itself, in
+  // either case), and lies on one line: PCRE2 runs only on the lines holding it.
+  const char a = lower_[0], b = Upper(a);
+  const char* data = bytes.data();
+  const size_t n = bytes.size();
+  for (size_t pos = from; pos < n;) {
+    const char* pa = static_cast<const char*>(std::memchr(data + pos, a, n - pos));
+    const char* pb =
+        a == b ? nullptr : static_cast<const char*>(std::memchr(data + pos, b, n - pos));
+    const char* p = !pb || (pa && pa < pb) ? pa : pb;
+    if (!p) return false;
+    const size_t at = static_cast<size_t>(p - data);
+    const void* before = at > pos ? memrchr(data + pos, '\n', at - pos) : nullptr;
+    const size_t ls =
+        before ? static_cast<size_t>(static_cast<const char*>(before) - data) + 1 : pos;
+    const void* after = std::memchr(p, '\n', n - at);
+    const size_t le = after ? static_cast<size_t>(static_cast<const char*>(after) - data) : n;
+    if (MatchCode(code, bytes.substr(0, le), ls, begin, end)) return true;
+    pos = le + 1;
+  }
+  return false;
 }
 
 bool TextPattern::FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end) const {

@@ -64,7 +64,7 @@ class TextPattern {
   std::shared_ptr<const Ere> ere_;
   std::shared_ptr<const void> caseless_;  // ignore_case, plain, not ASCII: PCRE2's literal
   // ignore_case, plain, ASCII but k and s: the pattern in lower case, and which of its bytes to
-  // look for.
+  // look for. On PCRE2, an ASCII pattern with k or s: its rarest other byte (lower case), if any.
   bool ascii_caseless_ = false;
   std::string lower_;
   size_t anchor_ = 0;

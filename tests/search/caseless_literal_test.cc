@@ -54,6 +54,63 @@ TEST(CaselessLiteral, FindsWhatAByteByByteSearchFinds) {
   }
 }
 
+// The first match at or after `from`, where the Kelvin sign is also a k and the long s an s
+// (Unicode's only other cases of ASCII letters): [*b, *e).
+bool UnicodeReference(std::string_view text, std::string_view pattern, size_t from, size_t* b,
+                      size_t* e) {
+  for (size_t i = from; i < text.size(); ++i) {
+    size_t t = i, k = 0;
+    for (; k < pattern.size(); ++k) {
+      const char c = Fold(pattern[k]);
+      if (t < text.size() && Fold(text[t]) == c) {
+        ++t;
+      } else if (c == 'k' && text.substr(t, 3) == "\xe2\x84\xaa") {
+        t += 3;
+      } else if (c == 's' && text.substr(t, 2) == "\xc5\xbf") {
+        t += 2;
+      } else {
+        break;
+      }
+    }
+    if (k == pattern.size()) {
+      *b = i;
+      *e = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Patterns with k or s stay on PCRE2, which runs only on the lines holding the pattern's rarest
+// other byte: what it finds is what a match over the whole text finds.
+TEST(CaselessLiteral, PatternsWithKOrSFindWhatUnicodeFoldingFinds) {
+  std::mt19937 rng(11);
+  const std::vector<std::string> tokens = {
+      "a", "A", "k", "K", "s", "S", "-", "\n", " ", "\xe2\x84\xaa", "\xc5\xbf", "b", "B"};
+  for (const std::string pattern : {"k", "Sa", "a-k", "KSB", "s b", "bas", "sk-", "ss"}) {
+    auto p = TextPattern::Make(pattern, false, true, "pattern");
+    ASSERT_TRUE(p) << p.error();
+    for (int round = 0; round < 300; ++round) {
+      std::string text;
+      const size_t n = rng() % 40;
+      for (size_t i = 0; i < n; ++i) text += tokens[rng() % tokens.size()];
+      for (size_t from = 0; from <= text.size(); ++from) {
+        if (from < text.size() && (static_cast<unsigned char>(text[from]) & 0xc0) == 0x80) {
+          continue;  // not where a character starts
+        }
+        size_t wb = 0, we = 0, b = 0, e = 0;
+        const bool expected = UnicodeReference(text, pattern, from, &wb, &we);
+        ASSERT_EQ(p->FindCandidate(text, from, &b, &e), expected)
+            << "pattern `" << pattern << "` in `" << text << "` from " << from;
+        if (expected) {
+          EXPECT_EQ(b, wb) << "pattern `" << pattern << "` in `" << text << "` from " << from;
+          EXPECT_EQ(e, we);
+        }
+      }
+    }
+  }
+}
+
 // As git grep -i: the Kelvin sign (U+212A) is a `k`, the long s (U+017F) an `s`.
 TEST(CaselessLiteral, AgreesWithGitGrepOnAFile) {
   TempDir tmp;
