@@ -161,13 +161,25 @@ Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool
     }
     return p;
   }
-  // A pattern of ASCII bytes with k or s: PCRE2, on the lines holding its rarest other byte.
+  // A pattern of ASCII bytes with k or s: PCRE2, on the lines where the bytes around its rarest
+  // other byte, up to the nearest k or s either side, are there (ASCII case aside).
   if (std::all_of(pattern.begin(), pattern.end(),
                   [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    for (char c : pattern) {
-      if (Lower(c) == 'k' || Lower(c) == 's') continue;
-      if (p.lower_.empty() || Commonness(c) < Commonness(p.lower_[0]))
-        p.lower_ = std::string(1, Lower(c));
+    auto ks = [](char c) { return Lower(c) == 'k' || Lower(c) == 's'; };
+    for (char c : pattern) p.lower_ += Lower(c);
+    bool found = false;
+    for (size_t i = 0; i < p.lower_.size(); ++i) {
+      if (ks(p.lower_[i])) continue;
+      if (!found || Commonness(p.lower_[i]) < Commonness(p.lower_[p.anchor_])) p.anchor_ = i;
+      found = true;
+    }
+    if (!found) {
+      p.lower_.clear();
+    } else {
+      p.window_begin_ = p.anchor_;
+      while (p.window_begin_ > 0 && !ks(p.lower_[p.window_begin_ - 1])) --p.window_begin_;
+      p.window_end_ = p.anchor_ + 1;
+      while (p.window_end_ < p.lower_.size() && !ks(p.lower_[p.window_end_])) ++p.window_end_;
     }
   }
   std::string error;
@@ -184,25 +196,36 @@ bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* beg
   if (ere_) return ere_->FindAcross(bytes, from, begin, end);
   const auto& code = *static_cast<const Pcre2Code*>(caseless_.get());
   if (lower_.empty()) return MatchCode(code, bytes, from, begin, end);
-  // Every match holds the anchor byte (ASCII, neither k nor s: it matches only itself, in
-  // either case), and lies on one line: PCRE2 runs only on the lines holding it.
-  const char a = lower_[0], b = Upper(a);
+  // Every match holds the window of the pattern around the anchor (ASCII bytes but k and s,
+  // each matching only itself in either case) and lies on one line: PCRE2 runs only on the
+  // lines where that window is.
+  const std::string_view window =
+      std::string_view(lower_).substr(window_begin_, window_end_ - window_begin_);
+  const size_t left = anchor_ - window_begin_, right = window_end_ - anchor_;
+  const char a = lower_[anchor_], b = Upper(a);
   const char* data = bytes.data();
   const size_t n = bytes.size();
-  for (size_t pos = from; pos < n;) {
-    const char* pa = static_cast<const char*>(std::memchr(data + pos, a, n - pos));
-    const char* pb =
-        a == b ? nullptr : static_cast<const char*>(std::memchr(data + pos, b, n - pos));
+  if (from > n) return false;
+  auto next = [&](char c, size_t pos) -> const char* {
+    return pos < n ? static_cast<const char*>(std::memchr(data + pos, c, n - pos)) : nullptr;
+  };
+  const char* pa = next(a, from + left);
+  const char* pb = a == b ? nullptr : next(b, from + left);
+  while (pa || pb) {
     const char* p = !pb || (pa && pa < pb) ? pa : pb;
-    if (!p) return false;
     const size_t at = static_cast<size_t>(p - data);
-    const void* before = at > pos ? memrchr(data + pos, '\n', at - pos) : nullptr;
-    const size_t ls =
-        before ? static_cast<size_t>(static_cast<const char*>(before) - data) + 1 : pos;
-    const void* after = std::memchr(p, '\n', n - at);
-    const size_t le = after ? static_cast<size_t>(static_cast<const char*>(after) - data) : n;
-    if (MatchCode(code, bytes.substr(0, le), ls, begin, end)) return true;
-    pos = le + 1;
+    size_t resume = at + 1;
+    if (n - at >= right && EqualsCaseless(bytes, at - left, window)) {
+      const void* before = at > from ? memrchr(data + from, '\n', at - from) : nullptr;
+      const size_t ls =
+          before ? static_cast<size_t>(static_cast<const char*>(before) - data) + 1 : from;
+      const void* after = std::memchr(p, '\n', n - at);
+      const size_t le = after ? static_cast<size_t>(static_cast<const char*>(after) - data) : n;
+      if (MatchCode(code, bytes.substr(0, le), ls, begin, end)) return true;
+      resume = le + 1;  // nothing on this line
+    }
+    if (pa && pa - data < static_cast<std::ptrdiff_t>(resume)) pa = next(a, resume);
+    if (pb && pb - data < static_cast<std::ptrdiff_t>(resume)) pb = next(b, resume);
   }
   return false;
 }

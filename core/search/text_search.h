@@ -64,10 +64,12 @@ class TextPattern {
   std::shared_ptr<const Ere> ere_;
   std::shared_ptr<const void> caseless_;  // ignore_case, plain, not ASCII: PCRE2's literal
   // ignore_case, plain, ASCII but k and s: the pattern in lower case, and which of its bytes to
-  // look for. On PCRE2, an ASCII pattern with k or s: its rarest other byte (lower case), if any.
+  // look for. On PCRE2, an ASCII pattern with k or s: the same, the anchor never k or s (lower_
+  // empty when there is none), and around it the bytes up to the nearest k or s either side.
   bool ascii_caseless_ = false;
   std::string lower_;
   size_t anchor_ = 0;
+  size_t window_begin_ = 0, window_end_ = 0;
 };
 
 // One line shown: a match or a line of context. `text` is the line's bytes without its ending
