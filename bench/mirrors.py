@@ -281,7 +281,14 @@ def measure_group(binary, count, sync_seconds, history_index=True):
             res["not_mirrored_yet_on_page"] = text.count("not mirrored yet")
             t_sync = time.monotonic()
             synced0 = s.count("synced from")
-            time.sleep(sync_seconds)
+            # Until --sync-seconds have passed or every repository has synced once.
+            end = t_sync + sync_seconds
+            while time.monotonic() < end and s.count("synced from") < count:
+                time.sleep(min(5, max(0.1, end - time.monotonic())))
+                if len(res.setdefault("progress", [])) < 10000:
+                    res["progress"].append((round(time.monotonic() - t_sync),
+                                            s.count("synced from"),
+                                            bench.memory_kb(s.proc.pid)["VmRSS"] // 1024))
             res["synced_in_window"] = s.count("synced from") - synced0
             res["failed"] = s.count("could not sync")
             res["sync_window_s"] = time.monotonic() - t_sync
@@ -322,7 +329,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--group", type=int, default=0, help="repositories in the group (0: skip)")
-    ap.add_argument("--sync-seconds", type=float, default=30)
+    ap.add_argument("--sync-seconds", type=float, default=30,
+                    help="how long to watch the first syncs (they stop being watched once every "
+                    "repository has synced)")
     ap.add_argument("--history-index", choices=["on", "off"], default="on",
                     help="the history indexer (on by default, as a configuration has it)")
     ap.add_argument("--only", choices=["sync", "group"])
@@ -394,6 +403,8 @@ def report(out):
             if key in g:
                 print("| %s | %s |" % (label, fmt % g[key]))
         print("\n%s; %s" % (g.get("list_header", ""), g.get("read_synced_first_line", "")))
+        for t, n, mb in g.get("progress", [])[::max(1, len(g.get("progress", [])) // 12)]:
+            print("after %d s: %d synced, %d MB" % (t, n, mb))
         for line in g.get("listing_lines", []):
             print("log: " + line)
 
