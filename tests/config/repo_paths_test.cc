@@ -37,13 +37,13 @@ class RepoPathsTest : public ::testing::Test {
 };
 
 TEST_F(RepoPathsTest, WhatLibgit2OpensIsAcceptedAndNothingElse) {
-  TestRepo work(tmp_ / "work");
+  TestRepo work(tmp_ / "checkout");
   work.Write("a.txt", "a\n");
   work.Commit("First");
   TestRepo bare(tmp_ / "bare.git", /*bare=*/true);
   work.Git({"worktree", "add", "-q", tmp_ / "linked"});
   fs::create_directories(tmp_ / "links");
-  fs::create_symlink(tmp_ / "work", tmp_ / "links/to-work");
+  fs::create_symlink(tmp_ / "checkout", tmp_ / "links/to-work");
   fs::create_symlink(tmp_ / "links", tmp_ / "via");
   fs::create_directories(tmp_ / "empty");
   fs::create_directories(tmp_ / "head-only");
@@ -58,13 +58,13 @@ TEST_F(RepoPathsTest, WhatLibgit2OpensIsAcceptedAndNothingElse) {
   };
   const std::string root = fs::canonical(tmp_.path()).string();
   const Case cases[] = {
-      {"work", root + "/work"},
-      {"work/.git", root + "/work/.git"},
+      {"checkout", root + "/checkout"},
+      {"checkout/.git", root + "/checkout/.git"},
       {"bare.git", root + "/bare.git"},
       {"linked", root + "/linked"},
-      {"links/to-work", root + "/work"},
-      {"via/to-work", root + "/work"},
-      {"./work/../bare.git", root + "/bare.git"},
+      {"links/to-work", root + "/checkout"},
+      {"via/to-work", root + "/checkout"},
+      {"./checkout/../bare.git", root + "/bare.git"},
       {"empty", ""},
       {"head-only", ""},
       {"dangling", ""},
@@ -86,15 +86,15 @@ TEST_F(RepoPathsTest, WhatLibgit2OpensIsAcceptedAndNothingElse) {
 }
 
 TEST_F(RepoPathsTest, ThousandsAreCheckedAndTheProblemsKeepTheFilesOrder) {
-  TestRepo work(tmp_ / "work");
+  TestRepo work(tmp_ / "checkout");
   work.Write("a.txt", "a\n");
   work.Commit("First");
   // 3,000 entries (checked on several threads), a few of them wrong in two ways each.
   std::string yaml = "repos:\n";
   for (int i = 0; i < 3000; ++i) {
     const bool bad = i % 1000 == 999;
-    yaml += "  - name: r" + std::to_string(i) + "\n    path: " + (bad ? "nowhere" : "work") + "\n" +
-            (bad ? "    listed: maybe\n" : "");
+    yaml += "  - name: r" + std::to_string(i) + "\n    path: " + (bad ? "nowhere" : "checkout") +
+            "\n" + (bad ? "    listed: maybe\n" : "");
   }
   auto config = ParseConfig(yaml, "c.yaml", tmp_.path());
   ASSERT_FALSE(config);
@@ -114,12 +114,12 @@ TEST_F(RepoPathsTest, ThousandsAreCheckedAndTheProblemsKeepTheFilesOrder) {
   // Without the mistakes every path is resolved.
   std::string good = "repos:\n";
   for (int i = 0; i < 3000; ++i) {
-    good += "  - name: r" + std::to_string(i) + "\n    path: work\n";
+    good += "  - name: r" + std::to_string(i) + "\n    path: checkout\n";
   }
   auto ok = ParseConfig(good, "c.yaml", tmp_.path());
   ASSERT_TRUE(ok) << ok.error();
   ASSERT_EQ(ok->repos.size(), 3000u);
-  for (const auto& r : ok->repos) EXPECT_EQ(r.path, fs::canonical(tmp_ / "work").string());
+  for (const auto& r : ok->repos) EXPECT_EQ(r.path, fs::canonical(tmp_ / "checkout").string());
 }
 
 }  // namespace
