@@ -182,6 +182,7 @@ def write_yaml(path, text):
 
 def measure_sync(binary, repo, runs, calls, path):
     root = tempfile.mkdtemp(prefix="rr-mirrors-")
+    server = None
     try:
         os.symlink(os.path.abspath(repo), os.path.join(root, "big.git"))
         record = os.path.join(root, "record")
@@ -224,9 +225,10 @@ def measure_sync(binary, repo, runs, calls, path):
             "history_index: false\nrepos:\n  - name: big\n    path: %s\n") % os.path.abspath(repo))
         reads = scale.measure_read(binary, [cfg, local], "big", path, calls)
         res["read_mirror_ms"], res["read_local_ms"] = (r["median_ms"] for r in reads)
-        server.kill()
         return res
     finally:
+        if server:
+            server.kill()
         shutil.rmtree(root, ignore_errors=True)
 
 
