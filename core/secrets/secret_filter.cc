@@ -25,6 +25,7 @@ struct SecretFilter::Automaton {
   std::vector<uint32_t> next;               // state * classes + class -> target * classes (| kEnds)
   std::vector<std::vector<uint32_t>> outs;  // per state: outputs ending here (with fail links)
   std::vector<Output> outputs;
+  size_t longest = 0;  // the longest keyword's length in bytes
 
   static char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
@@ -52,6 +53,7 @@ struct SecretFilter::Automaton {
       }
       state_outs[s].push_back(static_cast<uint32_t>(outputs.size()));
       outputs.push_back({static_cast<uint32_t>(word.size()), who});
+      longest = std::max(longest, word.size());
     }
     // Failure links, breadth first, folded into a full transition table.
     const size_t n = go.size();
@@ -193,19 +195,47 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   const uint32_t classes = a.classes;
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
-  uint32_t s = 0;
-  for (size_t i = 0; i < n; ++i) {
-    s = next[(s & ~Automaton::kEnds) + cls[p[i]]];
-    if (s & Automaton::kEnds) {
-      for (uint32_t o : a.outs[(s & ~Automaton::kEnds) / classes]) {
-        const auto& out = a.outputs[o];
-        const auto at = static_cast<uint32_t>(i + 1 - out.length);
-        for (const auto& [d, k] : out.who) {
-          if (hits[d].empty()) touched.push_back(d);
-          hits[d].push_back({at, k});
-        }
+  // The keywords ending at byte i in state s, those starting before `limit` only.
+  auto found = [&](size_t i, uint32_t s, size_t limit) {
+    for (uint32_t o : a.outs[(s & ~Automaton::kEnds) / classes]) {
+      const auto& out = a.outputs[o];
+      const size_t at = i + 1 - out.length;
+      if (at >= limit) continue;
+      for (const auto& [d, k] : out.who) {
+        if (hits[d].empty()) touched.push_back(d);
+        hits[d].push_back({static_cast<uint32_t>(at), k});
       }
     }
+  };
+  // Each step waits on the one before (a load of the next state), so one pass runs at the
+  // memory's latency, not its speed. A long text is read as two halves at once, which the CPU
+  // overlaps: the first from byte 0 to `mid` plus the longest keyword less one byte, keeping the
+  // keywords that start before `mid`; the second from `mid` in the first state, so that every
+  // keyword it finds starts at `mid` or after. Each keyword is found once, by one of them.
+  constexpr size_t kTwoHalvesFrom = 4096;
+  size_t a_end = n, b_begin = n;
+  if (n >= kTwoHalvesFrom && a.longest > 0 && a.longest < n / 4) {
+    b_begin = n / 2;
+    a_end = b_begin + a.longest - 1;
+  }
+  uint32_t s = 0, t = 0;
+  size_t i = 0, j = b_begin;
+  const size_t both = std::min(a_end, n - b_begin);  // steps the two halves take together
+  for (; i < both; ++i, ++j) {
+    s = next[(s & ~Automaton::kEnds) + cls[p[i]]];
+    t = next[(t & ~Automaton::kEnds) + cls[p[j]]];
+    if ((s | t) & Automaton::kEnds) {
+      if (s & Automaton::kEnds) found(i, s, b_begin);
+      if (t & Automaton::kEnds) found(j, t, SIZE_MAX);
+    }
+  }
+  for (; i < a_end; ++i) {
+    s = next[(s & ~Automaton::kEnds) + cls[p[i]]];
+    if (s & Automaton::kEnds) found(i, s, b_begin);
+  }
+  for (; j < n; ++j) {
+    t = next[(t & ~Automaton::kEnds) + cls[p[j]]];
+    if (t & Automaton::kEnds) found(j, t, SIZE_MAX);
   }
   for (uint32_t d : always_) touched.push_back(d);
   std::sort(touched.begin(), touched.end());  // detectors run in load order

@@ -423,13 +423,33 @@ constexpr Needle kNeedles[] = {
     {"\xce\xba\xcf\x89\xce\xb4\xce\xb9\xce\xba\xcf\x8c\xcf\x82", 0, ""},  // κωδικός
 };
 
-// The bytes the needles start with: any other non-ASCII byte is passed over at once.
-constexpr std::array<bool, 256> MakeLeadBytes() {
-  std::array<bool, 256> lead{};
-  for (const Needle& n : kNeedles) lead[static_cast<unsigned char>(n.bytes[0])] = true;
-  return lead;
+// The pairs of bytes the needles start with (every needle has two at least), as a bit per
+// second byte for each first byte: any other non-ASCII byte is passed over at once, without
+// comparing a needle. Text in Cyrillic, Greek or CJK is non-ASCII throughout; this keeps it to
+// one table lookup a byte.
+constexpr std::array<std::array<uint64_t, 4>, 256> MakeLeadPairs() {
+  std::array<std::array<uint64_t, 4>, 256> pairs{};
+  for (const Needle& n : kNeedles) {
+    const auto first = static_cast<unsigned char>(n.bytes[0]);
+    const auto second = static_cast<unsigned char>(n.bytes[1]);
+    pairs[first][second / 64] |= uint64_t{1} << (second % 64);
+  }
+  return pairs;
 }
-constexpr std::array<bool, 256> kLeadBytes = MakeLeadBytes();
+constexpr std::array<std::array<uint64_t, 4>, 256> kLeadPairs = MakeLeadPairs();
+constexpr bool EveryNeedleHasTwoBytes() {
+  for (const Needle& n : kNeedles) {
+    if (n.bytes.size() < 2) return false;
+  }
+  return true;
+}
+static_assert(EveryNeedleHasTwoBytes(), "kLeadPairs reads each needle's first two bytes");
+
+// True when a needle may start at data[i] (i + 1 < size).
+inline bool MayStart(const unsigned char* data, size_t i) {
+  const unsigned char second = data[i + 1];
+  return (kLeadPairs[data[i]][second / 64] >> (second % 64)) & 1;
+}
 
 class ProsePasswordsIntl final : public Detector {
  public:
@@ -454,8 +474,9 @@ class ProsePasswordsIntl final : public Detector {
         if (w & 0x8080808080808080ull) break;
         i += 8;
       }
-      while (i < size && (data[i] < 0x80 || !kLeadBytes[data[i]])) ++i;
-      if (i >= size) return;
+      // A needle is two bytes at least: the last byte starts none.
+      while (i + 1 < size && (data[i] < 0x80 || !MayStart(data, i))) ++i;
+      if (i + 1 >= size) return;
       const size_t next = Match(t, i, sink);
       i = next > i ? next : i + 1;
     }

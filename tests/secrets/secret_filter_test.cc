@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -113,6 +114,57 @@ TEST(SecretFilter, KeywordPassAgreesWithANaiveSearchOnRandomText) {
       for (size_t i = s.begin; i < s.end; ++i) got[i] = true;
     }
     ASSERT_EQ(got, want) << text;
+  }
+}
+
+// Records the keyword hits it is given, as (offset, keyword).
+class HitRecorder : public SecretDetector {
+ public:
+  explicit HitRecorder(std::vector<std::string> words) : words_(std::move(words)) {}
+  const char* id() const noexcept override { return "recorder"; }
+  std::vector<std::string> keywords() const override { return words_; }
+  void Scan(const ScanInput& in, SpanSink&) const override {
+    for (size_t i = 0; i < in.hit_count; ++i) {
+      hits.emplace_back(in.hits[i].offset, in.hits[i].keyword);
+    }
+  }
+  mutable std::vector<std::pair<size_t, uint32_t>> hits;
+
+ private:
+  std::vector<std::string> words_;
+};
+
+// Long texts are read as two halves at once: every occurrence is still given to the detector
+// exactly once, in order, those that straddle the middle too (the long keyword is placed
+// across it on purpose).
+TEST(SecretFilter, LongTextsGiveEveryKeywordOnceWhereverItLies) {
+  const std::string long_word = "straddling-the-middle-of-the-text-xyz";
+  const std::vector<std::string> words = {"ab", "abc", "bca", "zz", "aaaa", long_word};
+  auto det = std::make_shared<HitRecorder>(words);
+  auto f = Make({det});
+  std::mt19937 rng(11);
+  const std::string alphabet = "abcABCxyzZ \n";
+  for (int round = 0; round < 60; ++round) {
+    const size_t size = 4000 + rng() % 6000;
+    std::string text;
+    for (size_t i = 0; i < size; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    // The long keyword across the middle, ending at it, starting at it, and at both ends.
+    const size_t mid = size / 2, len = long_word.size();
+    const size_t places[] = {mid - len / 2, mid - len, mid - len + 1, mid - 1, mid, 0, size - len};
+    text.replace(places[round % 7], len, long_word);
+    std::string lower = text;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::vector<std::pair<size_t, uint32_t>> want;
+    for (uint32_t k = 0; k < words.size(); ++k) {
+      for (size_t at = lower.find(words[k]); at != std::string::npos;
+           at = lower.find(words[k], at + 1)) {
+        want.emplace_back(at, k);
+      }
+    }
+    std::sort(want.begin(), want.end());
+    det->hits.clear();
+    ASSERT_TRUE(f->Scan(text, TextKind::kOther).ok());
+    ASSERT_EQ(det->hits, want) << "size " << size << ", round " << round;
   }
 }
 
