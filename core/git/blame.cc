@@ -877,6 +877,7 @@ Result<BlameResult> Engine::Run(const CommitId& start, std::string_view path) {
   }
   if (count == 0) return result;
   Queue(origin, {Range{result.first_line - 1, result.first_line - 1, count}});
+  uint32_t settled = 0;  // lines whose commit is known
 
   while (!queue_.empty()) {
     if (stop_.stopped()) {
@@ -886,6 +887,7 @@ Result<BlameResult> Engine::Run(const CommitId& start, std::string_view path) {
     Commit* c = queue_.top().commit;
     queue_.pop();
     ReadCommit(c);
+    const uint32_t settled_before = settled;
     for (size_t i = 0; i < c->origins.size(); ++i) {
       Origin* o = c->origins[i];
       if (o->suspects.empty()) continue;
@@ -894,10 +896,14 @@ Result<BlameResult> Engine::Run(const CommitId& start, std::string_view path) {
       } else if (o->stop == BlameStop::kNone) {
         o->stop = BlameStop::kMissing;
       }
-      for (const Range& r : o->suspects) guilty_.push_back(Guilty{o, r, o->stop});
+      for (const Range& r : o->suspects) {
+        guilty_.push_back(Guilty{o, r, o->stop});
+        settled += r.n;
+      }
       o->suspects.clear();
       o->data.reset();
     }
+    if (options_.progress && settled != settled_before) options_.progress(settled, count);
   }
   if (stopped_) {
     for (Origin& o : origins_) {

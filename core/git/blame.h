@@ -97,6 +97,9 @@ struct BlameOptions {
   // be). Only paths the walk is on, or that `may_follow` allowed, are named. Empty: nothing
   // is asked, a missing version stops the blame there (BlameStop::kMissing).
   std::function<void(const std::vector<std::pair<git_oid, std::string>>& versions)> fetch_missing;
+  // Told how many of the lines asked for have their commit so far, of how many, each time more
+  // do. Empty: nobody asked.
+  std::function<void(uint32_t settled, uint32_t total)> progress;
 };
 
 // Lines are counted as git counts them: each ends at '\n'; a last line without one counts.

@@ -419,7 +419,8 @@ class Judge {
 }  // namespace
 
 Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter& filter,
-                    size_t skip, size_t max_count, const StopToken& stop) {
+                    size_t skip, size_t max_count, const StopToken& stop,
+                    const WalkProgress& progress) {
   GitRepo& git = PolicyAccess::Git(reader);
   Dag dag(git, reader.repo().Graph());
   Walk walk(dag);
@@ -434,6 +435,7 @@ Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter
       page.stopped = stop.Why();
       break;
     }
+    if (progress && steps % kWalkProgressEvery == 0) progress(steps);
     if (filter.since && walk.top_time() < *filter.since) break;  // all the rest is older
     const uint32_t c = walk.Pop();
     const bool listed = judge.Listed(c, &follow);
@@ -538,7 +540,7 @@ class Reach {
 }  // namespace
 
 Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter, size_t max_count,
-                                 const StopToken& stop) {
+                                 const StopToken& stop, const WalkProgress& progress) {
   GitRepo& git = PolicyAccess::Git(reader);
   FoundCommits out;
   bool truncated = false;
@@ -567,6 +569,7 @@ Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter
       out.stopped = stop.Why();
       break;
     }
+    if (progress && steps % kWalkProgressEvery == 0) progress(steps);
     if (filter.since && walk.top_time() < *filter.since) break;
     const uint32_t c = walk.Pop();
     const bool listed = judge.Listed(c, &follow);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,9 +55,15 @@ struct LogPage {
   std::string stopped;  // non-empty: the walk stopped early (why); the page is partial
 };
 
+// Told how many commits a walk has looked at so far, every kWalkProgressEvery commits; empty:
+// nobody asked.
+using WalkProgress = std::function<void(uint64_t walked)>;
+constexpr uint64_t kWalkProgressEvery = 4096;
+
 // Commits from `at`, newest first, after skipping `skip` listed ones; at most `max_count`.
 Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter& filter,
-                    size_t skip, size_t max_count, const StopToken& stop);
+                    size_t skip, size_t max_count, const StopToken& stop,
+                    const WalkProgress& progress = nullptr);
 
 // --- find_commits: every branch and tag of a repository.
 struct FoundCommit {
@@ -73,7 +80,7 @@ struct FoundCommits {
   std::string stopped;
 };
 Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter, size_t max_count,
-                                 const StopToken& stop);
+                                 const StopToken& stop, const WalkProgress& progress = nullptr);
 
 // --- diff's since_fork: the best common ancestors of two commits (git merge-base --all), newest
 // first by commit date; `git merge-base` shows the first. Walked by generation numbers where the

@@ -69,7 +69,8 @@ std::vector<Node> VersionsAlongHistory(RepoReader& reader, const ReadPoint& at,
 
 Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
                                 const BlameSubject& subject, uint32_t first_line,
-                                uint32_t max_lines, const StopToken& stop) {
+                                uint32_t max_lines, const StopToken& stop,
+                                std::function<void(uint32_t settled, uint32_t total)> progress) {
   const PathPolicy& policy = reader.repo_->policy();
   BlameOptions options;
   options.first_line = first_line;
@@ -82,6 +83,7 @@ Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
     return path && !path->is_root() && path->str() == raw && policy.ServesFile(*path);
   };
   options.graph = reader.repo().Graph();
+  options.progress = std::move(progress);
   // In a mirror, older versions the walk needs are fetched when missing; each path is judged
   // again by FetchMissing, so only served files' contents are ever asked for. At the first one
   // missing, the versions of the file along its history at this path (git log -- path, up to

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "core/git/blame.h"
 #include "core/policy/repo_path.h"
@@ -40,6 +41,8 @@ Result<BlameSubject> FindBlameSubject(RepoReader& reader, const ReadPoint& at, c
 // it stopped and why.
 Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
                                 const BlameSubject& subject, uint32_t first_line,
-                                uint32_t max_lines, const StopToken& stop);
+                                uint32_t max_lines, const StopToken& stop,
+                                std::function<void(uint32_t settled, uint32_t total)> progress =
+                                    nullptr);
 
 }  // namespace rr

@@ -277,7 +277,8 @@ class RepoReader {
   // Blame walks the history on this reader's handle (core/policy/served_blame.h).
   friend Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
                                          const BlameSubject& subject, uint32_t first_line,
-                                         uint32_t max_lines, const StopToken& stop);
+                                         uint32_t max_lines, const StopToken& stop,
+                                         std::function<void(uint32_t, uint32_t)> progress);
   RepoReader(const ServedRepo* repo, RepoHandles::Lease lease)
       : repo_(repo), lease_(std::move(lease)) {}
   // True when some file below the folder is served.

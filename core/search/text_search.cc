@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -419,8 +420,21 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     out_of_time[t].store(false);
   }
   const bool timed = options.per_target.count() > 0;
+  std::atomic<size_t> finished{0};
+  std::mutex progress_mu;
+  auto count_file = [&] {
+    if (!options.progress) return;
+    const size_t n = finished.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (n % SearchOptions::kProgressEvery != 0 && n != order.size()) return;
+    std::lock_guard<std::mutex> lock(progress_mu);
+    options.progress(n, order.size());
+  };
   run(order.size(), [&](size_t i, Readers& readers) {
     if (stop.stopped()) return;
+    struct Counted {  // however the file's turn ends
+      decltype(count_file)& count;
+      ~Counted() { count(); }
+    } counted{count_file};
     const auto [t, f] = order[i];
     if (timed) {
       if (out_of_time[t].load(std::memory_order_relaxed)) return;

@@ -21,6 +21,7 @@
 //     counted from when its first file is read, past it no further file of that target is
 //     read (the target is reported partial, `out_of_time`), and the others go on — so one huge
 //     repository cannot take a whole search's time from the rest.
+//   - Progress: once the files are known, `progress` hears how many are searched of how many.
 //   - Several threads, each with its own RepoReader (ServedRepo::Open) per repository; the
 //     result is in the order the files are in their trees (git's path order), whatever the
 //     threads did: deterministic.
@@ -28,6 +29,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -107,6 +109,11 @@ struct SearchOptions {
   size_t keep_bytes = 8 * 1024 * 1024;
   // The time each target may take (zero: only `stop` bounds it).
   std::chrono::milliseconds per_target{0};
+  // Told how many files have been searched of how many there are to search, every
+  // kProgressEvery files and once at the end; called from the search's threads, never two at
+  // once. Empty: nobody asked.
+  std::function<void(size_t searched, size_t total)> progress;
+  static constexpr size_t kProgressEvery = 256;
 };
 
 struct TargetReport {

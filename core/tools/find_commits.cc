@@ -54,7 +54,13 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
   d.body_kind = TextKind::kCommitMessage;
   size_t total = 0, with = 0, failed = 0;
   std::vector<std::string> partial;
+  // Progress: the commits walked so far, over every repository (so it only grows).
+  uint64_t walked_before = 0, walked_here = 0;
+  size_t index = 0;
   for (const auto& repo : repos) {
+    ++index;
+    walked_before += walked_here;
+    walked_here = 0;
     if (ctx.stop.stopped()) {
       partial.push_back(repo->name());
       continue;
@@ -65,7 +71,14 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
       failed++;
       continue;
     }
-    auto found = FindCommits(reader.value(), *filter, max_count, ctx.stop);
+    const std::string where = repos.size() > 1 ? " (repository " + WithCommas(index) + " of " +
+                                                     WithCommas(repos.size()) + ")"
+                                               : std::string();
+    auto found = FindCommits(reader.value(), *filter, max_count, ctx.stop, [&](uint64_t walked) {
+      walked_here = walked;
+      ctx.Progress(walked_before + walked, std::nullopt,
+                   WithCommas(walked_before + walked) + " commits walked" + where);
+    });
     if (!found) {
       d.lines.push_back("## " + repo->name() + " — not read: " + found.error());
       failed++;

@@ -54,6 +54,10 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
   options.max_per_file = kMaxPerFile;
   options.context = static_cast<size_t>(args.Integer("context").value_or(0));
   options.files_only = args.Boolean("files_only", false);
+  options.progress = [&ctx](size_t searched, size_t total) {
+    ctx.Progress(searched, total,
+                 WithCommas(searched) + " of " + WithCommas(total) + " files searched");
+  };
   const SearchResult found = SearchText({SearchTarget{o->repo.get(), o->at, *node}}, *pattern,
                                         ctx.secrets.get(), options, ctx.stop);
   const TargetReport& report = found.targets.front();

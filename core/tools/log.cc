@@ -51,7 +51,9 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
   }
   const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
   const size_t max_count = static_cast<size_t>(args.Integer("max_count").value_or(30));
-  auto page = Log(o->reader, o->at, *filter, skip, max_count, ctx.stop);
+  auto page = Log(o->reader, o->at, *filter, skip, max_count, ctx.stop, [&ctx](uint64_t walked) {
+    ctx.Progress(walked, std::nullopt, WithCommas(walked) + " commits walked");
+  });
   if (!page) return Error{page.error()};
 
   Draft d;

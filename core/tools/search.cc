@@ -56,7 +56,21 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   std::vector<std::string> without;  // repositories where `path` is not a served folder or file
   std::vector<SearchTarget> targets;
   std::vector<size_t> target_of(repos.size(), SIZE_MAX);
-  for (size_t i = 0; i < repos.size(); ++i) {
+  // Progress counts the repositories opened, then goes on counting the files searched past
+  // them, so that it only ever grows.
+  const size_t n = repos.size();
+  size_t reached = n;  // repositories opened before the call's time ran out
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 64 == 0) {
+      if (ctx.stop.stopped()) {
+        reached = i;
+        break;
+      }
+      if (i > 0) {
+        ctx.Progress(i, std::nullopt,
+                     WithCommas(i) + " of " + WithCommas(n) + " repositories opened");
+      }
+    }
     auto reader = repos[i]->Open();
     if (!reader) {
       failed[i] = reader.error();
@@ -90,6 +104,10 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     options.per_target =
         std::chrono::duration_cast<std::chrono::milliseconds>(ctx.stop.budget() / 3);
   }
+  options.progress = [&ctx, n](size_t searched, size_t total) {
+    ctx.Progress(n + searched, n + total,
+                 WithCommas(searched) + " of " + WithCommas(total) + " files searched");
+  };
   const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
 
   // The files of each target, in order.
@@ -112,7 +130,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   StartHits(width, &d);
   size_t budget = 0, failures = 0;
   std::vector<std::string> partial, out_of_time;  // "name (searched k of n files)"
-  for (size_t i = 0; i < repos.size(); ++i) {
+  for (size_t i = 0; i < reached; ++i) {
     if (!failed[i].empty()) {
       d.aside.push_back(d.lines.size());
       d.lines.push_back("## " + repos[i]->name() + " — not searched: " + failed[i]);
@@ -141,6 +159,17 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       if (!f->kept || budget > ctx.answer_characters) break;
       budget += AppendHits(*f, width, false, &d);
     }
+  }
+  if (reached < n) {
+    // The call's time ran out before every repository was opened: those left are named.
+    std::string names;
+    for (size_t i = reached; i < n && i < reached + 10; ++i) {
+      names += (names.empty() ? "" : ", ") + repos[i]->name();
+    }
+    if (n - reached > 10) names += ", …";
+    d.closing.push_back("[partial: " + ctx.stop.Why() + " — " +
+                        Plural(n - reached, "repository", "repositories") +
+                        " not searched: " + names + "; narrow with repos]");
   }
   if (!repos.empty() && failures == repos.size()) {
     std::string why;

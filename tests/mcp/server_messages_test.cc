@@ -258,5 +258,168 @@ TEST(ServerProgress, AnIntegerTokenIsEchoedAsAnInteger) {
   EXPECT_EQ(p->getValue<int>("progressToken"), 42);
 }
 
+// Every notifications/progress among `out` (the response last), checked as any must be: for the
+// token, without an id, each with more done than the last. Returns their params.
+std::vector<Json> ProgressOf(const std::vector<McpServer::Outgoing>& out, const std::string& token) {
+  std::vector<Json> params;
+  double last = 0;
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    EXPECT_FALSE(out[i].final);
+    auto n = Parse(out[i].json);
+    EXPECT_EQ(n->getValue<std::string>("method"), "notifications/progress");
+    EXPECT_FALSE(n->has("id"));
+    auto p = n->getObject("params");
+    EXPECT_EQ(p->getValue<std::string>("progressToken"), token);
+    const double progress = p->getValue<double>("progress");
+    EXPECT_GT(progress, last);
+    last = progress;
+    if (p->has("total")) {
+      EXPECT_LE(progress, p->getValue<double>("total"));
+    }
+    params.push_back(p);
+  }
+  if (!out.empty()) {
+    EXPECT_TRUE(out.back().final);
+  }
+  return params;
+}
+
+std::string ToolCall(int id, const std::string& tool, const std::string& arguments,
+                     const std::string& token) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+         R"(,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" + arguments +
+         R"(,"_meta":{"progressToken":")" + token + R"("}}})";
+}
+
+TEST(ServerProgress, GrepSaysHowManyFilesAreSearchedOfHowMany) {
+  TempDir tmp;
+  TestRepo repo(tmp / "big");
+  ManyFiles(repo, 5000);
+  McpServer::Options options;
+  options.progress_interval = std::chrono::milliseconds(0);
+  Server s(CatalogOf({Served("big", repo.path())}), options);
+  auto params = ProgressOf(
+      s.Send(ToolCall(3, "grep", R"({"repo":"big","pattern":"no such text"})", "g")), "g");
+  ASSERT_GE(params.size(), 2u);
+  for (const auto& p : params) {
+    EXPECT_EQ(p->getValue<uint64_t>("total"), 5000u);
+    EXPECT_NE(p->getValue<std::string>("message").find("files searched"), std::string::npos);
+  }
+  // The last one: every file searched.
+  EXPECT_EQ(params.back()->getValue<uint64_t>("progress"), 5000u);
+  EXPECT_EQ(params.back()->getValue<std::string>("message"), "5,000 of 5,000 files searched");
+}
+
+TEST(ServerProgress, SearchCountsTheRepositoriesOpenedThenTheFilesSearched) {
+  TempDir tmp;
+  TestRepo repo(tmp / "one");
+  ManyFiles(repo, 300);
+  std::vector<RepoConfig> repos;
+  for (int i = 0; i < 130; ++i) repos.push_back(Served("r" + std::to_string(i), repo.path()));
+  McpServer::Options options;
+  options.progress_interval = std::chrono::milliseconds(0);
+  Server s(CatalogOf(repos), options);
+  auto params = ProgressOf(s.Send(ToolCall(4, "search", R"({"pattern":"no such text"})", "s")), "s");
+  std::vector<std::string> messages;
+  for (const auto& p : params) messages.push_back(p->getValue<std::string>("message"));
+  ASSERT_GE(messages.size(), 3u);
+  // First the repositories opened (their count, without a total) ...
+  EXPECT_EQ(messages[0], "64 of 130 repositories opened");
+  EXPECT_FALSE(params[0]->has("total"));
+  EXPECT_EQ(messages[1], "128 of 130 repositories opened");
+  // ... then the files searched, counted on past the repositories, the last one all of them.
+  EXPECT_NE(messages[2].find("files searched"), std::string::npos);
+  EXPECT_EQ(messages.back(), "39,000 of 39,000 files searched");
+  EXPECT_EQ(params.back()->getValue<uint64_t>("progress"), 130u + 39000u);
+  EXPECT_EQ(params.back()->getValue<uint64_t>("total"), 130u + 39000u);
+}
+
+TEST(SearchTime, RepositoriesNotOpenedBeforeTheCallsTimeRanOutAreNamed) {
+  TempDir tmp;
+  TestRepo repo(tmp / "one");
+  ManyFiles(repo, 100);
+  std::vector<RepoConfig> repos;
+  for (int i = 0; i < 20; ++i) repos.push_back(Served("r" + std::to_string(i), repo.path()));
+  McpServer::Options options;
+  options.call_budget = std::chrono::milliseconds(0);  // out of time from the start
+  Server s(CatalogOf(repos), options);
+  auto r = s.Response(
+      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search",)"
+      R"("arguments":{"pattern":"x"}}})");
+  ASSERT_TRUE(r);
+  const std::string text = ToolText(r);
+  EXPECT_NE(text.find("20 repositories not searched: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, …; "
+                      "narrow with repos]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("its time limit"), std::string::npos) << text;
+  EXPECT_EQ(text.find("## r0"), std::string::npos) << text;
+}
+
+// A history of `n` commits on main, each changing one file.
+void LongHistory(TestRepo& repo, int n) {
+  std::string stream;
+  for (int i = 1; i <= n; ++i) {
+    const std::string content = "version " + std::to_string(i) + "\n";
+    const std::string message = "Change " + std::to_string(i) + "\n";
+    stream += "commit refs/heads/main\ncommitter A <a@example.com> " +
+              std::to_string(1767225600 + i * 60) + " +0000\ndata " +
+              std::to_string(message.size()) + "\n" + message +
+              "M 100644 inline file.txt\ndata " +
+              std::to_string(content.size()) + "\n" + content + "\n";
+  }
+  auto env = repo.Env();
+  auto r = Run({"git", "fast-import", "--quiet"}, repo.path(), env, stream);
+  ASSERT_EQ(r.status, 0) << r.err;
+}
+
+TEST(ServerProgress, LogAndFindCommitsCountTheCommitsWalked) {
+  TempDir tmp;
+  TestRepo repo(tmp / "long", /*bare=*/true);
+  LongHistory(repo, 9000);
+  McpServer::Options options;
+  options.progress_interval = std::chrono::milliseconds(0);
+  Server s(CatalogOf({Served("long", repo.path())}), options);
+
+  // An author nobody is: log walks the whole history to say so.
+  auto log = ProgressOf(
+      s.Send(ToolCall(6, "log", R"({"repo":"long","author":"nobody at all"})", "l")), "l");
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0]->getValue<uint64_t>("progress"), 4096u);
+  EXPECT_EQ(log[0]->getValue<std::string>("message"), "4,096 commits walked");
+  EXPECT_EQ(log[1]->getValue<std::string>("message"), "8,192 commits walked");
+  EXPECT_FALSE(log[0]->has("total"));
+
+  auto found = ProgressOf(
+      s.Send(ToolCall(7, "find_commits", R"({"message":"no such message"})", "f")), "f");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[1]->getValue<uint64_t>("progress"), 8192u);
+  EXPECT_EQ(found[1]->getValue<std::string>("message"), "8,192 commits walked");
+}
+
+TEST(ServerProgress, BlameSaysHowManyLinesHaveTheirCommit) {
+  TempDir tmp;
+  TestRepo repo(tmp / "grown");
+  std::string text;
+  for (int i = 1; i <= 5; ++i) {  // each commit adds a line: each line its own commit
+    text += "line " + std::to_string(i) + "\n";
+    repo.Write("notes.txt", text);
+    repo.Commit("Line " + std::to_string(i));
+  }
+  McpServer::Options options;
+  options.progress_interval = std::chrono::milliseconds(0);
+  Server s(CatalogOf({Served("grown", repo.path())}), options);
+  auto params = ProgressOf(
+      s.Send(ToolCall(8, "blame", R"({"repo":"grown","path":"notes.txt"})", "b")), "b");
+  std::vector<std::string> messages;
+  for (const auto& p : params) {
+    EXPECT_EQ(p->getValue<uint64_t>("total"), 5u);
+    messages.push_back(p->getValue<std::string>("message"));
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{"1 of 5 lines blamed", "2 of 5 lines blamed",
+                                                "3 of 5 lines blamed", "4 of 5 lines blamed",
+                                                "5 of 5 lines blamed"}));
+}
+
 }  // namespace
 }  // namespace rr::testing
