@@ -588,6 +588,7 @@ Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter
     out.commits.push_back(std::move(found));
     found_index.push_back(c);
   }
+  if (progress) progress(steps);  // the whole walk, for a count over many repositories
 
   // Where each one is: the default branch, else the branches holding it; the oldest tag.
   std::vector<size_t> branches, tags;

@@ -55,8 +55,8 @@ struct LogPage {
   std::string stopped;  // non-empty: the walk stopped early (why); the page is partial
 };
 
-// Told how many commits a walk has looked at so far, every kWalkProgressEvery commits; empty:
-// nobody asked.
+// Told how many commits a walk has looked at so far, every kWalkProgressEvery commits (and
+// FindCommits, when its walk ends, the whole count); empty: nobody asked.
 using WalkProgress = std::function<void(uint64_t walked)>;
 constexpr uint64_t kWalkProgressEvery = 4096;
 

@@ -422,19 +422,20 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   const bool timed = options.per_target.count() > 0;
   std::atomic<size_t> finished{0};
   std::mutex progress_mu;
-  auto count_file = [&] {
+  // Counts a file searched (read, whatever came of it); never throws (it runs in a destructor).
+  auto count_file = [&]() noexcept {
     if (!options.progress) return;
     const size_t n = finished.fetch_add(1, std::memory_order_relaxed) + 1;
     if (n % SearchOptions::kProgressEvery != 0 && n != order.size()) return;
-    std::lock_guard<std::mutex> lock(progress_mu);
-    options.progress(n, order.size());
+    try {
+      std::lock_guard<std::mutex> lock(progress_mu);
+      options.progress(n, order.size());
+    } catch (...) {
+      // Progress is a courtesy: a report that fails is not sent, and the search goes on.
+    }
   };
   run(order.size(), [&](size_t i, Readers& readers) {
     if (stop.stopped()) return;
-    struct Counted {  // however the file's turn ends
-      decltype(count_file)& count;
-      ~Counted() { count(); }
-    } counted{count_file};
     const auto [t, f] = order[i];
     if (timed) {
       if (out_of_time[t].load(std::memory_order_relaxed)) return;
@@ -447,6 +448,10 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         }
       }
     }
+    struct Counted {  // however the file's turn ends from here
+      decltype(count_file)& count;
+      ~Counted() { count(); }
+    } counted{count_file};
     const Node& node = files[t][f];
     Result<RepoReader>* reader = reader_of(targets[t].repo, readers);
     if (!*reader) return;

@@ -110,8 +110,8 @@ struct SearchOptions {
   // The time each target may take (zero: only `stop` bounds it).
   std::chrono::milliseconds per_target{0};
   // Told how many files have been searched of how many there are to search, every
-  // kProgressEvery files and once at the end; called from the search's threads, never two at
-  // once. Empty: nobody asked.
+  // kProgressEvery files and when the last is (files passed over once the time is up are not
+  // counted); called from the search's threads, never two at once. Empty: nobody asked.
   std::function<void(size_t searched, size_t total)> progress;
   static constexpr size_t kProgressEvery = 256;
 };

@@ -61,28 +61,35 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   const size_t n = repos.size();
   size_t reached = n;  // repositories opened before the call's time ran out
   for (size_t i = 0; i < n; ++i) {
-    if (i % 64 == 0) {
-      if (ctx.stop.stopped()) {
-        reached = i;
-        break;
-      }
-      if (i > 0) {
-        ctx.Progress(i, std::nullopt,
-                     WithCommas(i) + " of " + WithCommas(n) + " repositories opened");
-      }
+    if (ctx.stop.stopped()) {
+      reached = i;
+      break;
     }
+    if (i > 0 && i % 64 == 0) {
+      ctx.Progress(i, std::nullopt, WithCommas(i) + " of " + WithCommas(n) + " repositories opened");
+    }
+    // A repository whose opening the call's time cut short is one not reached, not a failure
+    // (nor one without `path`).
+    auto cut_short = [&] {
+      if (!ctx.stop.stopped()) return false;
+      reached = i;
+      return true;
+    };
     auto reader = repos[i]->Open();
     if (!reader) {
+      if (cut_short()) break;
       failed[i] = reader.error();
       continue;
     }
     auto at = reader->At(std::nullopt);
     if (!at) {
+      if (cut_short()) break;
       failed[i] = at.error();
       continue;
     }
     auto node = reader->Find(*at, *path, ctx.stop);
     if (!node) {
+      if (cut_short()) break;
       // Not there in this repository (or outside what it serves): nothing to search in it.
       if (repos.size() == 1) return Error{node.error()};
       without.push_back(repos[i]->name());
@@ -169,7 +176,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     if (n - reached > 10) names += ", …";
     d.closing.push_back("[partial: " + ctx.stop.Why() + " — " +
                         Plural(n - reached, "repository", "repositories") +
-                        " not searched: " + names + "; narrow with repos]");
+                        " not searched: " + names + " (or name fewer with repos)]");
   }
   if (!repos.empty() && failures == repos.size()) {
     std::string why;
@@ -178,7 +185,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   }
   if (found.files.empty()) {
     d.aside.push_back(d.lines.size());
-    d.lines.push_back("No line matches.");
+    d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched." : "No line matches.");
   }
   auto list = [](const std::vector<std::string>& names) {
     std::string out;

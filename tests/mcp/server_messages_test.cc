@@ -318,6 +318,7 @@ TEST(ServerProgress, SearchCountsTheRepositoriesOpenedThenTheFilesSearched) {
   for (int i = 0; i < 130; ++i) repos.push_back(Served("r" + std::to_string(i), repo.path()));
   McpServer::Options options;
   options.progress_interval = std::chrono::milliseconds(0);
+  options.call_budget = std::chrono::minutes(10);  // every file searched, however slow the build
   Server s(CatalogOf(repos), options);
   auto params = ProgressOf(s.Send(ToolCall(4, "search", R"({"pattern":"no such text"})", "s")), "s");
   std::vector<std::string> messages;
@@ -348,11 +349,13 @@ TEST(SearchTime, RepositoriesNotOpenedBeforeTheCallsTimeRanOutAreNamed) {
       R"("arguments":{"pattern":"x"}}})");
   ASSERT_TRUE(r);
   const std::string text = ToolText(r);
-  EXPECT_NE(text.find("20 repositories not searched: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, …; "
-                      "narrow with repos]"),
+  EXPECT_NE(text.find("20 repositories not searched: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, … "
+                      "(or name fewer with repos)]"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("its time limit"), std::string::npos) << text;
+  EXPECT_NE(text.find("Nothing was searched."), std::string::npos) << text;
+  EXPECT_EQ(text.find("No line matches."), std::string::npos) << text;
   EXPECT_EQ(text.find("## r0"), std::string::npos) << text;
 }
 
@@ -392,9 +395,20 @@ TEST(ServerProgress, LogAndFindCommitsCountTheCommitsWalked) {
 
   auto found = ProgressOf(
       s.Send(ToolCall(7, "find_commits", R"({"message":"no such message"})", "f")), "f");
-  ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[1]->getValue<uint64_t>("progress"), 8192u);
+  // Every 4,096, then the whole walk when it ends.
+  ASSERT_EQ(found.size(), 3u);
   EXPECT_EQ(found[1]->getValue<std::string>("message"), "8,192 commits walked");
+  EXPECT_EQ(found[2]->getValue<uint64_t>("progress"), 9000u);
+  EXPECT_EQ(found[2]->getValue<std::string>("message"), "9,000 commits walked");
+
+  // Over several repositories the count adds up: the second one's walk goes on from 9,000.
+  Server two(CatalogOf({Served("long", repo.path()), Served("again", repo.path())}), options);
+  auto both = ProgressOf(
+      two.Send(ToolCall(9, "find_commits", R"({"message":"no such message"})", "f2")), "f2");
+  ASSERT_FALSE(both.empty());
+  EXPECT_EQ(both.back()->getValue<uint64_t>("progress"), 18000u);
+  EXPECT_EQ(both.back()->getValue<std::string>("message"),
+            "18,000 commits walked (repository 2 of 2)");
 }
 
 TEST(ServerProgress, BlameSaysHowManyLinesHaveTheirCommit) {
