@@ -83,6 +83,11 @@ def ops_for(args, repo):
          [["log", "-30", fmt, date, "--", args.log_file]]),
         ("log of a folder", "log", {"max_count": 30, "path": args.log_folder},
          [["log", "-30", fmt, date, "--", args.log_folder]]),
+        # A filter few commits pass: the whole history is walked to say so.
+        ("log by an author of no commit", "log", {"max_count": 30, "author": args.author},
+         [["log", "-30", "-i", "-E", "--author=" + args.author, fmt, date]]),
+        ("log by a rare message", "log", {"max_count": 30, "message": args.grep},
+         [["log", "-30", "-i", "-E", "--grep=" + args.grep, fmt, date]]),
         ("show_commit", "show_commit", {"commit": args.commit},
          [["show", "--no-ext-diff", "--no-textconv", "--numstat", "-p", "--format=fuller",
            args.commit]]),
@@ -101,13 +106,13 @@ def ops_for(args, repo):
     ]
 
 
-def measure(binary, config, repo, ops, calls, only_tools):
+def measure(binary, config, repo, ops, calls, only_tools, only=()):
     client = bench.Client(binary, config)
     client.initialize()
     results = {}
     try:
         for label, tool, targs, gitcmds in ops:
-            if tool not in only_tools:
+            if tool not in only_tools or (only and not any(o in label for o in only)):
                 continue
             targs = dict(targs, **({"repos": "r"} if tool == "find_commits" else {"repo": "r"}))
             first = bench.answer_text(client.call(tool, targs))
@@ -190,6 +195,12 @@ def main():
                     help="since_fork's head (default: the oldest other branch)")
     ap.add_argument("--find", default="fix", help="find_commits' message pattern")
     ap.add_argument("--find-count", type=int, default=10)
+    ap.add_argument("--author", default="no-such-author",
+                    help="log's author pattern, best one no commit matches")
+    ap.add_argument("--grep", default="^Revert \"",
+                    help="log's message pattern, best one few commits match")
+    ap.add_argument("--only", action="append", default=[],
+                    help="measure only those whose label holds this text (repeatable)")
     ap.add_argument("--no-plain", action="store_true",
                     help="measure only the copy with a commit-graph")
     ap.add_argument("--json", help="also write the results to this file")
@@ -241,7 +252,8 @@ def main():
         for label, r, config in runs:
             have = tools_of(binary, config)
             bench.log("%s (%s):" % (label, r))
-            res["runs"][label] = measure(binary, config, r, ops_for(args, r), args.calls, have)
+            res["runs"][label] = measure(binary, config, r, ops_for(args, r), args.calls, have,
+                                         args.only)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     m = res["machine"]

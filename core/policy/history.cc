@@ -418,6 +418,27 @@ class Judge {
 
 }  // namespace
 
+// Whether commit `c` is listed and passes the filter (its line then in *line); pushes the parents
+// the walk follows from it. Without a path every parent is walked whatever the judgement, so the
+// filter, which reads the commit alone, goes first and trees are compared only for the commits it
+// lets through: an author or a message found in few commits costs a read of each commit, as in
+// `git log --author`, not a tree comparison as well. With a path the judgement says which
+// parents to follow, so it always comes first. When the judgement was cut short by the stop
+// token the answer is false and judge.stopped() says so.
+bool JudgedAndPassed(GitRepo& git, Dag& dag, Judge& judge, Walk& walk, uint32_t c,
+                     const HistoryFilter& filter, std::vector<uint32_t>* follow, CommitLine* line) {
+  if (!filter.path) {
+    dag.Parents(c, follow);
+    for (uint32_t p : *follow) walk.Push(p);
+    if (!Passes(git, dag.Id(c), filter, dag.Time(c), line)) return false;
+    return judge.Listed(c, follow) && !judge.stopped();
+  }
+  const bool listed = judge.Listed(c, follow);
+  if (judge.stopped()) return false;
+  for (uint32_t p : *follow) walk.Push(p);
+  return listed && Passes(git, dag.Id(c), filter, dag.Time(c), line);
+}
+
 Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter& filter,
                     size_t skip, size_t max_count, const StopToken& stop,
                     const WalkProgress& progress) {
@@ -438,15 +459,14 @@ Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter
     if (progress && steps % kWalkProgressEvery == 0) progress(steps);
     if (filter.since && walk.top_time() < *filter.since) break;  // all the rest is older
     const uint32_t c = walk.Pop();
-    const bool listed = judge.Listed(c, &follow);
-    if (judge.stopped()) {  // judged while stopping: unknown, so neither listed nor passed over
-      page.stopped = stop.Why();
-      break;
-    }
-    for (uint32_t p : follow) walk.Push(p);
-    if (!listed) continue;
     CommitLine line;
-    if (!Passes(git, dag.Id(c), filter, dag.Time(c), &line)) continue;
+    if (!JudgedAndPassed(git, dag, judge, walk, c, filter, &follow, &line)) {
+      if (judge.stopped()) {  // judged while stopping: unknown, so neither listed nor passed over
+        page.stopped = stop.Why();
+        break;
+      }
+      continue;
+    }
     if (matched++ < skip) continue;
     if (page.commits.size() == max_count) {
       page.more = true;
@@ -572,15 +592,14 @@ Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter
     if (progress && steps % kWalkProgressEvery == 0) progress(steps);
     if (filter.since && walk.top_time() < *filter.since) break;
     const uint32_t c = walk.Pop();
-    const bool listed = judge.Listed(c, &follow);
-    if (judge.stopped()) {  // as in Log
-      out.stopped = stop.Why();
-      break;
-    }
-    for (uint32_t p : follow) walk.Push(p);
-    if (!listed) continue;
     FoundCommit found;
-    if (!Passes(git, dag.Id(c), filter, dag.Time(c), &found.commit)) continue;
+    if (!JudgedAndPassed(git, dag, judge, walk, c, filter, &follow, &found.commit)) {
+      if (judge.stopped()) {  // as in Log
+        out.stopped = stop.Why();
+        break;
+      }
+      continue;
+    }
     if (out.commits.size() == max_count) {
       out.more = true;
       break;

@@ -105,6 +105,31 @@ TEST_F(LogServed, ACommitThatChangedOnlyACredentialFileIsNotListed) {
   EXPECT_TRUE(HasNot(whole.text, "only part of this repository"));
 }
 
+// The filter is read before the trees are compared (a filter few commits pass then walks fast):
+// a commit it matches is still left out when it changed only what is kept out.
+TEST_F(LogServed, ACommitAFilterMatchesIsStillLeftOutWhenItChangedOnlyWhatIsKeptOut) {
+  // "plan" is in c2's message ("Revise the plan": secret/plan.md only) and c7's.
+  auto exc = h_.Call("log", R"({"repo":"exc","message":"plan"})");
+  ASSERT_FALSE(exc.is_error) << exc.text;
+  EXPECT_EQ(IdsIn(exc.text), C({7}));
+  auto whole = h_.Call("log", R"({"repo":"whole","message":"plan"})");
+  ASSERT_FALSE(whole.is_error) << whole.text;
+  EXPECT_EQ(IdsIn(whole.text), C({7, 2}));
+  // c4 changed .env alone: its message is found nowhere. With an author every commit has, skip
+  // counts only the commits listed.
+  auto env = h_.Call("log", R"({"repo":"whole","message":"environment"})");
+  ASSERT_FALSE(env.is_error) << env.text;
+  EXPECT_TRUE(IdsIn(env.text).empty()) << env.text;
+  auto paged = h_.Call("log", R"({"repo":"inc","author":"e","max_count":2,"skip":2})");
+  ASSERT_FALSE(paged.is_error) << paged.text;
+  EXPECT_EQ(IdsIn(paged.text), C({5, 3}));
+  // find_commits, over every branch, judges the same way.
+  auto found = h_.Call("find_commits", R"({"repos":"exc","message":"plan"})");
+  ASSERT_FALSE(found.is_error) << found.text;
+  EXPECT_TRUE(Has(found.text, s_->c[7])) << found.text;
+  EXPECT_TRUE(HasNot(found.text, s_->c[2])) << found.text;
+}
+
 TEST_F(LogServed, SkipCountsTheCommitsListed) {
   auto first = h_.Call("log", R"({"repo":"exc","max_count":2})");
   ASSERT_FALSE(first.is_error) << first.text;
