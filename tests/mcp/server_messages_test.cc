@@ -207,57 +207,6 @@ void ManyFiles(TestRepo& repo, int n) {
   repo.Git({"update-ref", "refs/heads/main", commit});
 }
 
-TEST(ServerProgress, ARecursiveListingSendsProgressWithTheClientsToken) {
-  TempDir tmp;
-  TestRepo repo(tmp / "big");
-  ManyFiles(repo, 20000);
-  McpServer::Options options;
-  options.progress_interval = std::chrono::milliseconds(0);
-  Server s(CatalogOf({Served("big", repo.path())}), options);
-  auto out =
-      s.Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_files",)"
-             R"("arguments":{"repo":"big","recursive":true},"_meta":{"progressToken":"tok-1"}}})");
-  ASSERT_GE(out.size(), 2u);
-  uint64_t last = 0;
-  for (size_t i = 0; i + 1 < out.size(); ++i) {
-    EXPECT_FALSE(out[i].final);
-    auto n = Parse(out[i].json);
-    EXPECT_EQ(n->getValue<std::string>("method"), "notifications/progress");
-    EXPECT_FALSE(n->has("id"));
-    auto p = n->getObject("params");
-    EXPECT_EQ(p->getValue<std::string>("progressToken"), "tok-1");
-    const uint64_t progress = p->getValue<uint64_t>("progress");
-    EXPECT_GT(progress, last);  // always more than the last
-    last = progress;
-  }
-  EXPECT_TRUE(out.back().final);
-  EXPECT_EQ(Parse(out.back().json)->getValue<int>("id"), 7);
-  EXPECT_LE(last, 20000u);
-
-  // Without a token, only the answer.
-  auto quiet =
-      s.Send(R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"list_files",)"
-             R"("arguments":{"repo":"big","recursive":true}}})");
-  ASSERT_EQ(quiet.size(), 1u);
-  EXPECT_TRUE(quiet[0].final);
-}
-
-TEST(ServerProgress, AnIntegerTokenIsEchoedAsAnInteger) {
-  TempDir tmp;
-  TestRepo repo(tmp / "big");
-  ManyFiles(repo, 5000);
-  McpServer::Options options;
-  options.progress_interval = std::chrono::milliseconds(0);
-  Server s(CatalogOf({Served("big", repo.path())}), options);
-  auto out =
-      s.Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_files",)"
-             R"("arguments":{"repo":"big","recursive":true},"_meta":{"progressToken":42}}})");
-  ASSERT_GE(out.size(), 2u);
-  auto p = Parse(out[0].json)->getObject("params");
-  EXPECT_TRUE(p->get("progressToken").isInteger());
-  EXPECT_EQ(p->getValue<int>("progressToken"), 42);
-}
-
 // Every notifications/progress among `out` (the response last), checked as any must be: for the
 // token, without an id, each with more done than the last. Returns their params.
 std::vector<Json> ProgressOf(const std::vector<McpServer::Outgoing>& out, const std::string& token) {
@@ -282,6 +231,45 @@ std::vector<Json> ProgressOf(const std::vector<McpServer::Outgoing>& out, const 
     EXPECT_TRUE(out.back().final);
   }
   return params;
+}
+
+TEST(ServerProgress, ARecursiveListingSendsProgressWithTheClientsToken) {
+  TempDir tmp;
+  TestRepo repo(tmp / "big");
+  ManyFiles(repo, 20000);
+  McpServer::Options options;
+  options.progress_interval = std::chrono::milliseconds(0);
+  Server s(CatalogOf({Served("big", repo.path())}), options);
+  auto out =
+      s.Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_files",)"
+             R"("arguments":{"repo":"big","recursive":true},"_meta":{"progressToken":"tok-1"}}})");
+  ASSERT_GE(out.size(), 2u);
+  const auto params = ProgressOf(out, "tok-1");  // each more than the last, the answer last
+  EXPECT_EQ(Parse(out.back().json)->getValue<int>("id"), 7);
+  EXPECT_LE(params.back()->getValue<uint64_t>("progress"), 20000u);
+
+  // Without a token, only the answer.
+  auto quiet =
+      s.Send(R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"list_files",)"
+             R"("arguments":{"repo":"big","recursive":true}}})");
+  ASSERT_EQ(quiet.size(), 1u);
+  EXPECT_TRUE(quiet[0].final);
+}
+
+TEST(ServerProgress, AnIntegerTokenIsEchoedAsAnInteger) {
+  TempDir tmp;
+  TestRepo repo(tmp / "big");
+  ManyFiles(repo, 5000);
+  McpServer::Options options;
+  options.progress_interval = std::chrono::milliseconds(0);
+  Server s(CatalogOf({Served("big", repo.path())}), options);
+  auto out =
+      s.Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_files",)"
+             R"("arguments":{"repo":"big","recursive":true},"_meta":{"progressToken":42}}})");
+  ASSERT_GE(out.size(), 2u);
+  auto p = Parse(out[0].json)->getObject("params");
+  EXPECT_TRUE(p->get("progressToken").isInteger());
+  EXPECT_EQ(p->getValue<int>("progressToken"), 42);
 }
 
 std::string ToolCall(int id, const std::string& tool, const std::string& arguments,
