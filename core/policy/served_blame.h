@@ -39,10 +39,9 @@ Result<BlameSubject> FindBlameSubject(RepoReader& reader, const ReadPoint& at, c
 // A walk the StopToken cut short, or one that met a rename from a path not served, an older
 // version over 10 MB or a commit missing from the local copy, is no error: its lines say where
 // it stopped and why.
-Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
-                                const BlameSubject& subject, uint32_t first_line,
-                                uint32_t max_lines, const StopToken& stop,
-                                std::function<void(uint32_t settled, uint32_t total)> progress =
-                                    nullptr);
+Result<BlameResult> BlameServed(
+    RepoReader& reader, const ReadPoint& at, const BlameSubject& subject, uint32_t first_line,
+    uint32_t max_lines, const StopToken& stop,
+    std::function<void(uint32_t settled, uint32_t total)> progress = nullptr);
 
 }  // namespace rr

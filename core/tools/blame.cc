@@ -126,13 +126,12 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
       }
     }
   }
-  auto blame = BlameServed(o->reader, o->at, *subject, static_cast<uint32_t>(start),
-                           static_cast<uint32_t>(last - start + 1), ctx.stop,
-                           [&ctx](uint32_t settled, uint32_t total) {
-                             ctx.Progress(settled, total,
-                                          WithCommas(settled) + " of " + WithCommas(total) +
-                                              " lines blamed");
-                           });
+  auto blame = BlameServed(
+      o->reader, o->at, *subject, static_cast<uint32_t>(start),
+      static_cast<uint32_t>(last - start + 1), ctx.stop, [&ctx](uint32_t settled, uint32_t total) {
+        ctx.Progress(settled, total,
+                     WithCommas(settled) + " of " + WithCommas(total) + " lines blamed");
+      });
   if (!blame) return Error{blame.error()};
   if (blame->lines.size() != last - start + 1) {
     return Error{"`" + file.Display() + "` cannot be blamed: its lines could not be counted"};

@@ -66,7 +66,8 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       break;
     }
     if (i > 0 && i % 64 == 0) {
-      ctx.Progress(i, std::nullopt, WithCommas(i) + " of " + WithCommas(n) + " repositories opened");
+      ctx.Progress(i, std::nullopt,
+                   WithCommas(i) + " of " + WithCommas(n) + " repositories opened");
     }
     // A repository whose opening the call's time cut short is one not reached, not a failure
     // (nor one without `path`).
@@ -185,7 +186,8 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   }
   if (found.files.empty()) {
     d.aside.push_back(d.lines.size());
-    d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched." : "No line matches.");
+    d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched."
+                                                     : "No line matches.");
   }
   auto list = [](const std::vector<std::string>& names) {
     std::string out;

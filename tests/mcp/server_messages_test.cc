@@ -209,7 +209,8 @@ void ManyFiles(TestRepo& repo, int n) {
 
 // Every notifications/progress among `out` (the response last), checked as any must be: for the
 // token, without an id, each with more done than the last. Returns their params.
-std::vector<Json> ProgressOf(const std::vector<McpServer::Outgoing>& out, const std::string& token) {
+std::vector<Json> ProgressOf(const std::vector<McpServer::Outgoing>& out,
+                             const std::string& token) {
   std::vector<Json> params;
   double last = 0;
   for (size_t i = 0; i + 1 < out.size(); ++i) {
@@ -308,7 +309,8 @@ TEST(ServerProgress, SearchCountsTheRepositoriesOpenedThenTheFilesSearched) {
   options.progress_interval = std::chrono::milliseconds(0);
   options.call_budget = std::chrono::minutes(10);  // every file searched, however slow the build
   Server s(CatalogOf(repos), options);
-  auto params = ProgressOf(s.Send(ToolCall(4, "search", R"({"pattern":"no such text"})", "s")), "s");
+  auto params =
+      ProgressOf(s.Send(ToolCall(4, "search", R"({"pattern":"no such text"})", "s")), "s");
   std::vector<std::string> messages;
   for (const auto& p : params) messages.push_back(p->getValue<std::string>("message"));
   ASSERT_GE(messages.size(), 3u);
@@ -332,9 +334,8 @@ TEST(SearchTime, RepositoriesNotOpenedBeforeTheCallsTimeRanOutAreNamed) {
   McpServer::Options options;
   options.call_budget = std::chrono::milliseconds(0);  // out of time from the start
   Server s(CatalogOf(repos), options);
-  auto r = s.Response(
-      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search",)"
-      R"("arguments":{"pattern":"x"}}})");
+  auto r = s.Response(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search",)"
+                      R"("arguments":{"pattern":"x"}}})");
   ASSERT_TRUE(r);
   const std::string text = ToolText(r);
   EXPECT_NE(text.find("20 repositories not searched: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, … "
@@ -355,8 +356,7 @@ void LongHistory(TestRepo& repo, int n) {
     const std::string message = "Change " + std::to_string(i) + "\n";
     stream += "commit refs/heads/main\ncommitter A <a@example.com> " +
               std::to_string(1767225600 + i * 60) + " +0000\ndata " +
-              std::to_string(message.size()) + "\n" + message +
-              "M 100644 inline file.txt\ndata " +
+              std::to_string(message.size()) + "\n" + message + "M 100644 inline file.txt\ndata " +
               std::to_string(content.size()) + "\n" + content + "\n";
   }
   auto env = repo.Env();
@@ -381,8 +381,8 @@ TEST(ServerProgress, LogAndFindCommitsCountTheCommitsWalked) {
   EXPECT_EQ(log[1]->getValue<std::string>("message"), "8,192 commits walked");
   EXPECT_FALSE(log[0]->has("total"));
 
-  auto found = ProgressOf(
-      s.Send(ToolCall(7, "find_commits", R"({"message":"no such message"})", "f")), "f");
+  auto found =
+      ProgressOf(s.Send(ToolCall(7, "find_commits", R"({"message":"no such message"})", "f")), "f");
   // Every 4,096, then the whole walk when it ends.
   ASSERT_EQ(found.size(), 3u);
   EXPECT_EQ(found[1]->getValue<std::string>("message"), "8,192 commits walked");
@@ -411,8 +411,8 @@ TEST(ServerProgress, BlameSaysHowManyLinesHaveTheirCommit) {
   McpServer::Options options;
   options.progress_interval = std::chrono::milliseconds(0);
   Server s(CatalogOf({Served("grown", repo.path())}), options);
-  auto params = ProgressOf(
-      s.Send(ToolCall(8, "blame", R"({"repo":"grown","path":"notes.txt"})", "b")), "b");
+  auto params =
+      ProgressOf(s.Send(ToolCall(8, "blame", R"({"repo":"grown","path":"notes.txt"})", "b")), "b");
   std::vector<std::string> messages;
   for (const auto& p : params) {
     EXPECT_EQ(p->getValue<uint64_t>("total"), 5u);

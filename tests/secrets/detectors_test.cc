@@ -503,21 +503,21 @@ TEST(DetectorProsePassword, PasswordWrittenInASentenceIsHidden) {
 // bytes must still be looked at.
 TEST(DetectorProsePassword, EveryNonAsciiWordIsFoundAmongOtherNonAsciiText) {
   const std::string lead =
-      "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 "  // Привет
+      "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 "     // Привет
       "\xc3\xa9\xc3\xbc\xc3\xb1 \xe6\x97\xa5\xe6\x9c\xac. ";  // éüñ 日本.
   const char* words[] = {
       "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb\xd1\x8c",              // пароль
       "\xd0\x9f\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb\xd1\x8c",              // Пароль
       "\xd0\x9f\xd0\x90\xd0\xa0\xd0\x9e\xd0\x9b\xd0\xac",              // ПАРОЛЬ
-      "\xe5\xaf\x86\xe7\xa0\x81",                                          // 密码
-      "\xe5\xaf\x86\xe7\xa2\xbc",                                          // 密碼
+      "\xe5\xaf\x86\xe7\xa0\x81",                                      // 密码
+      "\xe5\xaf\x86\xe7\xa2\xbc",                                      // 密碼
       "\xe3\x83\x91\xe3\x82\xb9\xe3\x83\xaf\xe3\x83\xbc\xe3\x83\x89",  // パスワード
       "\xeb\xb9\x84\xeb\xb0\x80\xeb\xb2\x88\xed\x98\xb8",              // 비밀번호
-      "\xc5\x9e" "ifre",                                                    // Şifre
-      "\xc5\x9f" "ifre",                                                    // şifre
-      "has\xc5\x82o",                                                       // hasło
-      "l\xc3\xb6senord",                                                    // lösenord
-      "jelsz\xc3\xb3",                                                      // jelszó
+      "\xc5\x9eifre",                                                  // Şifre
+      "\xc5\x9fifre",                                                  // şifre
+      "has\xc5\x82o",                                                  // hasło
+      "l\xc3\xb6senord",                                               // lösenord
+      "jelsz\xc3\xb3",                                                 // jelszó
       "\xce\xba\xcf\x89\xce\xb4\xce\xb9\xce\xba\xcf\x8c\xcf\x82",      // κωδικός
   };
   for (const char* word : words) {
