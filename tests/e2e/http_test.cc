@@ -384,14 +384,14 @@ TEST(Http, PastTheCallLimit503WithRetryAfterAndSigtermLetsCallsFinish) {
   do {
     busy = CallModern(p.port(), "list_repos", "{}");
   } while (busy.status == 200);
-  EXPECT_EQ(busy.status, 503);
+  EXPECT_EQ(busy.status, 503) << busy.body << "\nthe server's log:\n" << p.Stderr();
   EXPECT_EQ(busy.headers["retry-after"], "1");
   p.Terminate();
   t.join();
   // The call in flight was answered (stopped at its time limit), and then the server exited.
   EXPECT_EQ(slow.status, 200);
   EXPECT_NE(ToolText(slow).find("time limit"), std::string::npos) << slow.body;
-  EXPECT_EQ(p.Wait(), 0);
+  EXPECT_EQ(p.Wait(), 0) << "the server's log:\n" << p.Stderr();
 }
 
 TEST(Http, ACallWithAProgressTokenIsAnsweredAsAnEventStream) {

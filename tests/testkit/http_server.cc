@@ -130,8 +130,9 @@ HttpReply HttpRequest(int port, const std::string& method, const std::string& pa
     std::stringstream s;
     s << in.rdbuf();
     reply.body = s.str();
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
     reply.status = 0;
+    reply.body = std::string("no answer: ") + e.what();  // for a failing test to say why
   }
   return reply;
 }

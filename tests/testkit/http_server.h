@@ -40,7 +40,7 @@ class HttpServerProcess {
 struct HttpReply {
   int status = 0;                              // 0: no answer (connection refused or closed)
   std::map<std::string, std::string> headers;  // names lower-cased
-  std::string body;
+  std::string body;                            // with status 0: "no answer: " and why
 };
 
 // One HTTP request on a new connection to 127.0.0.1:`port`. `headers` are sent as given (a Host
