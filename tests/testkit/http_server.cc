@@ -23,6 +23,15 @@ HttpServerProcess::HttpServerProcess(const std::vector<std::string>& args, const
   std::string tmpl = (std::filesystem::temp_directory_path() / "rr-http-err-XXXXXX").string();
   const int fd = mkstemp(tmpl.data());
   err_file_ = tmpl;
+  // Made before fork: the child may only call what is async-signal-safe (see Run).
+  std::vector<std::string> envs = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
+  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  std::vector<char*> envp, argv;
+  for (auto& e : envs) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> a = args;
+  for (auto& s : a) argv.push_back(s.data());
+  argv.push_back(nullptr);
   pid_ = fork();
   if (pid_ == 0) {
     dup2(fd, 2);
@@ -30,14 +39,6 @@ HttpServerProcess::HttpServerProcess(const std::vector<std::string>& args, const
     dup2(devnull, 0);
     dup2(devnull, 1);
     if (chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<std::string> envs = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
-    for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
-    std::vector<char*> envp, argv;
-    for (auto& e : envs) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> a = args;
-    for (auto& s : a) argv.push_back(s.data());
-    argv.push_back(nullptr);
     execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
