@@ -162,8 +162,9 @@ TEST(Replicas, ClientsOfBothErasReachEveryReplicaBehindHaproxyWithoutError) {
   int shop_total = 0, web_total = 0;
   for (size_t i = 0; i < replicas.size(); ++i) {
     replicas[i]->Terminate();
-    EXPECT_EQ(replicas[i]->Wait(), 0);
+    const int exit_status = replicas[i]->Wait();
     const std::string log = replicas[i]->Stderr();
+    EXPECT_EQ(exit_status, 0) << "replica " << i + 1 << "'s log:\n" << log;
     const Calls shop_calls = CallsIn(log, "shop"), web_calls = CallsIn(log, "web");
     EXPECT_GT(shop_calls.count, 0) << "replica " << i + 1 << " saw no 2026-07-28 call\n" << log;
     EXPECT_GT(web_calls.count, 0) << "replica " << i + 1 << " saw no 2025-11-25 call\n" << log;
