@@ -16,19 +16,19 @@ namespace rr::testing {
 
 namespace fs = std::filesystem;
 
+ExecImage::ExecImage(const std::vector<std::string>& argv,
+                     const std::map<std::string, std::string>& env)
+    : args_(argv), envs_{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"} {
+  for (const auto& [k, v] : env) envs_.push_back(k + "=" + v);
+  for (auto& a : args_) argv_.push_back(a.data());
+  argv_.push_back(nullptr);
+  for (auto& e : envs_) envp_.push_back(e.data());
+  envp_.push_back(nullptr);
+}
+
 CommandResult Run(const std::vector<std::string>& argv, const std::string& cwd,
                   const std::map<std::string, std::string>& env, const std::string& input) {
-  // Everything the child needs is made before fork: the child of a process with other threads
-  // (a test's server) may only call what is async-signal-safe. Allocating there can wait forever
-  // on an allocator lock another thread held at the fork.
-  std::vector<std::string> envs = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
-  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
-  std::vector<char*> envp, args;
-  for (auto& e : envs) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> copy = argv;
-  for (auto& a : copy) args.push_back(a.data());
-  args.push_back(nullptr);
+  const ExecImage image(argv, env);  // the child only dup2s, closes, changes folder and execs
   int in[2], out[2], err[2];
   if (pipe(in) || pipe(out) || pipe(err)) throw std::runtime_error("pipe");
   const pid_t pid = fork();
@@ -38,7 +38,7 @@ CommandResult Run(const std::vector<std::string>& argv, const std::string& cwd,
     dup2(err[1], 2);
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-    execvpe(args[0], args.data(), envp.data());
+    execvpe(image.argv()[0], image.argv(), image.envp());
     _exit(127);
   }
   close(in[0]);

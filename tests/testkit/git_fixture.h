@@ -15,6 +15,23 @@ struct CommandResult {
   std::string err;
 };
 
+// A program's arguments and its environment (`env` added to a minimal one), made ready for exec
+// before fork: the child of a process with other threads (a test's server) may only call what
+// is async-signal-safe, and allocating there can wait forever on an allocator lock another
+// thread held at the fork.
+class ExecImage {
+ public:
+  ExecImage(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env);
+  ExecImage(const ExecImage&) = delete;
+  ExecImage& operator=(const ExecImage&) = delete;
+  char* const* argv() const { return argv_.data(); }
+  char* const* envp() const { return envp_.data(); }
+
+ private:
+  std::vector<std::string> args_, envs_;
+  std::vector<char*> argv_, envp_;  // into args_ and envs_, each ending with a null
+};
+
 // Runs argv (no shell) in `cwd` with `env` added to a minimal environment; `input` is its stdin.
 CommandResult Run(const std::vector<std::string>& argv, const std::string& cwd,
                   const std::map<std::string, std::string>& env = {},

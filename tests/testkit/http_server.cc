@@ -16,6 +16,8 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/testkit/git_fixture.h"
+
 namespace rr::testing {
 
 HttpServerProcess::HttpServerProcess(const std::vector<std::string>& args, const std::string& cwd,
@@ -23,15 +25,7 @@ HttpServerProcess::HttpServerProcess(const std::vector<std::string>& args, const
   std::string tmpl = (std::filesystem::temp_directory_path() / "rr-http-err-XXXXXX").string();
   const int fd = mkstemp(tmpl.data());
   err_file_ = tmpl;
-  // Made before fork: the child may only call what is async-signal-safe (see Run).
-  std::vector<std::string> envs = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
-  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
-  std::vector<char*> envp, argv;
-  for (auto& e : envs) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> a = args;
-  for (auto& s : a) argv.push_back(s.data());
-  argv.push_back(nullptr);
+  const ExecImage image(args, env);  // made before fork (see ExecImage)
   pid_ = fork();
   if (pid_ == 0) {
     dup2(fd, 2);
@@ -39,7 +33,7 @@ HttpServerProcess::HttpServerProcess(const std::vector<std::string>& args, const
     dup2(devnull, 0);
     dup2(devnull, 1);
     if (chdir(cwd.c_str()) != 0) _exit(127);
-    execve(argv[0], argv.data(), envp.data());
+    execve(image.argv()[0], image.argv(), image.envp());
     _exit(127);
   }
   close(fd);

@@ -11,20 +11,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/testkit/git_fixture.h"
+
 namespace rr::testing {
 
 McpProcess::McpProcess(const std::vector<std::string>& args, const std::string& cwd,
                        const std::map<std::string, std::string>& env) {
-  // Made before fork: the child may only call what is async-signal-safe (see Run in
-  // git_fixture.cc).
-  std::vector<std::string> envs = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"};
-  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
-  std::vector<char*> envp, argv;
-  for (auto& e : envs) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> copy = args;
-  for (auto& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  const ExecImage image(args, env);  // made before fork (see ExecImage)
   int in[2], out[2], err[2];
   if (pipe(in) || pipe(out) || pipe(err)) throw std::runtime_error("pipe");
   pid_ = fork();
@@ -34,7 +27,7 @@ McpProcess::McpProcess(const std::vector<std::string>& args, const std::string& 
     dup2(err[1], 2);
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
     if (chdir(cwd.c_str()) != 0) _exit(127);
-    execve(argv[0], argv.data(), envp.data());
+    execve(image.argv()[0], image.argv(), image.envp());
     _exit(127);
   }
   close(in[0]);
