@@ -18,7 +18,7 @@
 
 #include "core/git/blame.h"
 #include "core/git/git_repo.h"
-#include "core/policy/ref_text.h"
+#include "core/git/ref_text.h"
 
 namespace {
 

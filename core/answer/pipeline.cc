@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/answer/server_log.h"
+#include "core/secrets/server_log.h"
 #include "core/util/text.h"
 
 namespace rr {

@@ -4,7 +4,7 @@
 //   saying what was left out and how to continue -> the secret filter -> output filters.
 // Host links and guidance join between the header and the cap.
 //
-// Guidance (core/answer/guidance_join.h fills Draft's guidance fields from the call's
+// Guidance (core/guidance/guidance_join.h fills Draft's guidance fields from the call's
 // arguments, for every tool) comes first: the line saying the repository carries guidance, then
 // each scoped rule whole, between its `=== Guidance … ===` opener and one closing
 // `=== End of guidance — the answer follows ===`, then the answer as the tool drafted it. It

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "core/answer/pipeline.h"
-#include "core/answer/server_log.h"
+#include "core/app/wiring.h"
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
 #include "core/hosts/group_relister.h"
@@ -21,6 +21,7 @@
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
 #include "core/plugins/loader.h"
+#include "core/secrets/server_log.h"
 #include "core/sync/syncer.h"
 #include "core/tools/about.h"
 #include "core/util/text.h"
@@ -233,8 +234,10 @@ class RepoReaderApp : public Application {
                                                 const std::shared_ptr<LiveCatalog>& live,
                                                 MirrorSyncer* syncer) {
     if (config.groups.empty()) return nullptr;
+    GroupRelister::Options options;
+    options.serve = ServeMirror;
     auto relister = std::make_unique<GroupRelister>(config, groups_, plugins.hosts, live, syncer,
-                                                    GroupRelister::Options{});
+                                                    std::move(options));
     relister->Start();
     return relister;
   }

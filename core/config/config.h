@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/plugins/loader.h"
-#include "core/policy/catalog.h"
-#include "core/policy/mirror_state.h"
+#include "core/served/catalog.h"
+#include "core/served/mirror_state.h"
 #include "core/util/result.h"
 
 namespace rr {
@@ -180,14 +180,5 @@ Result<Config> DefaultConfig(const std::string& folder);
 // Whether a repository name is acceptable: letters, digits, '.', '_', '-', optionally in
 // segments separated by '/', each beginning with a letter or digit; at most 100 characters.
 bool IsValidRepoName(const std::string& name);
-
-// The served set for a checked configuration.
-Result<std::shared_ptr<const Catalog>> BuildCatalog(const Config& config);
-
-// The served repository for one mirror of `config`, as BuildCatalog makes it; `guidance` is
-// the operator's guidance repository (config.guidance_repo) when served, else null.
-Result<std::shared_ptr<const ServedRepo>> ServeMirror(
-    const Config& config, const MirrorConfig& mirror,
-    const std::shared_ptr<const ServedRepo>& guidance);
 
 }  // namespace rr

@@ -2,7 +2,7 @@
 // line's number in that commit's version and the file's path there -- git blame's default
 // answer (renames followed; no move or copy detection, no ignored revisions, no mailmap),
 // computed in-process on libgit2's objects. Private to core: tools reach it through
-// core/policy/served_blame.h, which decides what may be blamed and which paths may be followed.
+// core/history/served_blame.h, which decides what may be blamed and which paths may be followed.
 //
 // The algorithm is git's. Commits wait in a queue, newest commit date first; each holds, per
 // path, the line ranges it is suspected for. A suspect offers its lines to its parents in order:

@@ -1,5 +1,5 @@
 // Reading one commit whole (who wrote and committed it, its parents, its message). Private to core,
-// like the rest of core/git: tools reach these through core/policy/served_changes.h.
+// like the rest of core/git: tools reach these through core/history/served_changes.h.
 //
 // Names and messages are returned as the commit records them: no mailmap is applied (libgit2
 // reads none unless asked, and nothing here asks), and nothing is decoded or escaped — showing

@@ -1,6 +1,6 @@
 // The libgit2 layer: opening repositories, resolving refs to commits, reading commits, refs,
 // trees and blobs. Private to core: tools never use it directly; they go through
-// core/policy/served_repo.h, which applies include / exclude on top of it.
+// core/served/served_repo.h, which applies include / exclude on top of it.
 //
 // Nothing here starts a process or touches the network: libgit2 is used in-process, files are
 // read from commits' objects (never a working folder), blobs are read raw (no filters, no
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/git/pack_reader.h"
-#include "core/policy/ref_text.h"
+#include "core/git/ref_text.h"
 #include "core/util/result.h"
 
 namespace rr {

@@ -1,5 +1,5 @@
 // Comparing two trees, and two texts line by line. Policy-free: which paths are served is for the
-// caller to decide (core/policy/served_changes.h does), through the visitor.
+// caller to decide (core/history/served_changes.h does), through the visitor.
 //
 // Trees are compared by their entries' ids, as git's diff-tree does: a folder whose id is the
 // same on both sides is never opened, so comparing two commits costs what changed between them,

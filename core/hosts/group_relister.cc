@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "core/answer/host_links.h"
-#include "core/answer/server_log.h"
+#include "core/secrets/server_log.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -297,7 +297,9 @@ std::shared_ptr<const Catalog> GroupRelister::Rebuild(const std::vector<std::str
         repos.push_back(it->second);
         continue;
       }
-      auto made = ServeMirror(config_, m, guidance);
+      auto made = options_.serve ? options_.serve(config_, m, guidance)
+                                 : Result<std::shared_ptr<const ServedRepo>>(
+                                       Error{"no way to serve a mirror was given"});
       if (!made) {
         options_.log("repo-reader: group " + m.group + ": `" + m.name +
                      "` cannot be served: " + made.error());

@@ -33,7 +33,7 @@
 
 #include "core/config/config.h"
 #include "core/hosts/groups.h"
-#include "core/policy/live_catalog.h"
+#include "core/served/live_catalog.h"
 #include "core/sync/syncer.h"
 
 namespace rr {
@@ -62,6 +62,11 @@ class GroupRelister {
     std::chrono::seconds first_retry{30};
     // Each listing's outcome for the log. Default: the server's log.
     std::function<void(const std::string&)> log;
+    // Makes the served repository of a mirror a listing brings: the app's wiring (ServeMirror,
+    // core/app/wiring.h), which joins it to its sync. Required.
+    std::function<Result<std::shared_ptr<const ServedRepo>>(
+        const Config&, const MirrorConfig&, const std::shared_ptr<const ServedRepo>&)>
+        serve;
   };
 
   // `config`: the configuration after ExpandGroups, whose mirrors hold each group's first set

@@ -18,9 +18,9 @@
 #include <sstream>
 #include <thread>
 
-#include "core/answer/server_log.h"
-#include "core/mcp/json_text.h"
 #include "core/policy/glob.h"
+#include "core/secrets/server_log.h"
+#include "core/util/json_text.h"
 #include "core/util/text.h"
 
 namespace rr {

@@ -3,10 +3,10 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Parser.h>
 
-#include "core/answer/guidance_join.h"
-#include "core/mcp/json_text.h"
-#include "core/mcp/skills.h"
+#include "core/guidance/guidance_join.h"
+#include "core/guidance/skills.h"
 #include "core/tools/common.h"
+#include "core/util/json_text.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -146,6 +146,16 @@ struct McpServer::Request {
 };
 
 namespace {
+
+// What the guidance join reads of a tool: its name and whether it takes `repo` and `repos`.
+GuidanceCall GuidanceCallOf(const ToolSpec& spec) {
+  GuidanceCall call{spec.name};
+  for (const auto& a : spec.args) {
+    if (a.name == "repo") call.takes_repo = true;
+    if (a.name == "repos") call.takes_repos = true;
+  }
+  return call;
+}
 
 bool IsModern(const std::string& v) {
   for (const char* m : kModernProtocolVersions) {
@@ -702,7 +712,8 @@ std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& 
     } else {
       auto draft = tool.Call(ctx, *args);
       if (draft) {
-        JoinGuidance(*req.caller.catalog, tool.spec(), arguments, ctx.stop, &draft.value());
+        JoinGuidance(*req.caller.catalog, GuidanceCallOf(tool.spec()), arguments, ctx.stop,
+                     &draft.value());
         *is_error = false;
         Draft done = draft.take();
         done.read = ReadOf(tool.spec().name, ctx);  // the host link (core/answer/host_links.h)

@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "core/answer/pipeline.h"
-#include "core/mcp/history_indexer.h"
-#include "core/policy/catalog.h"
-#include "core/policy/live_catalog.h"
+#include "core/history/history_indexer.h"
+#include "core/served/catalog.h"
+#include "core/served/live_catalog.h"
 #include "core/tools/tool.h"
 
 namespace rr {

@@ -35,8 +35,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/policy/served_repo.h"
 #include "core/secrets/secret_filter.h"
+#include "core/served/served_repo.h"
 #include "core/util/ere.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"

@@ -1,4 +1,4 @@
-// MirrorContentFetcher: the ContentFetcher of a mirror (core/policy/content_fetcher.h): fetches
+// MirrorContentFetcher: the ContentFetcher of a mirror (core/served/content_fetcher.h): fetches
 // an older version's missing contents when a tool is about to read them. Every git it runs goes
 // through GitProcess, built exactly as the sync's fetch of the served files' contents is
 // (MirrorNetworkRun, MirrorFetchArgs): `git fetch --stdin` of blob ids, the URL's own protocol
@@ -22,8 +22,8 @@
 #include <mutex>
 
 #include "core/config/config.h"
-#include "core/policy/content_fetcher.h"
 #include "core/policy/path_policy.h"
+#include "core/served/content_fetcher.h"
 #include "core/sync/git_process.h"
 
 namespace rr {

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "core/git/git_repo.h"
-#include "core/policy/served_repo.h"
+#include "core/served/served_repo.h"
 #include "core/sync/token.h"
 #include "core/util/text.h"
 

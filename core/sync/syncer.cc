@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "core/answer/server_log.h"
+#include "core/secrets/server_log.h"
 #include "core/sync/mirror_sync.h"
 #include "core/util/text.h"
 

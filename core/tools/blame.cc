@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/policy/served_blame.h"
+#include "core/history/served_blame.h"
 #include "core/tools/common.h"
 #include "core/tools/file_lines.h"
 #include "core/util/text.h"

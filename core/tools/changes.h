@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "core/policy/served_changes.h"
+#include "core/history/served_changes.h"
 #include "core/tools/tool.h"
 
 namespace rr {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/policy/catalog.h"
+#include "core/served/catalog.h"
 #include "core/tools/tool.h"
 
 namespace rr {

@@ -1,4 +1,4 @@
-// EntryFiller: reads list_repos' entries (core/policy/entry_cache.h) of repositories whose
+// EntryFiller: reads list_repos' entries (core/served/entry_cache.h) of repositories whose
 // entries are missing or stale, on a few threads of its own, so that a page of cold entries is
 // read in parallel and the call waits only as long as it chooses. Entries still unread when the
 // call stops waiting are read all the same and kept, so the next call finds them.
@@ -20,7 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/policy/served_repo.h"
+#include "core/served/served_repo.h"
 #include "core/util/stop.h"
 
 namespace rr {

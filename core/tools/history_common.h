@@ -6,7 +6,7 @@
 #include <ctime>
 #include <vector>
 
-#include "core/policy/history.h"
+#include "core/history/history.h"
 #include "core/tools/tool.h"
 
 namespace rr {

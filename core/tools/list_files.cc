@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "core/outline/outline.h"
 #include "core/tools/common.h"
 #include "core/tools/file_lines.h"
-#include "core/util/outline.h"
 #include "core/util/text.h"
 
 namespace rr {

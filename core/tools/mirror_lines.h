@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/policy/served_repo.h"
+#include "core/served/served_repo.h"
 
 namespace rr {
 

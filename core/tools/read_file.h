@@ -1,5 +1,5 @@
 // read_file: a file at any ref as numbered lines, a window of it (start_line, max_lines), or its
-// outline (core/util/outline.h). `paths` reads up to 20 files in one answer, in the order given,
+// outline (core/outline/outline.h). `paths` reads up to 20 files in one answer, in the order given,
 // each under a line of its own: a file that cannot be read says why in its place, and a cut names
 // the exact calls that continue (the file shown in part, the files not reached). Each file is a
 // Draft part, so the secret filter reads it as that file alone.

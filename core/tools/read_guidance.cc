@@ -1,9 +1,9 @@
 #include "core/tools/read_guidance.h"
 
-#include "core/answer/guidance_join.h"
-#include "core/mcp/json_text.h"
-#include "core/policy/guidance.h"
+#include "core/guidance/guidance.h"
+#include "core/guidance/guidance_join.h"
 #include "core/tools/common.h"
+#include "core/util/json_text.h"
 #include "core/util/text.h"
 
 namespace rr {

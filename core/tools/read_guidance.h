@@ -1,4 +1,4 @@
-// read_guidance: the guidance a repository carries for agents (core/policy/guidance.h), read on
+// read_guidance: the guidance a repository carries for agents (core/guidance/guidance.h), read on
 // its default branch whatever ref an agent reads. Without `name`, everything in force — for the
 // whole repository, then for some paths, each with its scope — then the skills, each with the
 // call that reads it; with `name`, one piece in full (or a file of a skill).
@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "core/policy/served_repo.h"
+#include "core/served/served_repo.h"
 #include "core/tools/tool.h"
 
 namespace rr {

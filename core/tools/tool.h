@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/answer/pipeline.h"
-#include "core/policy/catalog.h"
+#include "core/served/catalog.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "core/answer/pipeline.h"
-#include "core/answer/server_log.h"
+#include "core/secrets/server_log.h"
 #include "core/util/text.h"
 
 namespace rr {

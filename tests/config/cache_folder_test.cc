@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 
+#include "core/app/wiring.h"
 #include "core/config/config.h"
 #include "tests/testkit/git_fixture.h"
 

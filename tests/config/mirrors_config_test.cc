@@ -2,6 +2,7 @@
 // mirror is kept.
 #include <gtest/gtest.h>
 
+#include "core/app/wiring.h"
 #include "core/config/config.h"
 #include "tests/testkit/git_fixture.h"
 

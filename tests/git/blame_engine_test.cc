@@ -16,7 +16,7 @@
 #include "core/git/blame.h"
 #include "core/git/commit_graph.h"
 #include "core/git/git_repo.h"
-#include "core/policy/ref_text.h"
+#include "core/git/ref_text.h"
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {

@@ -6,8 +6,9 @@
 
 #include <string>
 
-#include "core/answer/guidance_join.h"
+#include "core/app/wiring.h"
 #include "core/config/config.h"
+#include "core/guidance/guidance_join.h"
 #include "tests/guidance/guidance_kit.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
@@ -222,8 +223,7 @@ TEST_F(Guidance, EveryPathOfAPathsArgumentGetsItsRules) {
   config.repos = {Served("shop", s_->shop.path())};
   auto catalog = BuildCatalog(config);
   ASSERT_TRUE(catalog) << catalog.error();
-  ToolSpec spec{
-      "read_many", "t", "d", {{"repo", ArgType::kString, "r"}, {"paths", ArgType::kString, "p"}}};
+  GuidanceCall spec{"read_many", /*takes_repo=*/true, /*takes_repos=*/false};
   Poco::JSON::Object::Ptr args = new Poco::JSON::Object;
   args->set("repo", "shop");
   Poco::JSON::Array::Ptr paths = new Poco::JSON::Array;

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "core/mcp/json_text.h"
+#include "core/util/json_text.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 #include "tests/tools/tool_test_support.h"

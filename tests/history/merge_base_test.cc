@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/policy/history.h"
+#include "core/history/history.h"
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/answer/host_links.h"
+#include "core/app/wiring.h"
 #include "core/hosts/group_relister.h"
 #include "core/sync/syncer.h"
 #include "core/tools/read_file.h"
@@ -160,6 +161,8 @@ class RelistTest : public ::testing::Test {
       syncer_->Start();
     }
     GroupRelister::Options o;
+    o.serve = ServeMirror;
+    o.serve = ServeMirror;
     o.log = [this](const std::string& line) { relist_log_ += line + "\n"; };
     relister_ = std::make_unique<GroupRelister>(config_, outcomes_, BuiltinHostPlugins().hosts,
                                                 live_, syncer_.get(), o);
@@ -318,6 +321,7 @@ TEST_F(RelistTest, TheRelisterListsOnItsOwnThread) {
   EXPECT_TRUE(live->Get()->all().empty());
   SetListing({"shop"});
   GroupRelister::Options o;
+  o.serve = ServeMirror;
   o.first_retry = seconds(0);
   o.log = [](const std::string&) {};
   GroupRelister relister(config, outcomes, BuiltinHostPlugins().hosts, live, nullptr, o);

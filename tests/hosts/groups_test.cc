@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/app/wiring.h"
 #include "tests/hosts/fake_host.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"

@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "core/app/wiring.h"
 #include "core/config/config.h"
-#include "core/mcp/json_text.h"
 #include "core/mcp/server.h"
 #include "core/tools/about.h"
+#include "core/util/json_text.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 

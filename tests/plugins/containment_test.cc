@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "core/mcp/json_text.h"
+#include "core/app/wiring.h"
 #include "core/mcp/server.h"
 #include "core/plugins/loader.h"
 #include "core/tools/tool.h"
+#include "core/util/json_text.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 #include "tests/tools/tool_test_support.h"

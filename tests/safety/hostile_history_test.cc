@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/mcp/json_text.h"
+#include "core/util/json_text.h"
 #include "tests/history/history_support.h"
 #include "tests/safety/hostile_kit.h"
 

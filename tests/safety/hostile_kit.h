@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/mcp/json_text.h"
+#include "core/util/json_text.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 

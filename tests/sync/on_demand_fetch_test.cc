@@ -7,7 +7,8 @@
 
 #include <thread>
 
-#include "core/policy/served_repo.h"
+#include "core/app/wiring.h"
+#include "core/served/served_repo.h"
 #include "core/sync/content_fetch.h"
 #include "tests/sync/sync_kit.h"
 #include "tests/testkit/tool_harness.h"

@@ -6,10 +6,11 @@
 
 #include <chrono>
 
-#include "core/mcp/json_text.h"
+#include "core/app/wiring.h"
 #include "core/plugins/loader.h"
 #include "core/tools/about.h"
 #include "core/tools/tool.h"
+#include "core/util/json_text.h"
 
 namespace rr::testing {
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "core/policy/catalog.h"
+#include "core/served/catalog.h"
 #include "core/tools/list_repos.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"

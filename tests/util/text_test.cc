@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/mcp/json_text.h"
+#include "core/util/json_text.h"
 
 namespace rr {
 namespace {

@@ -1,0 +1,63 @@
+// HistoryIndexer: the server's one background thread that keeps its history index
+// (core/git/history_index.h) of each served repository that needs one -- an index is kept
+// (cache_folder, history_index: true) and the repository has no commit-graph with Bloom filters
+// of its own -- one repository at a time, at the lowest CPU and I/O priority.
+//
+// The server starts it once it has answered its first message, so starting is never slowed.
+// Each pass reads the catalog as it is when the pass begins (a live catalog changes when a
+// group is listed again) and updates every such repository (only commits not yet indexed are read),
+// then the thread waits `recheck` before the next pass. A failure is logged (once, until it
+// changes) and stops neither the server nor the other repositories. The destructor stops the update
+// under way at its next check (what it had written stays) and waits for the thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/served/catalog.h"
+#include "core/served/live_catalog.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+class HistoryIndexer {
+ public:
+  struct Options {
+    std::chrono::milliseconds recheck{60000};  // between passes
+  };
+
+  HistoryIndexer(std::shared_ptr<const Catalog> catalog, Options options);
+  // Over a live catalog: each pass takes the set as it is then.
+  HistoryIndexer(std::shared_ptr<LiveCatalog> catalog, Options options);
+  ~HistoryIndexer();
+  HistoryIndexer(const HistoryIndexer&) = delete;
+  HistoryIndexer& operator=(const HistoryIndexer&) = delete;
+
+  // Starts the thread; later calls do nothing. No thread is started when no repository keeps
+  // an index (and the catalog cannot change).
+  void Start();
+  // Passes over the repositories finished so far.
+  uint64_t passes() const;
+
+ private:
+  void Run();
+
+  std::shared_ptr<LiveCatalog> catalog_;
+  Options options_;
+  std::shared_ptr<std::atomic<bool>> stopping_;
+  StopToken stop_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t passes_ = 0;
+  bool started_ = false;
+  std::map<std::string, std::string> last_error_;  // repository -> the error last logged
+  std::thread thread_;
+};
+
+}  // namespace rr

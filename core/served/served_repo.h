@@ -1,0 +1,300 @@
+// ServedRepo and RepoReader: everything a tool may read of a repository, with include / exclude
+// and the credential-file rule applied. This is the only way tools reach git (a test checks that
+// no tool includes core/git), so a tool cannot forget the policy:
+//   - a path the policy keeps out is answered as "outside what this server serves", judged by
+//     the path alone, whether or not it exists;
+//   - a folder holding nothing served answers as a folder that is not there;
+//   - tree entries with names that are not plain path parts (".", "..", ".git", holding '/')
+//     are never listed or read.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/git/commit_graph.h"
+#include "core/git/git_repo.h"
+#include "core/git/history_index.h"
+#include "core/policy/path_policy.h"
+#include "core/policy/repo_path.h"
+#include "core/served/content_fetcher.h"
+#include "core/served/entry_cache.h"
+#include "core/served/mirror_state.h"
+#include "core/served/refs_stamp.h"
+#include "core/util/result.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+class ServedRepo;
+class GuidanceCache;
+
+struct RepoSettings {
+  std::string name;
+  std::string description;
+  std::string path;  // where libgit2 opens it
+  PathPolicy policy = PathPolicy::Default();
+  bool listed = true;
+  bool own = true;
+  // Where the server keeps its history index of this repository (in its cache folder, never
+  // inside the repository); empty: none is kept.
+  std::string index_folder;
+  // For a mirror the server keeps (core/sync): where it comes from and its last sync. A mirror
+  // is opened only once a sync has succeeded. Null for a local repository.
+  std::shared_ptr<const MirrorState> mirror;
+  // For a mirror: fetches an older version's missing contents when a tool is about to read it
+  // (content_fetcher.h). Null for a local repository: nothing is ever fetched for it.
+  std::shared_ptr<ContentFetcher> fetcher;
+  // The operator's guidance for this repository (core/guidance/guidance.h): the served repository
+  // that holds it, and the folder there; null when the configuration names none.
+  std::shared_ptr<const ServedRepo> guidance_repo;
+  std::string guidance_folder;
+};
+
+// A resolved ref: the commit every read of a call uses.
+struct ReadPoint {
+  std::string label;  // the ref as asked, or the default branch's name
+  CommitSummary commit;
+  // "shop · main @ 14a4c0422ae3 (2026-03-01)"
+  std::string Where(const std::string& repo) const;
+};
+
+// A served path found at a commit.
+struct Node {
+  RepoPath path;
+  EntryKind kind;
+  git_oid oid;
+  bool executable = false;
+};
+
+// A file's contents as read.
+struct FileData {
+  enum class Kind { kText, kBinary };
+  Kind kind = Kind::kText;
+  size_t size = 0;
+  BlobPtr blob;        // owns the bytes, when read through libgit2
+  std::string packed;  // or these, when read from the packs directly (GitRepo::PackedBlob)
+  std::string_view bytes() const;
+};
+
+class RepoReader;
+class ChangeReader;
+struct BlameSubject;
+struct BlameResult;
+
+class ServedRepo {
+ public:
+  explicit ServedRepo(RepoSettings s) : settings_(std::move(s)), handles_(settings_.path) {}
+
+  const std::string& name() const { return settings_.name; }
+  const std::string& description() const { return settings_.description; }
+  const PathPolicy& policy() const { return settings_.policy; }
+  bool listed() const { return settings_.listed; }
+  const RepoSettings& settings() const { return settings_; }
+
+  // A reader on a handle of this thread's own (the repository is opened on first use).
+  Result<RepoReader> Open() const;
+  // A reader on a handle opened for it and closed when it ends, never kept among the idle
+  // handles: for work that reads many repositories once each (list_repos' entries), so that
+  // it does not crowd out the handles of the repositories agents are reading.
+  Result<RepoReader> OpenOnce() const;
+
+  // list_repos' entry for this repository, kept between calls (entry_cache.h).
+  EntryCache& entry_cache() const { return entry_cache_; }
+
+  // The commit-graph to walk this repository's history with: the repository's own when it has
+  // changed-path Bloom filters, else the server's history index when one is built, else the
+  // repository's own without filters, else nullptr. Cheap enough for every call: the files are
+  // looked at (stat) each time and read again only when one changed (size, time or inode).
+  // A graph covers the whole repository, whatever include / exclude say -- tools still apply
+  // them to what they show -- and may not hold the newest commits yet: a commit it does not
+  // hold is read from the repository. Thread-safe.
+  std::shared_ptr<const CommitGraph> Graph() const;
+
+  // Whether the server should keep a history index of this repository: it keeps one
+  // (settings().index_folder) and the repository has no graph with Bloom filters of its own.
+  bool NeedsHistoryIndex() const;
+  // Brings the history index up to date (HistoryIndex::Update), reading the repository on a
+  // handle of its own and writing only in settings().index_folder. When no ref has moved
+  // (RefsStamp) and the index is as the last update left it, nothing is opened or read and the
+  // answer is that update's, with no new commit: a pass over 20,000 repositories then costs a
+  // few stat calls each.
+  Result<HistoryIndexUpdate> UpdateHistoryIndex(
+      const StopToken& stop, const HistoryIndex::ProgressFn& progress = nullptr) const;
+
+  // Where core/guidance/guidance.cc keeps what it found on this repository's default branch:
+  // made on first use, kept as long as the repository is served. Thread-safe.
+  GuidanceCache& guidance_cache() const;
+
+ private:
+  // A graph as last opened, and what its files looked like then (FilesDigest).
+  struct GraphSource {
+    bool opened = false;
+    uint64_t files = 0;
+    std::shared_ptr<const CommitGraph> graph;
+  };
+  // Whether the own graph has Bloom filters, as NeedsHistoryIndex last found, for its files.
+  struct BloomAnswer {
+    bool known = false;
+    uint64_t files = 0;
+    bool has = false;
+  };
+  // The last update of the history index that went through: the refs as they were before it
+  // read them, its index's chain file after (FilesDigest), what it left.
+  struct Indexed {
+    RefsStamp refs;
+    uint64_t chain = 0;
+    uint64_t commits = 0;
+    uint32_t layers = 0;
+  };
+  // Where the repository keeps HEAD and its refs, kept small: most repositories are their
+  // configured folder itself (bare) or its .git; only the others keep their folders.
+  struct KeptPlace {
+    enum class Kind : uint8_t { kUnknown, kNone, kPath, kPathGit, kOther };
+    Kind kind = Kind::kUnknown;
+    std::unique_ptr<RefsPlace> other;
+  };
+  // What the history's graphs and index need, made on first use: with 20,000 repositories
+  // configured, most are never asked, and each ServedRepo stays small. Kept small too: the
+  // history indexer makes one for every repository.
+  struct GraphState {
+    KeptPlace place;  // found on first use; kNone if the repository won't open
+    GraphSource own_graph, index_graph;
+    BloomAnswer own_bloom;
+    std::optional<Indexed> indexed;
+  };
+  GraphState& GraphsLocked() const;  // graph_mu_ held
+  // The last update of the index, kept beside it (index_folder/refs-stamp) so that a server
+  // started again need not open every repository to find that nothing moved. Only a speed-up:
+  // a file that is missing, wrong or stale makes the update read the repository, and an index
+  // lacking commits is still right (those are read from the repository).
+  struct KeptStamp {
+    RefsPlace place;
+    Indexed indexed;
+  };
+  static std::string IndexedStampFile(const std::string& index_folder);
+  static std::optional<KeptStamp> ReadIndexedStamp(const std::string& file);
+  static void WriteIndexedStamp(const std::string& file, const RefsPlace& place,
+                                const Indexed& indexed);
+  // Where the repository is (opened once to find out, on a handle of its own); empty when it
+  // does not open.
+  RefsPlace PlaceLocked() const;
+  void KeepPlaceLocked(const RefsPlace& place) const;
+  // The repository's objects folder; "" when the repository does not open.
+  std::string ObjectsDirLocked() const;
+  std::shared_ptr<const CommitGraph> OwnGraphLocked() const;
+  std::shared_ptr<const CommitGraph> IndexLocked() const;
+
+  RepoSettings settings_;
+  mutable RepoHandles handles_;
+  mutable std::mutex graph_mu_;
+  mutable std::unique_ptr<GraphState> graphs_;
+  mutable std::once_flag guidance_once_;
+  mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
+  mutable EntryCache entry_cache_;
+};
+
+class RepoReader {
+ public:
+  static constexpr size_t kMaxFileBytes = 10 * 1024 * 1024;
+
+  // Resolves what the agent wrote (checked by RefText) or, without it, the default branch.
+  Result<ReadPoint> At(const std::optional<std::string>& ref);
+
+  // The default branch (HEAD), as list_repos shows it.
+  HeadState Head() { return (*lease_).Head(); }
+
+  // A path at a read point, when this server serves it. Errors say "outside what this server
+  // serves" (policy) or "no file or folder" (absent, or a folder holding nothing served).
+  Result<Node> Find(const ReadPoint& at, const RepoPath& path, const StopToken& stop);
+
+  struct Listing {
+    std::vector<Node> folders;  // visible subfolders, in tree order
+    std::vector<Node> files;    // files, links, submodules
+    // Folders left out because checking whether they hold anything served took more work
+    // than a call may spend (never shown unchecked: hiding is the safe side).
+    size_t unchecked = 0;
+  };
+  // The direct content of a folder Node: what is served, folders that hold nothing served left out.
+  Result<Listing> List(const Node& folder, const StopToken& stop);
+
+  // Every served file below a folder, depth first in tree order. `visit` returns false to stop.
+  // Bounded: paths longer than RepoPath::kMaxBytes are passed over and counted in *too_deep.
+  // `enter`, when given, is asked before a served subfolder is read: false passes over it (a
+  // caller that knows nothing below can interest it); it can only leave files out.
+  Status Walk(const Node& folder, const StopToken& stop,
+              const std::function<bool(const Node&)>& visit, size_t* too_deep,
+              const std::function<bool(const RepoPath&)>& enter = nullptr);
+
+  // A file's or link's contents (up to kMaxFileBytes). In a mirror, contents the local copy
+  // lacks are fetched first (FetchMissing), within `stop`'s time; without `stop`, within
+  // kFetchTime. Errors: over the size; not in the local copy (a local partial clone: never
+  // fetched); could not be fetched (the reason, per file).
+  static constexpr std::chrono::seconds kFetchTime{30};
+  Result<FileData> Read(const Node& file);
+  Result<FileData> Read(const Node& file, const StopToken& stop);
+  // Size without reading, or nullopt when not in the local copy (never fetches).
+  std::optional<size_t> Size(const Node& file);
+  // Size, fetching the contents first in a mirror when they are missing (as Read does).
+  std::optional<size_t> Size(const Node& file, const StopToken& stop);
+
+  // For a mirror (a fetcher is set): fetches, in batches of at most
+  // ContentFetcher::kMaxIdsPerFetch ids and within `stop`'s time, the contents of those
+  // `files` (files and links) the local copy lacks. Each node's path is judged again by the
+  // policy right here, before anything is asked: a node this server does not serve is passed
+  // over, never fetched. Nothing for a local repository. A node whose contents could not be
+  // fetched is remembered for this reader's life with the reason (FetchProblem), and is not
+  // asked for again by it. Returns how many contents arrived.
+  size_t FetchMissing(const std::vector<Node>& files, const StopToken& stop);
+  // Why `oid`'s contents could not be fetched by this reader, or "" when no fetch was tried or
+  // it went through.
+  std::string FetchProblem(const git_oid& oid) const;
+
+  // Branches, remote-tracking branches and tags, bounded by `limit`.
+  Result<std::vector<RefEntry>> Refs(size_t limit, bool* truncated) {
+    return (*lease_).Refs(limit, truncated);
+  }
+
+  // How many of each Refs would list, without reading their commits.
+  Result<GitRepo::RefCounts> CountRefs() { return (*lease_).CountRefs(); }
+
+  const ServedRepo& repo() const { return *repo_; }
+
+  // Where the repository keeps HEAD and its refs (for RefsStamp).
+  RefsPlace Place() { return RefsPlace::Of((*lease_).GitDir(), (*lease_).CommonDir()); }
+
+ private:
+  friend class ServedRepo;
+  friend struct PolicyAccess;
+  friend class ChangeReader;  // served_changes.h: commits and their changes, on this handle
+  // Blame walks the history on this reader's handle (core/history/served_blame.h).
+  friend Result<BlameResult> BlameServed(RepoReader& reader, const ReadPoint& at,
+                                         const BlameSubject& subject, uint32_t first_line,
+                                         uint32_t max_lines, const StopToken& stop,
+                                         std::function<void(uint32_t, uint32_t)> progress);
+  RepoReader(const ServedRepo* repo, RepoHandles::Lease lease)
+      : repo_(repo), lease_(std::move(lease)) {}
+  // True when some file below the folder is served.
+  bool HoldsServed(const RepoPath& folder, const git_oid& tree, const StopToken& stop);
+
+  const ServedRepo* repo_;
+  RepoHandles::Lease lease_;
+  std::map<std::string, std::string> fetch_problems_;  // content id (hex) -> why not fetched
+  size_t visibility_left_ = 1000000;  // entries all visibility checks of the call may read
+  bool visibility_exhausted_ = false;
+};
+
+// For core/policy's own readers (history, changes, blame), which apply the policy themselves:
+// the git handle under a RepoReader. Tools never use it.
+struct PolicyAccess {
+  static GitRepo& Git(RepoReader& reader) { return *reader.lease_; }
+};
+
+}  // namespace rr

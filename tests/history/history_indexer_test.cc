@@ -1,0 +1,222 @@
+// The server's background history indexer, and ServedRepo::Graph() choosing what to walk with.
+#include "core/history/history_indexer.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <thread>
+
+#include "core/app/wiring.h"
+#include "core/config/config.h"
+#include "core/git/git_repo.h"
+#include "core/mcp/server.h"
+#include "core/tools/tool.h"
+#include "tests/git/graph_kit.h"
+#include "tests/testkit/git_fixture.h"
+#include "tests/testkit/tool_harness.h"
+
+namespace rr::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Waits up to a minute for `done`.
+bool WaitFor(const std::function<bool()>& done) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return done();
+}
+
+// The whole of a folder: every path, its mode and time, and every file's bytes.
+std::map<std::string, std::string> Snapshot(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+       ++it) {
+    struct stat st;
+    lstat(it->path().c_str(), &st);
+    std::string what = std::to_string(st.st_mode) + " " + std::to_string(st.st_size) + " " +
+                       std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+    if (S_ISREG(st.st_mode)) what += " " + ReadBytes(it->path());
+    out[it->path().string()] = what;
+  }
+  return out;
+}
+
+std::shared_ptr<const Catalog> CatalogOf(const std::vector<std::string>& paths,
+                                         const std::string& cache) {
+  Config config;
+  config.source = "test";
+  for (size_t i = 0; i < paths.size(); ++i) {
+    config.repos.push_back(Served("repo" + std::to_string(i), paths[i]));
+  }
+  config.cache_folder = cache;
+  auto catalog = BuildCatalog(config);
+  EXPECT_TRUE(catalog) << catalog.error();
+  return catalog.take();
+}
+
+class HistoryIndexerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    InitGitLibrary();
+    repo_ = std::make_unique<TestRepo>(tmp_ / "shop");
+    MakeShapedHistory(*repo_);
+    cache_ = tmp_ / "cache";
+  }
+  bool OwnGraphIn(const CommitGraph& g) const {
+    return g.layers().at(0).file.rfind(repo_->path() + "/.git/objects/", 0) == 0;
+  }
+  bool IndexIn(const CommitGraph& g) const {
+    return g.layers().at(0).file.rfind(cache_ + "/history/", 0) == 0;
+  }
+  TempDir tmp_;
+  std::unique_ptr<TestRepo> repo_;
+  std::string cache_;
+};
+
+TEST_F(HistoryIndexerTest, TheServerBuildsAnIndexInItsCacheFolderAndGraphReturnsIt) {
+  ASSERT_FALSE(fs::exists(repo_->path() + "/.git/objects/info/commit-graph"));
+  const auto before = Snapshot(repo_->path());
+  auto catalog = CatalogOf({repo_->path()}, cache_);
+  const ServedRepo& served = *catalog->all().at(0);
+  McpServer::Options options;
+  options.history_recheck = std::chrono::milliseconds(50);
+  std::mutex mu;
+  std::vector<std::string> sent;
+  auto server = std::make_unique<McpServer>(
+      catalog, AnswerPipeline(40000, {}, BuiltinPlugins().secrets),
+      [&](const std::string& m) {
+        std::lock_guard<std::mutex> lock(mu);
+        sent.push_back(m);
+      },
+      BuiltinTools(), options);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(fs::exists(cache_)) << "nothing is indexed before the server has answered";
+  EXPECT_EQ(served.Graph(), nullptr);
+
+  server->Handle(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  ASSERT_TRUE(WaitFor([&] { return served.Graph() != nullptr; }));
+  auto g = served.Graph();
+  EXPECT_TRUE(IndexIn(*g)) << g->layers().at(0).file;
+  EXPECT_TRUE(g->has_bloom());
+  ExpectGraphMatchesGit(*g, *repo_);
+  EXPECT_EQ(served.Graph(), g) << "an unchanged index is not read again";
+  EXPECT_EQ(Snapshot(repo_->path()), before) << "the repository was written";
+  struct stat st;
+  for (const std::string& dir : {cache_, cache_ + "/history", served.settings().index_folder}) {
+    ASSERT_EQ(stat(dir.c_str(), &st), 0) << dir;
+    EXPECT_EQ(st.st_mode & 0777, 0700u) << dir;
+  }
+  for (const auto& e : fs::directory_iterator(served.settings().index_folder)) {
+    ASSERT_EQ(stat(e.path().c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u) << e.path();
+  }
+
+  // New commits are indexed on a later pass, in a layer of their own.
+  repo_->Write("later.txt", "later\n");
+  repo_->Commit("later");
+  repo_->Write("later.txt", "later still\n");
+  repo_->Commit("later still");
+  const auto middle = Snapshot(repo_->path());
+  const size_t commits = GitCommits(*repo_).size();
+  ASSERT_TRUE(WaitFor([&] { return served.Graph()->size() == commits; }));
+  g = served.Graph();
+  EXPECT_EQ(g->layers().size(), 2u);
+  ExpectGraphMatchesGit(*g, *repo_);
+  server.reset();
+  EXPECT_EQ(Snapshot(repo_->path()), middle) << "the repository was written";
+}
+
+TEST_F(HistoryIndexerTest, ARepositoryWithItsOwnBloomFiltersGetsNoIndex) {
+  repo_->Git({"commit-graph", "write", "--reachable", "--changed-paths"});
+  auto catalog = CatalogOf({repo_->path()}, cache_);
+  const ServedRepo& served = *catalog->all().at(0);
+  EXPECT_FALSE(served.NeedsHistoryIndex());
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  indexer.Start();
+  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 2; }));
+  EXPECT_FALSE(fs::exists(served.settings().index_folder));
+  auto g = served.Graph();
+  ASSERT_TRUE(g);
+  EXPECT_TRUE(OwnGraphIn(*g)) << g->layers().at(0).file;
+}
+
+TEST_F(HistoryIndexerTest, AnOwnGraphWithoutBloomFiltersServesUntilTheIndexIsBuilt) {
+  repo_->Git({"commit-graph", "write", "--reachable"});
+  auto catalog = CatalogOf({repo_->path()}, cache_);
+  const ServedRepo& served = *catalog->all().at(0);
+  auto g = served.Graph();
+  ASSERT_TRUE(g);
+  EXPECT_TRUE(OwnGraphIn(*g));
+  EXPECT_FALSE(g->has_bloom());
+  EXPECT_TRUE(served.NeedsHistoryIndex());
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  indexer.Start();
+  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 1; }));
+  g = served.Graph();
+  EXPECT_TRUE(IndexIn(*g));
+  EXPECT_TRUE(g->has_bloom());
+  // The repository gains its own filters: they are preferred from the next call on.
+  repo_->Git({"commit-graph", "write", "--reachable", "--changed-paths"});
+  g = served.Graph();
+  EXPECT_TRUE(OwnGraphIn(*g));
+  EXPECT_TRUE(g->has_bloom());
+}
+
+TEST_F(HistoryIndexerTest, AFailingRepositoryDoesNotStopTheOthers) {
+  const std::string shallow = tmp_ / "shallow";
+  ASSERT_EQ(
+      rr::testing::Run({"git", "clone", "-q", "--depth", "2", "file://" + repo_->path(), shallow},
+                       "", repo_->Env())
+          .status,
+      0);
+  auto catalog = CatalogOf({shallow, repo_->path()}, cache_);
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  indexer.Start();
+  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 2; }));
+  EXPECT_EQ(catalog->all().at(0)->Graph(), nullptr);
+  auto g = catalog->all().at(1)->Graph();
+  ASSERT_TRUE(g);
+  ExpectGraphMatchesGit(*g, *repo_);
+}
+
+TEST_F(HistoryIndexerTest, WithoutACacheFolderNothingIsIndexed) {
+  auto catalog = CatalogOf({repo_->path()}, "");
+  EXPECT_EQ(catalog->all().at(0)->settings().index_folder, "");
+  EXPECT_FALSE(catalog->all().at(0)->NeedsHistoryIndex());
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  indexer.Start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(indexer.passes(), 0u);  // no thread was started
+  EXPECT_EQ(catalog->all().at(0)->Graph(), nullptr);
+}
+
+TEST_F(HistoryIndexerTest, StoppingTheServerStopsABuildUnderWay) {
+  // A history long enough that stopping lands mid-build.
+  for (int i = 0; i < 30; ++i) {
+    repo_->Write("many/" + std::to_string(i) + ".txt", std::to_string(i));
+    repo_->Commit("many " + std::to_string(i));
+  }
+  auto catalog = CatalogOf({repo_->path()}, cache_);
+  {
+    HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+    indexer.Start();
+  }  // the destructor stops the build and waits for it
+  // Whatever was written is whole: the index opens, or there is none yet.
+  std::string problem;
+  auto g = HistoryIndex::Open(catalog->all().at(0)->settings().index_folder, &problem);
+  if (g) {
+    ExpectGraphMatchesGit(*g, *repo_);
+  } else {
+    EXPECT_NE(problem.find("cannot be opened"), std::string::npos) << problem;
+  }
+}
+
+}  // namespace
+}  // namespace rr::testing
