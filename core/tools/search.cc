@@ -27,10 +27,7 @@ const ToolSpec& SearchTool::spec() const {
                {}};
     auto pattern = PatternArgs();
     t.args.push_back(pattern[0]);
-    t.args.push_back({"repos", ArgType::kString,
-                      "Only these repositories, by name, separated by commas: shop, billing. "
-                      "Default: every one list_repos shows.",
-                      false});
+    t.args.push_back(ReposArg());
     t.args.push_back(
         PathArg("Only under this folder, or in this file, of each repository.", false));
     t.args.push_back(pattern[1]);
