@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,6 +85,27 @@ class SecretFilter {
   std::vector<Compiled> detectors_;
   std::vector<size_t> always_;  // detectors without keywords
   std::unique_ptr<Automaton> automaton_;
+};
+
+// The first failure of the secret filter during one call, noted by the threads that scan what
+// the call reads (search's files, log's messages) so that the tool withholds its answer
+// (Draft::withheld) instead of leaving out what could not be checked. Thread-safe.
+class ScanFailures {
+ public:
+  void Note(const ScanResult& r) {
+    if (r.ok()) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (first_.empty()) first_ = r.failure;
+  }
+  // The first failure (ScanResult::failure), or "".
+  std::string First() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return first_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::string first_;
 };
 
 // The message ending an answer that hid `count` values (count > 0).

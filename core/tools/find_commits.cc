@@ -113,6 +113,11 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
       d.lines.push_back(std::move(where));
     }
   }
+  if (std::string failure = filter->failures->First(); !failure.empty()) {
+    Draft withheld;
+    withheld.withheld = std::move(failure);
+    return withheld;
+  }
   if (!repos.empty() && failed == repos.size()) {
     // Nothing could be searched: an error, saying why for each.
     std::string why;

@@ -114,6 +114,11 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                  WithCommas(searched) + " of " + WithCommas(total) + " files searched");
   };
   const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
+  if (!found.filter_failure.empty()) {
+    Draft withheld;
+    withheld.withheld = found.filter_failure;
+    return withheld;
+  }
 
   // The files of each target, in order.
   std::vector<std::vector<const FileHits*>> by_target(targets.size());
