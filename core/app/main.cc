@@ -23,6 +23,7 @@
 #include "core/plugins/loader.h"
 #include "core/sync/syncer.h"
 #include "core/tools/about.h"
+#include "core/util/crash_note.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -36,6 +37,25 @@ using Poco::Util::OptionSet;
 constexpr int kExitOk = 0;
 constexpr int kExitConfig = 1;
 constexpr int kExitUsage = 2;
+
+// Writes `text` (one line or several) to standard error as the server's log writes, through the
+// secret filter: the configured one once it is in force, before that the problem-line filter of
+// the plugin folder `folder` (core/secrets/problem_filter.h). A problem line may quote what
+// the operator wrote, and that may hold a secret.
+void ProblemLines(const std::string& folder, const std::string& text) {
+  static bool filtered = false;
+  if (!filtered) {
+    SetLogFilter(ProblemLineFilter(folder));
+    filtered = true;
+  }
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    LogLine(std::string_view(text).substr(at, nl - at));
+    at = nl + 1;
+  }
+}
 
 class RepoReaderApp : public Application {
  protected:
@@ -100,16 +120,16 @@ class RepoReaderApp : public Application {
       return kExitOk;
     }
     if (!args.empty()) {
-      std::cerr << "repo-reader: unexpected argument `" << DisplayName(args[0])
-                << "`; options are --config FILE, --check [--online], --http [ADDR:]PORT, "
-                   "--version, --help\n";
+      ProblemLines("", "repo-reader: unexpected argument `" + DisplayName(args[0]) +
+                           "`; options are --config FILE, --check [--online], --http "
+                           "[ADDR:]PORT, --version, --help");
       return kExitUsage;
     }
     Result<Config> config = Error{""};
     if (config_file_.empty()) {
       char cwd[PATH_MAX];
       if (!getcwd(cwd, sizeof cwd)) {
-        std::cerr << "repo-reader: the current folder cannot be read\n";
+        ProblemLines("", "repo-reader: the current folder cannot be read");
         return kExitConfig;
       }
       config = DefaultConfig(cwd);
@@ -117,23 +137,25 @@ class RepoReaderApp : public Application {
       config = LoadConfigFile(config_file_);
     }
     if (!config) {
-      std::cerr << "repo-reader: "
-                << (config_file_.empty() ? "" : "the configuration has problems:\n")
-                << config.error() << "\n";
+      ProblemLines(
+          "", "repo-reader: " +
+                  std::string(config_file_.empty() ? "" : "the configuration has problems:\n") +
+                  config.error());
       return kExitConfig;
     }
     // Plugins next: from here on every line the server writes passes the secret filter.
     auto plugins = LoadPlugins(config->plugins);
     if (!plugins) {
-      std::cerr << "repo-reader: " << (check_ ? "" : "not started: ")
-                << "the plugins have problems:\n"
-                << plugins.error() << "\n";
+      ProblemLines(config->plugins.folder,
+                   "repo-reader: " + std::string(check_ ? "" : "not started: ") +
+                       "the plugins have problems:\n" + plugins.error());
       return kExitConfig;
     }
     SetLogFilter(plugins->secrets);
     if (online_ && !check_) {
-      std::cerr << "repo-reader: --online goes with --check (repo-reader --config FILE --check "
-                   "--online)\n";
+      LogLine(
+          "repo-reader: --online goes with --check (repo-reader --config FILE --check "
+          "--online)");
       return kExitUsage;
     }
     // Groups become mirrors before the catalog is built: listed now (progress on stderr), or
@@ -403,12 +425,15 @@ class RepoReaderApp : public Application {
 }  // namespace rr
 
 int main(int argc, char** argv) {
+  // A plugin runs in this process: should one take it down, the log says which (crash_note.h).
+  rr::InstallCrashReport();
   rr::RepoReaderApp app;
   try {
     app.init(argc, argv);
   } catch (const Poco::Exception& e) {
-    std::cerr << "repo-reader: " << e.displayText()
-              << "\nRun repo-reader --help for the options.\n";
+    // Poco's sentence may quote the option as given.
+    rr::ProblemLines(
+        "", "repo-reader: " + e.displayText() + "\nRun repo-reader --help for the options.");
     return rr::kExitUsage;
   }
   return app.run();

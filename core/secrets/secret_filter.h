@@ -44,10 +44,14 @@ class SecretFilter {
   struct Detector {
     std::shared_ptr<const repo_reader::SecretDetector> detector;
     std::string plugin;  // the plugin's name, for reports
+    // "file:line:column" of the configuration entry naming the plugin, for Make's errors; ""
+    // for a plugin no entry names (the built-in ones).
+    std::string where;
   };
 
-  // Asks each detector for its keywords (a detector that throws there fails construction:
-  // see Make).
+  // Asks each detector for its keywords (a detector that throws there, or gives one the filter
+  // cannot use, fails construction: null, and *error says which detector of which plugin and,
+  // when the detector has one, its configuration entry's `where` first).
   static std::shared_ptr<const SecretFilter> Make(std::vector<Detector> detectors,
                                                   std::string* error);
 
@@ -81,6 +85,7 @@ class SecretFilter {
     Detector d;
     std::string id;
     std::vector<std::string> keywords;
+    std::string running;  // "secret detector `id` of plugin `p`": the crash note while it runs
   };
   std::vector<Compiled> detectors_;
   std::vector<size_t> always_;  // detectors without keywords
