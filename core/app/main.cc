@@ -57,6 +57,26 @@ void ProblemLines(const std::string& folder, const std::string& text) {
   }
 }
 
+// Why the token variable `env` (named by `key` in the configuration) cannot be used, or "".
+// The HTTP side refuses to start without it, so --check refuses too.
+std::string TokenVariableProblem(const std::string& env, const std::string& key) {
+  const char* v = std::getenv(env.c_str());
+  if (v && *v) return std::string();
+  return "the environment variable " + env + " (" + key + ") is " + (v ? "empty" : "not set") +
+         "; set it to the token callers must send (the HTTP side does not start without it)";
+}
+
+// Each token variable the HTTP side needs, with the configuration key naming it.
+std::vector<std::pair<std::string, std::string>> HttpTokenVariables(const Config& config) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!config.http.token_env.empty()) out.emplace_back(config.http.token_env, "http token_env");
+  for (size_t i = 0; i < config.http.tokens.size(); ++i) {
+    out.emplace_back(config.http.tokens[i].token_env,
+                     "http tokens[" + std::to_string(i) + "] token_env");
+  }
+  return out;
+}
+
 class RepoReaderApp : public Application {
  protected:
   void defineOptions(OptionSet& options) override {
@@ -225,6 +245,15 @@ class RepoReaderApp : public Application {
         }
       }
     }
+    for (const auto& [env, key] : HttpTokenVariables(config)) {
+      const std::string problem = TokenVariableProblem(env, key);
+      if (problem.empty()) {
+        Say(plugins, "HTTP token: from $" + env + " (set)");
+      } else {
+        Say(plugins, "HTTP token: " + problem);
+        rc = kExitConfig;
+      }
+    }
     Say(plugins, Plural(config.repos.size(), "repository", "repositories") + ":");
     for (const auto& repo : catalog.all()) {
       if (repo->settings().mirror) continue;  // described above
@@ -311,25 +340,26 @@ class RepoReaderApp : public Application {
       return kExitUsage;
     }
     // Tokens, from the environment.
-    auto token_of = [](const std::string& env, std::string* value) {
-      const char* v = std::getenv(env.c_str());
-      if (!v || !*v) {
-        LogLine("repo-reader: not started: the environment variable " + env +
-                " (http token_env) is not set; set it to the token callers must send");
+    auto token_of = [](const std::string& env, const std::string& key, std::string* value) {
+      if (const std::string problem = TokenVariableProblem(env, key); !problem.empty()) {
+        LogLine("repo-reader: not started: " + problem);
         return false;
       }
-      *value = v;
+      *value = std::getenv(env.c_str());
       return true;
     };
     if (!config.http.token_env.empty()) {
       HttpTransport::Token t;
-      if (!token_of(config.http.token_env, &t.value)) return kExitConfig;
+      if (!token_of(config.http.token_env, "http token_env", &t.value)) return kExitConfig;
       t.live = [catalog] { return catalog->Get(); };
       setup.tokens.push_back(std::move(t));
     }
-    for (const auto& tc : config.http.tokens) {
+    for (size_t i = 0; i < config.http.tokens.size(); ++i) {
+      const auto& tc = config.http.tokens[i];
       HttpTransport::Token t;
-      if (!token_of(tc.token_env, &t.value)) return kExitConfig;
+      if (!token_of(tc.token_env, "http tokens[" + std::to_string(i) + "] token_env", &t.value)) {
+        return kExitConfig;
+      }
       // Its set, made again from each new whole (groups listed again).
       auto select = HttpTransport::TokenSet(tc);
       if (!select) {
