@@ -455,9 +455,11 @@ class RepoReaderApp : public Application {
 }  // namespace rr
 
 int main(int argc, char** argv) {
-  // A plugin runs in this process: should one take it down, the log says which (crash_note.h).
-  rr::InstallCrashReport();
   rr::RepoReaderApp app;
+  // A plugin runs in this process: should one take it down, the log says which (crash_note.h).
+  // After the application is made: Poco's Application sets handlers of its own for SIGSEGV,
+  // SIGBUS, SIGILL and SIGSYS that turn a fault into abort(), and these must replace them.
+  rr::InstallCrashReport();
   try {
     app.init(argc, argv);
   } catch (const Poco::Exception& e) {

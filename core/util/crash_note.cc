@@ -80,11 +80,20 @@ void OnFatal(int sig, siginfo_t* info, void*) {
   } else {
     Put(" with no plugin code running on the thread that faulted\n");
   }
-  // The handler that was there before takes it from here: for a fault, the instruction faults
-  // again when this handler returns; a signal that was sent (abort, kill) is sent again.
+  // The default action takes it from here -- the process ends on this signal, as it would have
+  // without this handler (a sanitizer's handler, in a sanitizer build): for a fault, the
+  // instruction faults again when this handler returns; a signal that was sent (abort, kill)
+  // is sent again.
+#if defined(__SANITIZE_ADDRESS__)
   for (size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
     if (kSignals[i] == sig) sigaction(sig, &g_before[i], nullptr);
   }
+#else
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+#endif
   if (info == nullptr || info->si_code <= 0) raise(sig);
 }
 

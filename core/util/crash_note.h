@@ -9,9 +9,12 @@
 //   - InstallCrashReport sets handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT that write
 //     one line to standard error with write(2) -- nothing that allocates or locks -- naming the
 //     signal and the plugin code marked on the faulting thread (or that none was), then give the
-//     signal back to the handler that was there before (the default: the process ends on it, with
-//     its core dump when the system keeps them). Each thread that runs plugin code gets a small
-//     alternate signal stack (unless it has one), so a stack overflow in a plugin is reported too.
+//     signal its default action: the process ends on it, with its core dump when the system
+//     keeps them (in a sanitizer build, the sanitizer's handler that was there before). Handlers
+//     set before InstallCrashReport are replaced: call it after Poco's Application is made (it
+//     sets its own, which turn a fault into abort()). Each thread that runs plugin code gets a
+//     small alternate signal stack (unless it has one), so a stack overflow in a plugin is reported
+//     too.
 //
 // The text given to PluginCallNote must outlive the note and not change while it is set.
 #pragma once
