@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
