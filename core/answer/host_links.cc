@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/util/crash_note.h"
+
 namespace rr {
 
 ReadSpot::Kind LinkKindOf(const std::string& tool) {
@@ -61,6 +63,8 @@ std::string HostLinks::RepoLine(const std::string& host_kind, const std::string&
   if (web.base.empty()) return "";
   std::string link;
   try {
+    const std::string running = "the host plugin of host kind `" + host_kind + "` (a link)";
+    PluginCallNote note(running.c_str());
     link = it->second->RepoLink(repo_reader::HostRepo{web.base, web.path});
   } catch (...) {
     return "";
@@ -81,6 +85,8 @@ std::string HostLinks::Line(const ReadSpot& spot, uint32_t first, uint32_t last)
   const repo_reader::HostPlugin& host = *it->second;
   std::string link;
   try {
+    const std::string running = "the host plugin of host kind `" + spot.host_kind + "` (a link)";
+    PluginCallNote note(running.c_str());
     switch (spot.kind) {
       case ReadSpot::Kind::kFile:
         if (!spot.path.empty()) link = host.FileLink(repo, spot.commit, spot.path, first, last);

@@ -381,6 +381,7 @@ std::string AnswerPipeline::FinishError(std::string_view message) const {
 }
 
 std::string AnswerPipeline::Finish(Draft d) const {
+  if (!d.withheld.empty()) return Withheld(d.withheld);
   // Guidance first; the answer is capped in the room it leaves.
   Laid guidance = LayGuidance(d);
   if (!guidance.failure.empty()) return Withheld(guidance.failure);

@@ -103,6 +103,12 @@ struct Draft {
   std::vector<GuidanceRule> guidance;
   std::function<std::string(const std::vector<std::string>& names)> guidance_left_out;
 
+  // Non-empty: the secret filter failed on something the tool read to make this answer (a file
+  // grep searched, a message log matched): the failure, as ScanResult::failure says it. The
+  // answer is then withheld as if the filter had failed on the answer itself, and the operator
+  // is told which detector failed.
+  std::string withheld;
+
   // What the answer read, for the host link under the header (host_links.h). Set by the server
   // from what the call noted; a tool leaves it alone.
   ReadSpot read;

@@ -24,6 +24,7 @@
 #include "core/secrets/server_log.h"
 #include "core/sync/syncer.h"
 #include "core/tools/about.h"
+#include "core/util/crash_note.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -37,6 +38,45 @@ using Poco::Util::OptionSet;
 constexpr int kExitOk = 0;
 constexpr int kExitConfig = 1;
 constexpr int kExitUsage = 2;
+
+// Writes `text` (one line or several) to standard error as the server's log writes, through the
+// secret filter: the configured one once it is in force, before that the problem-line filter of
+// the plugin folder `folder` (core/secrets/problem_filter.h). A problem line may quote what
+// the operator wrote, and that may hold a secret.
+void ProblemLines(const std::string& folder, const std::string& text) {
+  static bool filtered = false;
+  if (!filtered) {
+    SetLogFilter(ProblemLineFilter(folder));
+    filtered = true;
+  }
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    LogLine(std::string_view(text).substr(at, nl - at));
+    at = nl + 1;
+  }
+}
+
+// Why the token variable `env` (named by `key` in the configuration) cannot be used, or "".
+// The HTTP side refuses to start without it, so --check refuses too.
+std::string TokenVariableProblem(const std::string& env, const std::string& key) {
+  const char* v = std::getenv(env.c_str());
+  if (v && *v) return std::string();
+  return "the environment variable " + env + " (" + key + ") is " + (v ? "empty" : "not set") +
+         "; set it to the token callers must send (the HTTP side does not start without it)";
+}
+
+// Each token variable the HTTP side needs, with the configuration key naming it.
+std::vector<std::pair<std::string, std::string>> HttpTokenVariables(const Config& config) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!config.http.token_env.empty()) out.emplace_back(config.http.token_env, "http token_env");
+  for (size_t i = 0; i < config.http.tokens.size(); ++i) {
+    out.emplace_back(config.http.tokens[i].token_env,
+                     "http tokens[" + std::to_string(i) + "] token_env");
+  }
+  return out;
+}
 
 class RepoReaderApp : public Application {
  protected:
@@ -101,16 +141,16 @@ class RepoReaderApp : public Application {
       return kExitOk;
     }
     if (!args.empty()) {
-      std::cerr << "repo-reader: unexpected argument `" << DisplayName(args[0])
-                << "`; options are --config FILE, --check [--online], --http [ADDR:]PORT, "
-                   "--version, --help\n";
+      ProblemLines("", "repo-reader: unexpected argument `" + DisplayName(args[0]) +
+                           "`; options are --config FILE, --check [--online], --http "
+                           "[ADDR:]PORT, --version, --help");
       return kExitUsage;
     }
     Result<Config> config = Error{""};
     if (config_file_.empty()) {
       char cwd[PATH_MAX];
       if (!getcwd(cwd, sizeof cwd)) {
-        std::cerr << "repo-reader: the current folder cannot be read\n";
+        ProblemLines("", "repo-reader: the current folder cannot be read");
         return kExitConfig;
       }
       config = DefaultConfig(cwd);
@@ -118,23 +158,25 @@ class RepoReaderApp : public Application {
       config = LoadConfigFile(config_file_);
     }
     if (!config) {
-      std::cerr << "repo-reader: "
-                << (config_file_.empty() ? "" : "the configuration has problems:\n")
-                << config.error() << "\n";
+      ProblemLines(
+          "", "repo-reader: " +
+                  std::string(config_file_.empty() ? "" : "the configuration has problems:\n") +
+                  config.error());
       return kExitConfig;
     }
     // Plugins next: from here on every line the server writes passes the secret filter.
     auto plugins = LoadPlugins(config->plugins);
     if (!plugins) {
-      std::cerr << "repo-reader: " << (check_ ? "" : "not started: ")
-                << "the plugins have problems:\n"
-                << plugins.error() << "\n";
+      ProblemLines(config->plugins.folder,
+                   "repo-reader: " + std::string(check_ ? "" : "not started: ") +
+                       "the plugins have problems:\n" + plugins.error());
       return kExitConfig;
     }
     SetLogFilter(plugins->secrets);
     if (online_ && !check_) {
-      std::cerr << "repo-reader: --online goes with --check (repo-reader --config FILE --check "
-                   "--online)\n";
+      LogLine(
+          "repo-reader: --online goes with --check (repo-reader --config FILE --check "
+          "--online)");
       return kExitUsage;
     }
     // Groups become mirrors before the catalog is built: listed now (progress on stderr), or
@@ -202,6 +244,15 @@ class RepoReaderApp : public Application {
           Say(plugins, "  " + o.label + ": reached, " +
                            Plural(o.listed, "repository", "repositories") + " to serve");
         }
+      }
+    }
+    for (const auto& [env, key] : HttpTokenVariables(config)) {
+      const std::string problem = TokenVariableProblem(env, key);
+      if (problem.empty()) {
+        Say(plugins, "HTTP token: from $" + env + " (set)");
+      } else {
+        Say(plugins, "HTTP token: " + problem);
+        rc = kExitConfig;
       }
     }
     Say(plugins, Plural(config.repos.size(), "repository", "repositories") + ":");
@@ -292,25 +343,26 @@ class RepoReaderApp : public Application {
       return kExitUsage;
     }
     // Tokens, from the environment.
-    auto token_of = [](const std::string& env, std::string* value) {
-      const char* v = std::getenv(env.c_str());
-      if (!v || !*v) {
-        LogLine("repo-reader: not started: the environment variable " + env +
-                " (http token_env) is not set; set it to the token callers must send");
+    auto token_of = [](const std::string& env, const std::string& key, std::string* value) {
+      if (const std::string problem = TokenVariableProblem(env, key); !problem.empty()) {
+        LogLine("repo-reader: not started: " + problem);
         return false;
       }
-      *value = v;
+      *value = std::getenv(env.c_str());
       return true;
     };
     if (!config.http.token_env.empty()) {
       HttpTransport::Token t;
-      if (!token_of(config.http.token_env, &t.value)) return kExitConfig;
+      if (!token_of(config.http.token_env, "http token_env", &t.value)) return kExitConfig;
       t.live = [catalog] { return catalog->Get(); };
       setup.tokens.push_back(std::move(t));
     }
-    for (const auto& tc : config.http.tokens) {
+    for (size_t i = 0; i < config.http.tokens.size(); ++i) {
+      const auto& tc = config.http.tokens[i];
       HttpTransport::Token t;
-      if (!token_of(tc.token_env, &t.value)) return kExitConfig;
+      if (!token_of(tc.token_env, "http tokens[" + std::to_string(i) + "] token_env", &t.value)) {
+        return kExitConfig;
+      }
       // Its set, made again from each new whole (groups listed again).
       auto select = HttpTransport::TokenSet(tc);
       if (!select) {
@@ -407,11 +459,16 @@ class RepoReaderApp : public Application {
 
 int main(int argc, char** argv) {
   rr::RepoReaderApp app;
+  // A plugin runs in this process: should one take it down, the log says which (crash_note.h).
+  // After the application is made: Poco's Application sets handlers of its own for SIGSEGV,
+  // SIGBUS, SIGILL and SIGSYS that turn a fault into abort(), and these must replace them.
+  rr::InstallCrashReport();
   try {
     app.init(argc, argv);
   } catch (const Poco::Exception& e) {
-    std::cerr << "repo-reader: " << e.displayText()
-              << "\nRun repo-reader --help for the options.\n";
+    // Poco's sentence may quote the option as given.
+    rr::ProblemLines(
+        "", "repo-reader: " + e.displayText() + "\nRun repo-reader --help for the options.");
     return rr::kExitUsage;
   }
   return app.run();

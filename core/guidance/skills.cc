@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/guidance/guidance.h"
+#include "core/secrets/server_log.h"
 #include "core/util/json_text.h"
 #include "core/util/text.h"
 
@@ -298,7 +299,9 @@ class ServedFiles {
     } else if (secrets) {
       ScanResult r = secrets->Scan(data->bytes, TextKind::kFile, file.path.str());
       if (!r.ok()) {
+        // Not served, as any answer the filter cannot check; the operator is told which failed.
         s->why = r.failure;
+        LogLine("repo-reader: a skill's file was withheld: " + r.failure);
       } else {
         s->text = SecretFilter::Redact(data->bytes, r.spans);
       }

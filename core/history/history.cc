@@ -288,9 +288,10 @@ bool Passes(GitRepo& git, const git_oid& id, const HistoryFilter& f, int64_t tim
   if (!ReadLine(git, id, line, &message)) return false;
   if (f.author && !f.author->Matches(line->author + " <" + line->email + ">")) return false;
   if (f.message && !f.message->Matches(message)) return false;
-  if ((f.message || f.skip_hidden_messages) && f.secrets &&
-      f.secrets->HoldsHidden(message, TextKind::kCommitMessage)) {
-    return false;
+  if ((f.message || f.skip_hidden_messages) && f.secrets) {
+    const ScanResult r = f.secrets->Scan(message, TextKind::kCommitMessage);
+    if (!r.ok() && f.failures) f.failures->Note(r);
+    if (!r.ok() || !r.spans.empty()) return false;
   }
   return true;
 }

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct HistoryFilter {
   const SecretFilter* secrets = nullptr;
   // Without a message pattern too (find_commits): such a commit is never found.
   bool skip_hidden_messages = false;
+  // Where a failure of the secret filter on a message is noted (such a commit is not matched
+  // either): the tool then withholds its answer (Draft::withheld). May be null.
+  std::shared_ptr<ScanFailures> failures;
 };
 
 struct LogPage {

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "core/policy/glob.h"
+#include "core/util/crash_note.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -164,11 +165,16 @@ Result<Page> Get(const repo_reader::HttpRequest& req, const Poco::URI& api,
 
 }  // namespace
 
-bool IsListablePath(const std::string& path, const std::string& owner) {
+bool NamesHaveOneLevel(const std::string& host_kind) {
+  return host_kind == "github" || host_kind == "bitbucket";
+}
+
+bool IsListablePath(const std::string& path, const std::string& owner, bool one_level) {
   if (path.size() > 1000) return false;
   const auto parts = Split(path);
   const auto owner_parts = Split(owner);
   if (parts.size() <= owner_parts.size()) return false;
+  if (one_level && parts.size() != owner_parts.size() + 1) return false;
   for (size_t i = 0; i < parts.size(); ++i) {
     if (!IsPlainPart(parts[i])) return false;
     if (i < owner_parts.size() && Lower(parts[i]) != Lower(owner_parts[i])) return false;
@@ -176,9 +182,22 @@ bool IsListablePath(const std::string& path, const std::string& owner) {
   return true;
 }
 
-bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& listed,
-                  GroupRepo* out) {
-  if (!IsListablePath(listed.path, spec.owner)) return false;
+bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& listed, GroupRepo* out,
+                  std::string* refused) {
+  if (!IsListablePath(listed.path, spec.owner, spec.one_level)) {
+    if (refused) {
+      std::string shown = listed.path.substr(0, 200);
+      *refused = "`" + DisplayName(shown) + (listed.path.size() > 200 ? "…" : "") + "`: ";
+      if (spec.one_level && IsListablePath(listed.path, spec.owner, false)) {
+        *refused += "a repository's name on this host holds no `/` (it is " + spec.owner +
+                    "/<name>), so this is no repository of " + spec.owner;
+      } else {
+        *refused += "not a path under " + spec.owner +
+                    " whose every part is letters, digits, '.', '_' or '-'";
+      }
+    }
+    return false;
+  }
   if (listed.archived && !spec.archived) return false;
   if (listed.fork && !spec.forks) return false;
   const std::string below = listed.path.substr(spec.owner.size() + 1);
@@ -214,11 +233,22 @@ Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQ
     return Error{"the API address " + DisplayName(spec.api) + " is not a URL"};
   }
   const repo_reader::GroupQuery query{spec.api, spec.owner, spec.kind, limits.per_page};
+  GroupQuerySpec checked = spec;
+  std::string running;  // the crash note while the plugin's code runs (crash_note.h)
+  try {
+    const char* kind = host.kind();
+    const std::string named = kind ? DisplayName(std::string_view(kind).substr(0, 64)) : "";
+    checked.one_level = NamesHaveOneLevel(named);
+    running = "the host plugin of host kind `" + named + "` (a listing)";
+  } catch (...) {
+    return Error{"the host plugin failed to say its kind"};
+  }
   auto scrub = [token](std::string text) { return token ? token->Scrub(std::move(text)) : text; };
   GroupListing out;
   repo_reader::HttpRequest request;
   repo_reader::AuthHeader auth;
   try {
+    PluginCallNote note(running.c_str());
     request = host.FirstPage(query);
     auth = host.auth_header();
   } catch (...) {
@@ -239,6 +269,7 @@ Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQ
     response.body = page->body;
     repo_reader::GroupPage parsed;
     try {
+      PluginCallNote note(running.c_str());
       parsed = host.ParsePage(query, response);
     } catch (...) {
       return Error{"the host plugin failed to read a page of the listing"};
@@ -254,8 +285,13 @@ Result<GroupListing> ListGroup(const repo_reader::HostPlugin& host, const GroupQ
     }
     for (const auto& listed : parsed.repos) {
       GroupRepo repo;
-      if (!AcceptListed(spec, listed, &repo)) {
+      std::string refused;
+      if (!AcceptListed(checked, listed, &repo, &refused)) {
         ++out.left_out;
+        if (!refused.empty()) {
+          if (out.refused.size() < GroupListing::kMaxRefusedNamed) out.refused.push_back(refused);
+          ++out.refused_count;
+        }
         continue;
       }
       if (out.repos.size() >= limits.max_repos) {

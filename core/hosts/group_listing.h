@@ -12,7 +12,11 @@
 //  - An answer that is not HTTP, or not the JSON the plugin reads, fails the listing: the
 //    caller keeps what it had.
 //  - A listed repository's path is checked again: every part plain (letters, digits, '.', '_',
-//    '-'; never "." or ".."), under the owner. Its git address is built from the configured web
+//    '-'; never "." or ".."), under the owner; and, on a host whose repository names hold no
+//    '/' (GitHub, Bitbucket: NamesHaveOneLevel), exactly one part below it -- `acme/evil/slash`
+//    is no GitHub repository, so it is refused rather than mirrored. GitLab's groups have
+//    subgroups: any depth below the group. Each path refused is named in GroupListing::refused,
+//    for the log. Its git address is built from the configured web
 //    address and that path, never taken from the listing. Archived repositories and forks are
 //    left out unless asked for; the name globs choose among the rest.
 //
@@ -42,7 +46,14 @@ struct GroupQuerySpec {
   std::vector<std::string> names;  // globs over the path below the owner; empty: all
   bool archived = false;           // keep archived repositories
   bool forks = false;              // keep forks
+  // The host's repository names hold no '/': a repository is exactly <owner>/<name>. ListGroup
+  // sets it from the host plugin's kind (NamesHaveOneLevel) whatever is given here.
+  bool one_level = false;
 };
+
+// Whether repository names on hosts of `host_kind` are one part below the owner: true for
+// github and bitbucket; false for gitlab (subgroups) and host kinds this server does not know.
+bool NamesHaveOneLevel(const std::string& host_kind);
 
 struct ListLimits {
   std::chrono::milliseconds request{30000};  // without progress
@@ -67,16 +78,23 @@ struct GroupRepo {
 struct GroupListing {
   std::vector<GroupRepo> repos;  // in the host's order
   size_t left_out = 0;           // listed but left out: archived, forks, names, odd paths
+  // Of those, the odd paths: "`acme/evil/slash`: why", the first kMaxRefusedNamed of them, for
+  // the log; refused_count counts them all.
+  static constexpr size_t kMaxRefusedNamed = 20;
+  std::vector<std::string> refused;
+  size_t refused_count = 0;
   size_t pages = 0;
   bool capped = false;  // the listing stopped at max_repos
 };
 
-// Whether a listed path may be served for `owner`: plain parts, under the owner.
-bool IsListablePath(const std::string& path, const std::string& owner);
+// Whether a listed path may be served for `owner`: plain parts, under the owner (with
+// `one_level`, exactly one part below it).
+bool IsListablePath(const std::string& path, const std::string& owner, bool one_level = false);
 
 // Checks one listed repository as a listing's entry: path, filters. On success fills `out`.
-bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& listed,
-                  GroupRepo* out);
+// A path refused for its shape (not a filter) says why in *refused, when given.
+bool AcceptListed(const GroupQuerySpec& spec, const repo_reader::ListedRepo& listed, GroupRepo* out,
+                  std::string* refused = nullptr);
 
 // Lists the group. `token` may be null (a public listing). `progress` (may be empty) hears of
 // each page: pages read, repositories kept so far. `retry_after`, when not null, receives the

@@ -192,6 +192,9 @@ GroupRelister::Relisted GroupRelister::ListNow(size_t index) {
     return r;
   }
   now.failures = 0;
+  if (!stop_->load()) {
+    for (const auto& line : RefusedLines(head, *fetched.listing)) options_.log(line);
+  }
   std::vector<GroupRepo> repos = std::move(fetched.listing->repos);
   if (!config_.mirror_folder.empty()) KeepListing(KeptListingFile(config_, group), repos);
 

@@ -28,6 +28,7 @@ GroupQuerySpec SpecOf(const GroupConfig& g) {
   s.names = g.names;
   s.archived = g.archived;
   s.forks = g.forks;
+  s.one_level = NamesHaveOneLevel(g.host_kind);
   return s;
 }
 
@@ -62,6 +63,17 @@ void KeepListing(const std::string& file, const std::vector<GroupRepo>& repos) {
     if (!out) return;
   }
   std::rename(tmp.c_str(), file.c_str());
+}
+
+std::vector<std::string> RefusedLines(const std::string& head, const GroupListing& listing) {
+  std::vector<std::string> lines;
+  for (const auto& r : listing.refused)
+    lines.push_back(head + ": a listed entry is left out: " + r);
+  if (listing.refused_count > listing.refused.size()) {
+    lines.push_back(head + ": " + WithCommas(listing.refused_count - listing.refused.size()) +
+                    " more listed entries are left out for their paths");
+  }
+  return lines;
 }
 
 namespace {
@@ -193,6 +205,7 @@ std::vector<GroupOutcome> ExpandGroups(Config* config, const Plugins& plugins,
     GroupFetch fetched = FetchGroup(group, plugins.hosts, limits, head, say);
     Result<GroupListing>& listing = fetched.listing;
     if (listing) {
+      for (const auto& line : RefusedLines(head, *listing)) say(line);
       repos = std::move(listing->repos);
       if (listing->capped) {
         say(head + ": the listing stopped at " + WithCommas(limits.max_repos) +

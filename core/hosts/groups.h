@@ -58,6 +58,10 @@ std::vector<MirrorConfig> GroupMirrors(const Config& config, const GroupConfig& 
 // Writes a group's listing where it is kept (KeptListingFile), replacing the one before at once.
 void KeepListing(const std::string& file, const std::vector<GroupRepo>& repos);
 
+// The log's lines, each after `head`, for the entries a listing refused for their paths
+// (GroupListing::refused): none when it refused none.
+std::vector<std::string> RefusedLines(const std::string& head, const GroupListing& listing);
+
 // Lists every group and adds its repositories to config->mirrors. A group whose listing fails
 // (and that has no kept listing) adds nothing; the others are unaffected. `log` hears progress
 // and outcomes, one line each.

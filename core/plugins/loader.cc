@@ -10,6 +10,8 @@
 #include <optional>
 #include <set>
 
+#include "core/secrets/problem_filter.h"
+#include "core/util/crash_note.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -249,7 +251,7 @@ class Loader {
         SecretDetector* raw = d.release();
         detectors_.push_back({std::shared_ptr<const SecretDetector>(
                                   raw, [lib](const SecretDetector* p) { delete p; }),
-                              name});
+                              name, spec.where});
         ++info.detectors;
       }
       if (info.detectors == 0) {
@@ -291,7 +293,10 @@ class Loader {
   // Runs a factory, containing what it throws; a factory's own error is a problem too.
   template <class F>
   auto Call(const PluginSpec& spec, const char* what, F&& f) -> std::optional<decltype(f())> {
+    const std::string running = std::string(what) + " of plugin `" +
+                                DisplayName(spec.name.empty() ? spec.path : spec.name) + "`";
     try {
+      PluginCallNote note(running.c_str());
       auto made = f();
       if (!made.error.empty()) {
         Problem(spec, std::string(what) + " failed: " + DisplayName(made.error));
@@ -349,6 +354,20 @@ Status CheckPluginFile(const std::string& path) {
 }
 
 Result<Plugins> LoadPlugins(const PluginsConfig& config) { return Loader(config).Run(); }
+
+std::shared_ptr<const SecretFilter> ProblemLineFilter(const std::string& folder) {
+  std::vector<std::string> folders = {folder.empty() ? DefaultPluginFolder() : folder};
+  if (!folder.empty()) folders.push_back(DefaultPluginFolder());
+  for (const auto& f : folders) {
+    PluginsConfig only_builtin;
+    only_builtin.folder = f;
+    auto loaded = LoadPlugins(only_builtin);
+    if (loaded) return loaded->secrets;
+  }
+  std::string error;
+  auto last = SecretFilter::Make(LastResortDetectors(), &error);
+  return last;
+}
 
 std::string DescribeSecretFilter(const Plugins& p) {
   std::string from;

@@ -81,6 +81,13 @@ Status CheckPluginFile(const std::string& path);
 // lists every problem, one a line.
 Result<Plugins> LoadPlugins(const PluginsConfig& config);
 
+// The secret filter for the problem lines written before LoadPlugins has succeeded (a
+// configuration that cannot be read, a plugin refused, a command line not taken): the built-in
+// detectors from `folder` (empty: the installation's plugin folder), else from the
+// installation's, else the core's last-resort detectors (core/secrets/problem_filter.h).
+// Never null.
+std::shared_ptr<const SecretFilter> ProblemLineFilter(const std::string& folder);
+
 // A sentence for `about`, --check and the start line: which detectors are in force.
 std::string DescribeSecretFilter(const Plugins& plugins);
 

@@ -258,9 +258,11 @@ ShownLine Shown(std::string_view bytes, const LineSpan& l, bool match) {
 }
 
 // The matching lines of one text file, and the lines around them, into *out.
-// False when the secret filter failed on the file (it must then not be shown at all).
+// False when the secret filter failed on the file (it must then not be shown at all; the
+// failure is noted in *failures).
 bool SearchBytes(std::string_view bytes, const std::string& path, const TextPattern& pattern,
-                 const SecretFilter* secrets, const SearchOptions& o, FileHits* out) {
+                 const SecretFilter* secrets, const SearchOptions& o, FileHits* out,
+                 ScanFailures* failures) {
   const size_t limit = o.files_only ? 1 : o.max_per_file;
   std::vector<LineSpan> matches;
   ScanResult scan;
@@ -284,7 +286,10 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
     if (secrets && !scanned) {
       scan = secrets->Scan(bytes, TextKind::kFile, path);
       scanned = true;
-      if (!scan.ok()) return false;
+      if (!scan.ok()) {
+        failures->Note(scan);
+        return false;
+      }
     }
     const std::string_view line = bytes.substr(ls, le - ls);
     bool ok = false;
@@ -410,6 +415,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   std::vector<Outcome> outcome(order.size(), Outcome::kNotSearched);
   std::vector<FileHits> hits(order.size());
   std::atomic<size_t> kept{0};
+  ScanFailures failures;
   // Per target: when its first file began (steady-clock ticks; 0 = not yet), and whether its
   // own time ran out.
   using Clock = std::chrono::steady_clock;
@@ -466,7 +472,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     }
     FileHits& h = hits[i];
     h.target = t;
-    if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h)) {
+    if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h, &failures)) {
       outcome[i] = Outcome::kWithheld;
       h = FileHits{};
       return;
@@ -501,14 +507,15 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         report.unreadable++;
         break;
       case Outcome::kWithheld:
-        // The filter failed on the file: it is left out rather than searched unfiltered.
-        report.unreadable++;
+        // The filter failed on the file: never shown; the caller withholds its answer.
+        report.withheld++;
         break;
     }
   }
   for (size_t t = 0; t < targets.size(); ++t) {
     result.targets[t].out_of_time = out_of_time[t].load() && result.targets[t].partial;
   }
+  result.filter_failure = failures.First();
   for (const auto& r : result.targets) result.stopped = result.stopped || r.partial;
   if (result.stopped && stop.stopped()) result.why = stop.Why();
   return result;

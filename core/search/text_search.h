@@ -12,7 +12,10 @@
 //   - A guessed secret cannot be confirmed: each file with a candidate match is scanned once by
 //     the secret filter (as a file, with its path). A plain match counts only where one of its
 //     occurrences on the line lies clear of every hidden value (SecretFilter::Clear); a regular
-//     expression never matches a line holding one (LineHoldsHidden). Limits, counts and context
+//     expression never matches a line holding one (LineHoldsHidden). A detector that fails on a
+//     file makes it `withheld`, never searched unfiltered, and the failure is kept
+//     (SearchResult::filter_failure): the caller withholds its whole answer, as the answer
+//     pipeline withholds any answer the filter cannot check. Limits, counts and context
 //     are then what they would be had the dropped line not matched.
 //   - Up to max_per_file matching lines a file (git grep -m); `context` lines before and after
 //     each (git grep -C), groups that touch or overlap merged.
@@ -123,6 +126,7 @@ struct TargetReport {
   size_t binary = 0;         // skipped as binary
   size_t unreadable = 0;     // over 10 MB, or not in the local copy
   size_t too_deep = 0;       // paths too long to serve, passed over
+  size_t withheld = 0;       // the secret filter failed on it: see SearchResult::filter_failure
   bool partial = false;      // stopped before every file was searched
   bool out_of_time = false;  // partial because its own time (per_target) ran out
 };
@@ -132,6 +136,8 @@ struct SearchResult {
   std::vector<TargetReport> targets;
   bool stopped = false;  // some target is partial
   std::string why;       // when `stop` stopped it; empty when only targets' own times ran out
+  // The first failure of the secret filter on a file (ScanResult::failure), "" for none.
+  std::string filter_failure;
 };
 
 // The threads a search uses by default: the machine's cores, at most 8.

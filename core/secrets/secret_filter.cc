@@ -5,6 +5,7 @@
 #include <climits>
 #include <map>
 
+#include "core/util/crash_note.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -126,19 +127,23 @@ std::shared_ptr<const SecretFilter> SecretFilter::Make(std::vector<Detector> det
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> words;
   for (auto& d : detectors) {
     Compiled c;
+    const std::string where = d.where.empty() ? std::string() : d.where + ": ";
     try {
+      const std::string asking = "a secret detector of plugin `" + d.plugin + "` (its keywords)";
+      PluginCallNote note(asking.c_str());
       const char* id = d.detector->id();
       c.id = id ? DisplayName(id) : "";
       c.keywords = d.detector->keywords();
     } catch (const std::exception& e) {
-      *error = "a secret detector of plugin `" + d.plugin +
+      *error = where + "a secret detector of plugin `" + d.plugin +
                "` failed to say its keywords: " + DisplayName(e.what());
       return nullptr;
     } catch (...) {
-      *error = "a secret detector of plugin `" + d.plugin + "` failed to say its keywords";
+      *error = where + "a secret detector of plugin `" + d.plugin + "` failed to say its keywords";
       return nullptr;
     }
     if (c.id.empty()) c.id = "(unnamed)";
+    c.running = "secret detector `" + c.id + "` of plugin `" + d.plugin + "`";
     const auto index = static_cast<uint32_t>(f->detectors_.size());
     for (uint32_t k = 0; k < c.keywords.size(); ++k) {
       std::string w = c.keywords[k];
@@ -148,7 +153,7 @@ std::shared_ptr<const SecretFilter> SecretFilter::Make(std::vector<Detector> det
         ch = Automaton::Lower(ch);
       }
       if (!ascii) {
-        *error = "secret detector `" + c.id + "` of plugin `" + d.plugin + "`: keyword `" +
+        *error = where + "secret detector `" + c.id + "` of plugin `" + d.plugin + "`: keyword `" +
                  DisplayName(c.keywords[k]) +
                  "` is not usable: keywords are ASCII, at least 2 characters";
         return nullptr;
@@ -251,6 +256,7 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
     const repo_reader::ScanInput in{text, kind, path, h.empty() ? nullptr : h.data(), h.size()};
     std::string failed;
     try {
+      PluginCallNote note(c.running.c_str());
       c.d.detector->Scan(in, sink);
       if (!sink.bad().empty()) failed = sink.bad();
     } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,10 +44,14 @@ class SecretFilter {
   struct Detector {
     std::shared_ptr<const repo_reader::SecretDetector> detector;
     std::string plugin;  // the plugin's name, for reports
+    // "file:line:column" of the configuration entry naming the plugin, for Make's errors; ""
+    // for a plugin no entry names (the built-in ones).
+    std::string where;
   };
 
-  // Asks each detector for its keywords (a detector that throws there fails construction:
-  // see Make).
+  // Asks each detector for its keywords (a detector that throws there, or gives one the filter
+  // cannot use, fails construction: null, and *error says which detector of which plugin and,
+  // when the detector has one, its configuration entry's `where` first).
   static std::shared_ptr<const SecretFilter> Make(std::vector<Detector> detectors,
                                                   std::string* error);
 
@@ -80,10 +85,32 @@ class SecretFilter {
     Detector d;
     std::string id;
     std::vector<std::string> keywords;
+    std::string running;  // "secret detector `id` of plugin `p`": the crash note while it runs
   };
   std::vector<Compiled> detectors_;
   std::vector<size_t> always_;  // detectors without keywords
   std::unique_ptr<Automaton> automaton_;
+};
+
+// The first failure of the secret filter during one call, noted by the threads that scan what
+// the call reads (search's files, log's messages) so that the tool withholds its answer
+// (Draft::withheld) instead of leaving out what could not be checked. Thread-safe.
+class ScanFailures {
+ public:
+  void Note(const ScanResult& r) {
+    if (r.ok()) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (first_.empty()) first_ = r.failure;
+  }
+  // The first failure (ScanResult::failure), or "".
+  std::string First() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return first_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::string first_;
 };
 
 // The message ending an answer that hid `count` values (count > 0).

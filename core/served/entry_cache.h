@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,9 @@ struct RepoEntry {
   std::string guidance;  // the guidance line, or ""
   bool failed = false;
   Clock::time_point read_at = Clock::now();
+  // For a mirror: its last sync when the entry was read (MirrorState::View::last_synced); an
+  // entry read before the mirror's latest sync is not shown (list_repos reads it again).
+  int64_t mirror_synced = 0;
 };
 
 class EntryCache {

@@ -34,21 +34,53 @@ std::string_view FileData::bytes() const {
                           static_cast<size_t>(git_blob_rawsize(blob.get())));
 }
 
+namespace {
+
+std::string NotMirroredYet(const ServedRepo& repo) {
+  return "repository `" + repo.name() + "` is not mirrored yet: its first sync from " +
+         repo.settings().mirror->Get().url +
+         " has not finished; call again later (list_repos says when it has synced)";
+}
+
+}  // namespace
+
 Result<RepoReader> ServedRepo::Open() const {
-  if (settings_.mirror && !settings_.mirror->Mirrored()) {
-    return Error{"repository `" + name() + "` is not mirrored yet: its first sync from " +
-                 settings_.mirror->Get().url +
-                 " has not finished; call again later (list_repos says when it has synced)"};
-  }
+  if (settings_.mirror && !settings_.mirror->Mirrored()) return Error{NotMirroredYet(*this)};
   auto lease = handles_.Borrow();
-  if (!lease) return Error{"repository `" + name() + "` cannot be opened: " + lease.error()};
+  if (!lease) {
+    return Error{HideStorage("repository `" + name() + "` cannot be opened: " + lease.error())};
+  }
   return RepoReader(this, lease.take());
 }
 
 Result<RepoReader> ServedRepo::OpenOnce() const {
+  if (settings_.mirror && !settings_.mirror->Mirrored()) return Error{NotMirroredYet(*this)};
   auto git = GitRepo::Open(settings_.path);
-  if (!git) return Error{"repository `" + name() + "` cannot be opened: " + git.error()};
+  if (!git) {
+    return Error{HideStorage("repository `" + name() + "` cannot be opened: " + git.error())};
+  }
   return RepoReader(this, RepoHandles::Lease(nullptr, git.take()));
+}
+
+std::string ServedRepo::HideStorage(std::string text) const {
+  if (!settings_.mirror || settings_.path.empty()) return text;
+  // The folder as configured, and as libgit2 writes it back (a trailing '/').
+  std::string folder = settings_.path;
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  const std::string instead = "its local copy";
+  for (size_t at = text.find(folder); at != std::string::npos;
+       at = text.find(folder, at + instead.size())) {
+    size_t end = at + folder.size();
+    if (end < text.size() && text[end] == '/') ++end;  // git_dir "…/x.git/"
+    // Quoted (`…` or '…'): the quotes go with it.
+    if (at > 0 && end < text.size() && (text[at - 1] == '`' || text[at - 1] == '\'') &&
+        text[end] == text[at - 1]) {
+      --at;
+      ++end;
+    }
+    text.replace(at, end - at, instead);
+  }
+  return text;
 }
 
 std::string ServedRepo::IndexedStampFile(const std::string& index_folder) {

@@ -100,11 +100,18 @@ class ServedRepo {
   const RepoSettings& settings() const { return settings_; }
 
   // A reader on a handle of this thread's own (the repository is opened on first use).
+  // A mirror not mirrored yet (its first sync has not finished) is not opened: the error says
+  // so. Neither error names the mirror's folder (HideStorage).
   Result<RepoReader> Open() const;
   // A reader on a handle opened for it and closed when it ends, never kept among the idle
   // handles: for work that reads many repositories once each (list_repos' entries), so that
-  // it does not crowd out the handles of the repositories agents are reading.
+  // it does not crowd out the handles of the repositories agents are reading. As Open, a
+  // mirror not mirrored yet is not opened.
   Result<RepoReader> OpenOnce() const;
+
+  // `text` with the folder of a mirror (the server's own storage, which no agent is shown)
+  // written as "its local copy"; a repository the operator named by its path is shown as is.
+  std::string HideStorage(std::string text) const;
 
   // list_repos' entry for this repository, kept between calls (entry_cache.h).
   EntryCache& entry_cache() const { return entry_cache_; }

@@ -21,6 +21,24 @@ const char* TypeName(ArgType t) {
   return "";
 }
 
+// "shop, billing" -> {"shop", "billing"}: each item without the spaces around it, empty ones
+// left out.
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> items;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    const size_t b = text.find_first_not_of(' ', at);
+    if (b != std::string::npos && b < comma) {
+      const size_t e = text.find_last_not_of(' ', comma - 1);
+      items.push_back(text.substr(b, e - b + 1));
+    }
+    at = comma + 1;
+  }
+  return items;
+}
+
 std::string Known(const ToolSpec& spec) {
   if (spec.args.empty()) return spec.name + " takes no arguments";
   std::string s = spec.name + " takes: ";
@@ -88,6 +106,10 @@ Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& ar
           out.values_[a->name] = value.extract<bool>();
           break;
         case ArgType::kStrings: {
+          if (a->comma_separated && value.isString()) {
+            out.values_[a->name] = SplitCommas(value.extract<std::string>());
+            break;
+          }
           if (value.type() != typeid(Poco::JSON::Array::Ptr)) {
             return Error{expected + " ([\"a\", \"b\"]: " + a->description + ")"};
           }

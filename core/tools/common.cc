@@ -19,36 +19,35 @@ Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const A
                " repositories; name one (list_repos lists them)"};
 }
 
+ArgSpec ReposArg(const std::string& more) {
+  ArgSpec a{"repos", ArgType::kStrings,
+            "Only these repositories, by name: [\"shop\", \"billing\"] (a string of names "
+            "separated by commas, \"shop, billing\", is read the same). Default: every one "
+            "list_repos shows." +
+                (more.empty() ? std::string() : " " + more),
+            false};
+  a.comma_separated = true;
+  return a;
+}
+
 Result<std::vector<std::shared_ptr<const ServedRepo>>> ReposOf(const CallContext& ctx,
                                                                const Args& args) {
   std::vector<std::shared_ptr<const ServedRepo>> repos;
-  const auto names = args.String("repos");
+  const auto names = args.Strings("repos");
   if (!names) {
     for (const auto& r : ctx.catalog->all()) {
       if (r->listed()) repos.push_back(r);
     }
     return repos;
   }
-  std::string name;
-  auto add = [&]() -> Status {
-    const size_t b = name.find_first_not_of(' ');
-    const size_t e = name.find_last_not_of(' ');
-    if (b != std::string::npos) {
-      auto r = ctx.catalog->Find(name.substr(b, e - b + 1));
-      if (!r) return Error{r.error()};
-      if (std::find(repos.begin(), repos.end(), *r) == repos.end()) repos.push_back(r.take());
-    }
-    name.clear();
-    return Status::Ok();
-  };
-  for (char c : *names) {
-    if (c != ',') {
-      name += c;
-      continue;
-    }
-    if (Status st = add(); !st) return Error{st.error()};
+  for (const auto& raw : *names) {
+    const size_t b = raw.find_first_not_of(' ');
+    if (b == std::string::npos) continue;
+    const size_t e = raw.find_last_not_of(' ');
+    auto r = ctx.catalog->Find(raw.substr(b, e - b + 1));
+    if (!r) return Error{r.error()};
+    if (std::find(repos.begin(), repos.end(), *r) == repos.end()) repos.push_back(r.take());
   }
-  if (Status st = add(); !st) return Error{st.error()};
   if (repos.empty()) return Error{"argument `repos` names no repository; leave it out for all"};
   return repos;
 }

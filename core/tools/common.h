@@ -22,8 +22,12 @@ ArgSpec MaxLinesArg();
 // the choice when there are several).
 Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const Args& args);
 
-// The repositories named by `repos` (names separated by commas, each once, in the order given),
-// or without it every repository list_repos shows. Errors name an unknown repository.
+// The `repos` argument of the tools across repositories: a list of names (["shop", "billing"]),
+// or one string of names separated by commas ("shop, billing"). `more` ends its description.
+ArgSpec ReposArg(const std::string& more = "");
+
+// The repositories named by `repos` (each once, in the order given), or without it every
+// repository list_repos shows. Errors name an unknown repository.
 Result<std::vector<std::shared_ptr<const ServedRepo>>> ReposOf(const CallContext& ctx,
                                                                const Args& args);
 

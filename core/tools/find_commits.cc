@@ -21,10 +21,7 @@ const ToolSpec& FindCommitsTool::spec() const {
         "message or author (and since / until to bound it).",
         {}};
     for (auto& a : HistoryFilterArgs()) t.args.push_back(std::move(a));
-    t.args.push_back({"repos", ArgType::kString,
-                      "Only these repositories, by name, separated by commas: shop, billing. "
-                      "Default: every one list_repos shows.",
-                      false});
+    t.args.push_back(ReposArg());
     t.args.push_back({"max_count", ArgType::kInteger,
                       "At most this many commits per repository. Default 10, at most 100.", false,
                       1, 100});
@@ -115,6 +112,11 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
                                     : " · first released in " + DisplayName(fc.first_tag);
       d.lines.push_back(std::move(where));
     }
+  }
+  if (std::string failure = filter->failures->First(); !failure.empty()) {
+    Draft withheld;
+    withheld.withheld = std::move(failure);
+    return withheld;
   }
   if (!repos.empty() && failed == repos.size()) {
     // Nothing could be searched: an error, saying why for each.

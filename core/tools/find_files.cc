@@ -27,10 +27,7 @@ const ToolSpec& FindFilesTool::spec() const {
         "The glob: *.proto, Dockerfile, src/**/test_*.py, docs/** (every file under docs). "
         "Case matters.",
         true},
-       {"repos", ArgType::kString,
-        "Only these repositories, by name, separated by commas: shop, billing. Default: every "
-        "one list_repos shows. Not with repo.",
-        false},
+       ReposArg("Not with repo."),
        {"repo", ArgType::kString,
         "One repository, by name, to read at any ref (with ref). Not with repos.", false},
        {"ref", ArgType::kString,
@@ -178,7 +175,7 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
   if (!glob) return Error{glob.error()};
   const auto ref = args.String("ref");
   const auto one = args.String("repo");
-  const auto names = args.String("repos");
+  const auto names = args.Strings("repos");
   if (one && names) {
     return Error{
         "give `repo` (one repository, at any ref) or `repos` (several, on their "

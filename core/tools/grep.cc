@@ -62,6 +62,11 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
                                         ctx.secrets.get(), options, ctx.stop);
   const TargetReport& report = found.targets.front();
   if (!report.error.empty()) return Error{report.error};
+  if (!found.filter_failure.empty()) {
+    Draft withheld;
+    withheld.withheld = found.filter_failure;
+    return withheld;
+  }
 
   const std::string repo = o->repo->name();
   std::string where = o->at.Where(repo);

@@ -51,6 +51,7 @@ Result<HistoryFilter> FilterOf(const CallContext& ctx, const Args& args, int64_t
     return Error{"`since` is after `until`: no commit can be in between; swap them"};
   }
   f.secrets = ctx.secrets.get();
+  f.failures = std::make_shared<ScanFailures>();
   return f;
 }
 

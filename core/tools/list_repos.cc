@@ -25,8 +25,47 @@ const char kPatternHelp[] =
     "one of a class; a pattern without / matches the last part of an owner/name name (team-*, "
     "*-api, acme/*)";
 
-// What an entry shows from git, read on a handle of its own (EntryFiller's threads).
+// The mirror's last sync, 0 for a repository that is no mirror.
+int64_t MirrorSynced(const ServedRepo& repo) {
+  return repo.settings().mirror ? repo.settings().mirror->Get().last_synced : 0;
+}
+
+// The entry kept, when it still holds (EntryCache::Fresh) and, for a mirror, was read after its
+// latest sync: an entry read while the first sync was still running (the mirror's folder not a
+// repository yet) is not shown once the sync has finished -- read_file reads the mirror then.
+std::shared_ptr<const RepoEntry> FreshEntry(const ServedRepo& repo) {
+  auto e = repo.entry_cache().Fresh();
+  if (e && e->mirror_synced != MirrorSynced(repo)) return nullptr;
+  return e;
+}
+
+std::shared_ptr<RepoEntry> ReadEntryOnce(const ServedRepo& repo, const StopToken& stop);
+
+// What an entry shows from git, read on a handle of its own (EntryFiller's threads). A mirror
+// not mirrored yet has nothing to read (null: nothing is kept; list_repos says it is not
+// mirrored yet). A mirror that cannot be read now shows its last complete entry, when it had
+// one. No line names the mirror's folder (the server's own storage).
 std::shared_ptr<const RepoEntry> ReadEntry(const ServedRepo& repo, const StopToken& stop) {
+  const int64_t synced = MirrorSynced(repo);
+  if (repo.settings().mirror && synced == 0) return nullptr;
+  auto e = ReadEntryOnce(repo, stop);
+  if (repo.settings().mirror) {
+    if (e->failed) {
+      auto last = repo.entry_cache().Last();
+      if (last && !last->failed) {
+        auto again = std::make_shared<RepoEntry>(*last);
+        again->read_at = RepoEntry::Clock::now();
+        again->mirror_synced = synced;
+        return again;
+      }
+    }
+    e->text = repo.HideStorage(std::move(e->text));
+  }
+  e->mirror_synced = synced;
+  return e;
+}
+
+std::shared_ptr<RepoEntry> ReadEntryOnce(const ServedRepo& repo, const StopToken& stop) {
   auto e = std::make_shared<RepoEntry>();
   auto reader = repo.OpenOnce();
   if (!reader) {
@@ -325,7 +364,7 @@ Result<Draft> ListReposTool::Call(const CallContext& ctx, const Args& args) cons
     size_t guess = chars;
     for (size_t k = i; k < total && guess <= budget; ++k) {
       const auto& repo = page->matched[k];
-      auto e = repo->entry_cache().Fresh();
+      auto e = FreshEntry(*repo);
       Slot s;
       if (e) {
         s.text = Render(*repo, e.get());
@@ -351,7 +390,9 @@ Result<Draft> ListReposTool::Call(const CallContext& ctx, const Args& args) cons
         // Read during this call (maybe just as a ref moved: then not Fresh, but read now), or
         // found fresh since.
         auto e = repo.entry_cache().Last();
-        if (e && e->read_at < start) e = repo.entry_cache().Fresh();
+        if (e && (e->read_at < start || e->mirror_synced != MirrorSynced(repo))) {
+          e = FreshEntry(repo);
+        }
         s.text = Render(repo, e.get());
       }
       std::string line = d.lines.empty() ? std::move(s.text) : "\n" + s.text;

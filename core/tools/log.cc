@@ -55,6 +55,11 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
     ctx.Progress(walked, std::nullopt, WithCommas(walked) + " commits walked");
   });
   if (!page) return Error{page.error()};
+  if (std::string failed = filter->failures->First(); !failed.empty()) {
+    Draft withheld;
+    withheld.withheld = std::move(failed);
+    return withheld;
+  }
 
   Draft d;
   const std::string where = o->at.Where(o->repo->name());

@@ -27,10 +27,7 @@ const ToolSpec& SearchTool::spec() const {
                {}};
     auto pattern = PatternArgs();
     t.args.push_back(pattern[0]);
-    t.args.push_back({"repos", ArgType::kString,
-                      "Only these repositories, by name, separated by commas: shop, billing. "
-                      "Default: every one list_repos shows.",
-                      false});
+    t.args.push_back(ReposArg());
     t.args.push_back(
         PathArg("Only under this folder, or in this file, of each repository.", false));
     t.args.push_back(pattern[1]);
@@ -117,6 +114,11 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                  WithCommas(searched) + " of " + WithCommas(total) + " files searched");
   };
   const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
+  if (!found.filter_failure.empty()) {
+    Draft withheld;
+    withheld.withheld = found.filter_failure;
+    return withheld;
+  }
 
   // The files of each target, in order.
   std::vector<std::vector<const FileHits*>> by_target(targets.size());

@@ -31,6 +31,10 @@ struct ArgSpec {
   bool required = false;
   std::optional<int64_t> min, max;  // integers: the range; string lists: how many items
   std::vector<std::string> one_of;  // strings: the accepted values, when fixed
+  // kStrings: a string is accepted too, as its items separated by commas ("shop, billing"),
+  // each without the spaces around it. The schema says array; the string is what older
+  // clients and agents send.
+  bool comma_separated = false;
 };
 
 struct ToolSpec {

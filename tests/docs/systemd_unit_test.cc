@@ -33,5 +33,16 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheUnit) {
   EXPECT_EQ(r.err.find("repo-reader.service:"), std::string::npos) << r.err;
 }
 
+// A plugin can take the process down (docs/plugins.md, "A plugin runs inside the server"):
+// the unit starts it again, as docs/operating.md says.
+TEST(SystemdUnit, TheUnitRestartsTheServerWhenItEndsOnAFault) {
+  std::ifstream in(std::string(RR_SOURCE_DIR) + "/scripts/systemd/repo-reader.service");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string unit = ss.str();
+  EXPECT_NE(unit.find("\nRestart=on-failure\n"), std::string::npos) << unit;
+  EXPECT_NE(unit.find("\nRestartSec=2\n"), std::string::npos) << unit;
+}
+
 }  // namespace
 }  // namespace rr::testing

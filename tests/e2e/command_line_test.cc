@@ -121,6 +121,41 @@ TEST_F(CommandLineCheck, AGoodConfigurationPrintsWhatWouldBeServed) {
   EXPECT_TRUE(Has(r.out, "OK")) << r.out;
 }
 
+// --http refuses to start without its token variables; --check said OK all the same. It now
+// fails, naming each variable unset or empty, and says OK only when every one is set.
+TEST_F(CommandLineCheck, ATokenVariableUnsetOrEmptyFailsTheCheckNamingIt) {
+  const std::string file = site.Config(
+      "repos:\n  - name: shop\n    path: shop\n"
+      "http:\n  token_env: RR_CHECK_TOKEN\n"
+      "  tokens:\n    - token_env: RR_CHECK_SHOP_TOKEN\n      repos: [shop]\n");
+  const std::vector<std::string> args = {RR_BINARY, "--config", file, "--check"};
+  const CommandResult unset =
+      rr::testing::Run(args, site.tmp.path(), {{"RR_CHECK_SHOP_TOKEN", "tok-two-4e1"}});
+  EXPECT_EQ(unset.status, 1) << unset.out << unset.err;
+  EXPECT_TRUE(Has(unset.out,
+                  "HTTP token: the environment variable RR_CHECK_TOKEN (http token_env) is not "
+                  "set"))
+      << unset.out;
+  EXPECT_TRUE(Has(unset.out, "Problems found.")) << unset.out;
+  EXPECT_FALSE(Has(unset.out, "\nOK")) << unset.out;
+
+  const CommandResult empty = rr::testing::Run(
+      args, site.tmp.path(), {{"RR_CHECK_TOKEN", "tok-one-9f3"}, {"RR_CHECK_SHOP_TOKEN", ""}});
+  EXPECT_EQ(empty.status, 1) << empty.out << empty.err;
+  EXPECT_TRUE(Has(empty.out,
+                  "the environment variable RR_CHECK_SHOP_TOKEN (http tokens[0] token_env) is "
+                  "empty"))
+      << empty.out;
+
+  const CommandResult both =
+      rr::testing::Run(args, site.tmp.path(),
+                       {{"RR_CHECK_TOKEN", "tok-one-9f3"}, {"RR_CHECK_SHOP_TOKEN", "tok-two-4e1"}});
+  EXPECT_EQ(both.status, 0) << both.out << both.err;
+  EXPECT_TRUE(Has(both.out, "HTTP token: from $RR_CHECK_TOKEN (set)")) << both.out;
+  EXPECT_FALSE(Has(both.out, "tok-one-9f3")) << "the token itself is never printed";
+  EXPECT_TRUE(Has(both.out, "OK")) << both.out;
+}
+
 TEST_F(CommandLineCheck, WithoutAConfigurationChecksTheRepositoryOfTheCurrentFolder) {
   const CommandResult r = RunBinary({"--check"}, site.shop.path() + "/src");
   EXPECT_EQ(r.status, 0) << r.out << r.err;

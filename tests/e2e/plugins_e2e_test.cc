@@ -5,6 +5,7 @@
 // and in `about`; a detector that fails withholds the answer. Test plugins: tests/plugins/.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -43,6 +44,7 @@ struct Site {
   Site() {
     shop.Write("notes.txt", std::string("release stamp: ") + kPlanted + "\nplain line\n");
     shop.Write("throws.txt", std::string("release stamp: ") + kPlanted + "\nexplode-here\n");
+    shop.Write("crash.txt", "all fine until crash-here\n");
     shop.Commit("Add the notes");
     std::filesystem::create_directories(tmp / "empty-plugin-folder");
   }
@@ -227,6 +229,65 @@ TEST_F(PluginsEndToEnd, ADetectorThatFailsWithholdsTheAnswerAndTellsTheOperator)
   EXPECT_TRUE(Has(p.Stderr(),
                   "repo-reader: an answer was withheld: secret detector `explodes` "
                   "of plugin `throws-in-scan` threw"));
+}
+
+// A problem line may quote what the operator wrote, and that may hold a secret: the lines
+// written before the configured filter is in force (a plugin refused, a configuration not
+// read, a command line not taken) pass the built-in detectors too. Before, --check and the
+// start printed `postgres://admin:<password>@db` of a plugin's path as it was.
+TEST_F(PluginsEndToEnd, ProblemLinesHideTheSecretsTheyQuote) {
+  constexpr const char* kPassword = "Hunter2Qx9zLm";
+  const std::string secret = std::string("postgres://admin:") + kPassword + "@db";
+  const std::string plugin = site.tmp.path() + "/" + secret + "/plugin.so";
+  struct Case {
+    std::string name;
+    std::vector<std::string> args;
+  };
+  const std::vector<Case> cases = {
+      {"a plugin refused, --check",
+       {"--config", site.Config("plugins:\n  - path: " + plugin + "\n"), "--check"}},
+      {"a plugin refused, serving",
+       {"--config", site.Config("plugins:\n  - path: " + plugin + "\n")}},
+      {"a configuration not read",
+       {"--config", site.Config("plugins:\n  - name: \"" + secret + "\"\n"), "--check"}},
+      {"an argument not taken", {secret}},
+      {"an option not taken", {"--password=" + secret}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const CommandResult r = RunBinary(c.args, site.tmp.path());
+    EXPECT_NE(r.status, 0) << r.out << r.err;
+    EXPECT_FALSE(Has(r.err + r.out, kPassword)) << r.err << r.out;
+    EXPECT_TRUE(Has(r.err, "postgres://admin:[hidden: ")) << r.err;
+  }
+}
+
+// A detector that crashes the process (a bad memory access, as a plugin with a bad pointer
+// makes) cannot be contained: it runs inside the server. The process ends on SIGSEGV, as it
+// would without the report, and its last line names the detector and the plugin, whichever
+// tool and thread ran it (read_file on the call's thread, grep on the search's pool).
+TEST_F(PluginsEndToEnd, ADetectorThatCrashesTheProcessIsNamedInItsLastLine) {
+  const std::string file = site.Config("plugins:\n  - path: " + TestPlugin("planted") +
+                                       "\n  - path: " + TestPlugin("segfaults-in-scan") + "\n");
+  for (const std::string call :
+       {R"({"name":"read_file","arguments":{"repo":"shop","path":"crash.txt"}})",
+        R"({"name":"grep","arguments":{"repo":"shop","pattern":"fine"}})"}) {
+    SCOPED_TRACE(call);
+    McpProcess p({RR_BINARY, "--config", file}, site.tmp.path());
+    p.Initialize();
+    // Files without the keyword are read as usual.
+    const std::string fine = p.Call("read_file", R"({"repo":"shop","path":"notes.txt"})");
+    EXPECT_TRUE(Has(fine, "release stamp: [hidden: planted token]")) << fine;
+    p.Send(R"({"jsonrpc":"2.0","id":77,"method":"tools/call","params":)" + call + "}");
+    p.Wait(seconds(20));
+    EXPECT_EQ(p.term_signal(), SIGSEGV);
+    const std::string log = p.Stderr();
+    EXPECT_TRUE(Has(log,
+                    "repo-reader: the process ends on SIGSEGV (a bad memory access) in plugin "
+                    "code: secret detector `crashes` of plugin `segfaults-in-scan` was running "
+                    "on the thread that faulted"))
+        << log;
+  }
 }
 
 }  // namespace

@@ -273,6 +273,15 @@ TEST_F(FindCommits, ReposNamesTheRepositoriesSearched) {
   auto none = h_.Call("find_commits", R"({"message":"fix","repos":" , "})");
   EXPECT_TRUE(none.is_error) << none.text;
   EXPECT_EQ(none.text, "argument `repos` names no repository; leave it out for all");
+
+  // A list of names reads as the string of them does.
+  auto listed =
+      h_.Call("find_commits", R"({"message":"invoice|catalog","repos":["billing","shop","shop"]})");
+  ASSERT_FALSE(listed.is_error) << listed.text;
+  EXPECT_EQ(listed.text, both.text);
+  auto empty = h_.Call("find_commits", R"({"message":"fix","repos":[]})");
+  EXPECT_TRUE(empty.is_error) << empty.text;
+  EXPECT_EQ(empty.text, "argument `repos` names no repository; leave it out for all");
 }
 
 TEST_F(FindCommits, MessageOrAuthorIsNeeded) {

@@ -124,6 +124,39 @@ TEST(GroupListing, PathsThatAreNotPlainOrOutsideTheOwnerAreLeftOut) {
   EXPECT_EQ(listing->left_out, 7u);
 }
 
+// GitHub and Bitbucket names hold no '/': an entry one part deeper than owner/name is refused
+// (and named, for the log); GitLab's groups have subgroups, so depth is its own (below).
+TEST(GroupListing, OnGitHubAndBitbucketANameWithASlashIsRefusedAndNamed) {
+  FakeHost github([&](const std::string&) {
+    FakeHost::Reply r;
+    r.body = "[" + GitHubRepo("acme/ok") + "," + GitHubRepo("acme/evil/slash") + "]";
+    return r;
+  });
+  auto listing = ListGroup(Host("github"), Spec(github, "acme"), nullptr, Quick());
+  ASSERT_TRUE(listing) << listing.error();
+  ASSERT_EQ(listing->repos.size(), 1u);
+  EXPECT_EQ(listing->repos[0].path, "acme/ok");
+  EXPECT_EQ(listing->left_out, 1u);
+  ASSERT_EQ(listing->refused.size(), 1u);
+  EXPECT_TRUE(Has(listing->refused[0], "`acme/evil/slash`: a repository's name on this host"))
+      << listing->refused[0];
+
+  FakeHost bitbucket([&](const std::string&) {
+    FakeHost::Reply r;
+    r.body = R"({"values":[{"full_name":"acme/site"},{"full_name":"acme/evil/slash"}]})";
+    return r;
+  });
+  GroupQuerySpec spec;
+  spec.web = "https://bitbucket.org";
+  spec.api = bitbucket.base() + "/2.0";
+  spec.owner = "acme";
+  auto bb = ListGroup(Host("bitbucket"), spec, nullptr, Quick());
+  ASSERT_TRUE(bb) << bb.error();
+  ASSERT_EQ(bb->repos.size(), 1u);
+  EXPECT_EQ(bb->repos[0].path, "acme/site");
+  EXPECT_EQ(bb->refused_count, 1u);
+}
+
 TEST(GroupListing, GitLabFollowsXNextPageThroughSubgroups) {
   FakeHost api([&](const std::string& uri) {
     FakeHost::Reply r;

@@ -87,7 +87,7 @@ class GroupsTest : public ::testing::Test {
             return r;
           }
           r.body = "[" + Repo("acme/shop") + "," + Repo("acme/infra") + "," +
-                   Repo("acme/old", true) + "]";
+                   Repo("acme/old", true) + (slash_ ? "," + Repo("acme/evil/slash") : "") + "]";
           return r;
         }) {}
 
@@ -108,6 +108,7 @@ class GroupsTest : public ::testing::Test {
 
   TempDir dir_;
   bool fail_ = false;
+  bool slash_ = false;  // the listing also holds `acme/evil/slash`
   std::string log_;
   FakeHost api_;
 };
@@ -130,6 +131,33 @@ TEST_F(GroupsTest, EachListedRepositoryBecomesAMirror) {
   auto catalog = BuildCatalog(*c);
   ASSERT_TRUE(catalog) << catalog.error();
   EXPECT_EQ((*catalog)->all().size(), 2u);
+}
+
+// A GitHub repository's name holds no '/': `acme/evil/slash` in a listing is no repository of
+// acme, so it is not mirrored (it was, as `acme/evil/slash`), and the log says it was refused;
+// a kept listing holding it is refused the same way.
+TEST_F(GroupsTest, AListedNameWithASlashIsRefusedOnAHostWhoseNamesHaveNone) {
+  slash_ = true;
+  auto c = Configure();
+  ASSERT_TRUE(c) << c.error();
+  Expand(c.operator->());
+  ASSERT_EQ(c->mirrors.size(), 2u);
+  for (const auto& m : c->mirrors) EXPECT_EQ(m.name.find("evil"), std::string::npos) << m.name;
+  EXPECT_TRUE(Has(log_,
+                  "group 1 of 1, github.example/acme: a listed entry is left out: "
+                  "`acme/evil/slash`: a repository's name on this host holds no `/` (it is "
+                  "acme/<name>)"))
+      << log_;
+  {
+    std::ofstream out(KeptListingFile(*c, c->groups[0]), std::ios::trunc);
+    out << R"([{"path":"acme/evil/slash"},{"path":"acme/ok"}])";
+  }
+  fail_ = true;
+  auto again = Configure();
+  ASSERT_TRUE(again) << again.error();
+  Expand(again.operator->());
+  ASSERT_EQ(again->mirrors.size(), 1u);
+  EXPECT_EQ(again->mirrors[0].name, "acme/ok");
 }
 
 TEST_F(GroupsTest, ARepositoryAlsoConfiguredOneByOneIsServedOnce) {

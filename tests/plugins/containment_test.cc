@@ -104,6 +104,8 @@ class PluginContainment : public ::testing::Test {
     r.Write("throws.txt", std::string("stamp: ") + kPlanted + "\nexplode-here\ntail text\n");
     r.Write("overruns.txt", std::string("stamp: ") + kPlanted + "\nbad-span-here\ntail text\n");
     r.Commit("Add the files");
+    r.Write("notes.txt", "a note\n");
+    r.Commit("Note where it broke: explode-here");
   }
   static void TearDownTestSuite() { delete shared_; }
   const std::string& repo() const { return shared_->repo.path(); }
@@ -162,6 +164,44 @@ TEST_F(PluginContainment, AnErrorTheDetectorFailsOnIsWithheldToo) {
     EXPECT_TRUE(HasNot(a.text, kPlanted));
     EXPECT_TRUE(HasNot(a.text, "explode-here"));
   }
+}
+
+// grep, search, log and find_commits read texts the answer does not show whole (every file
+// searched, every message matched): a detector failing on one of them withholds the whole
+// answer as read_file's is withheld, and the log names the detector and its plugin. Before,
+// grep and search left such files out as "over 10 MB, or not in the local copy" and log left
+// the commit out, and the operator heard nothing.
+TEST_F(PluginContainment, EveryToolWithholdsItsAnswerWhenADetectorFailsOnWhatItRead) {
+  PluginServer server(repo(), {TestPlugin("planted"), TestPlugin("throws-in-scan")});
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"grep", R"({"repo":"shop","pattern":"tail text"})"},
+      {"grep", R"({"repo":"shop","pattern":"tail","regex":true,"files_only":true})"},
+      {"search", R"({"pattern":"tail text"})"},
+      {"search", R"({"pattern":"tail text","repos":["shop"]})"},
+      {"log", R"({"repo":"shop","message":"broke"})"},
+      {"find_commits", R"({"message":"broke"})"},
+  };
+  for (const auto& [tool, args] : calls) {
+    SCOPED_TRACE(tool + " " + args);
+    ::testing::internal::CaptureStderr();
+    const auto a = server.Call(tool, args);
+    const std::string log = ::testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(Has(a.text, kWithheld)) << a.text;
+    EXPECT_TRUE(Has(a.text, "The operator has been told which detector failed."));
+    EXPECT_TRUE(HasNot(a.text, "not searched"));
+    EXPECT_TRUE(HasNot(a.text, "No line matches"));
+    EXPECT_TRUE(HasNot(a.text, "No commit matches"));
+    EXPECT_TRUE(HasNot(a.text, "tail text"));
+    EXPECT_TRUE(Has(log,
+                    "an answer was withheld: secret detector `explodes` of plugin "
+                    "`throws-in-scan` threw: the detector broke on its keyword"))
+        << log;
+  }
+  // What the failing detector is never called on is searched and filtered as usual.
+  const auto plain = server.Call("grep", R"({"repo":"shop","pattern":"nothing else"})");
+  EXPECT_FALSE(plain.is_error) << plain.text;
+  EXPECT_TRUE(Has(plain.text, "plain.txt")) << plain.text;
+  EXPECT_TRUE(HasNot(plain.text, kWithheld));
 }
 
 TEST_F(PluginContainment, AnswersWithoutTheKeywordAreFilteredByTheOtherDetectors) {

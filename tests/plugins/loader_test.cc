@@ -218,16 +218,23 @@ TEST(PluginLoader, AFactoryThatFailsIsRefusedWithItsSentence) {
                   "make_secret_detectors failed: the setting `region` is missing"));
 }
 
+// A keyword problem names the configuration entry's file:line:column, as every other problem
+// of a configured plugin does (docs/plugins.md).
 TEST(PluginLoader, ADetectorThatThrowsWhenAskedForItsKeywordsIsRefused) {
-  EXPECT_TRUE(Has(Refusal(Only({TestPlugin("throws-in-keywords")})),
-                  "a secret detector of plugin `throws-in-keywords` failed to say its keywords: "
-                  "no keywords today"));
+  PluginsConfig config = Only({TestPlugin("planted"), TestPlugin("throws-in-keywords")});
+  config.plugins[1].where = "repo-reader.yaml:7:5";
+  EXPECT_TRUE(Has(Refusal(config),
+                  "repo-reader.yaml:7:5: a secret detector of plugin `throws-in-keywords` failed "
+                  "to say its keywords: no keywords today"));
 }
 
 TEST(PluginLoader, AKeywordTheFilterCannotUseIsRefused) {
-  EXPECT_TRUE(Has(Refusal(Only({TestPlugin("short-keyword")})),
-                  "secret detector `planted-token` of plugin `short-keyword`: keyword `x` is not "
-                  "usable: keywords are ASCII, at least 2 characters"));
+  PluginsConfig config = Only({TestPlugin("short-keyword")});
+  config.plugins[0].where = "repo-reader.yaml:4:5";
+  EXPECT_TRUE(Has(Refusal(config),
+                  "repo-reader.yaml:4:5: secret detector `planted-token` of plugin "
+                  "`short-keyword`: keyword `x` is not usable: keywords are ASCII, at least 2 "
+                  "characters"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -343,6 +343,9 @@ TEST(FindFilesMany, EveryRepositoryAnswersAndOneThatCannotBeOpenedIsReportedInIt
   EXPECT_LT(some.text.find("## r3 "), some.text.find("## r1 ")) << some.text;
   EXPECT_EQ(Listed(some.text).size(), 2u) << some.text;
   EXPECT_TRUE(Has(some.text, "in 2 repositories")) << some.text;
+  auto as_list = h.Call("find_files", R"({"pattern":"*.proto","repos":["r3","r1","r3"]})");
+  ASSERT_FALSE(as_list.is_error) << as_list.text;
+  EXPECT_EQ(as_list.text, some.text);
 
   // Only the broken one: an error saying why.
   auto only = h.Call("find_files", R"({"pattern":"*","repos":"broken"})");

@@ -93,6 +93,43 @@ TEST(Search, ManyRepositoriesEachAsGitGrepFindsAtItsDefaultBranch) {
   ASSERT_FALSE(repo3.empty()) << two.text;
   EXPECT_EQ(repo3.back(), Hits::value_type("trunk.txt", {"1:order on trunk"}));
   EXPECT_TRUE(h.Call("search", Args("order", R"("repos":"nope")")).is_error);
+  // As a list of names, as read_file's paths are given: the same answer.
+  const auto listed = h.Call("search", Args("order", R"("repos":["repo3", "repo1"])"));
+  EXPECT_FALSE(listed.is_error) << listed.text;
+  EXPECT_EQ(listed.text, two.text);
+  const auto unknown = h.Call("search", Args("order", R"("repos":["repo3", "nope"])"));
+  EXPECT_TRUE(unknown.is_error);
+  EXPECT_NE(unknown.text.find("no repository named `nope`"), std::string::npos) << unknown.text;
+  const auto not_names = h.Call("search", Args("order", R"("repos":["repo3", 1])"));
+  EXPECT_TRUE(not_names.is_error);
+  EXPECT_NE(not_names.text.find("argument `repos`: item 2 must be a string"), std::string::npos)
+      << not_names.text;
+}
+
+// search, find_files and find_commits take `repos` as read_file takes `paths`: tools/list says
+// an array of strings (a string of names separated by commas is read too, as before).
+TEST(Search, ToolsListDescribesReposAsAnArrayOfStrings) {
+  TempDir dir;
+  TestRepo shop(dir / "shop");
+  shop.Write("a.txt", "x\n");
+  shop.Commit("one");
+  ToolHarness h({Served("shop", shop.path())});
+  auto list = h.Raw(R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})", 3);
+  auto tools = list->getObject("result")->getArray("tools");
+  size_t seen = 0;
+  for (size_t i = 0; i < tools->size(); ++i) {
+    auto t = tools->getObject(static_cast<unsigned>(i));
+    auto props = t->getObject("inputSchema")->getObject("properties");
+    if (!props->has("repos")) continue;
+    SCOPED_TRACE(t->getValue<std::string>("name"));
+    ++seen;
+    auto repos = props->getObject("repos");
+    EXPECT_EQ(repos->getValue<std::string>("type"), "array");
+    EXPECT_EQ(repos->getObject("items")->getValue<std::string>("type"), "string");
+    EXPECT_NE(repos->getValue<std::string>("description").find("[\"shop\", \"billing\"]"),
+              std::string::npos);
+  }
+  EXPECT_EQ(seen, 3u);  // search, find_files, find_commits
 }
 
 TEST(Search, ARepositoryThatFailsToOpenIsNamedWhileTheOthersAnswer) {

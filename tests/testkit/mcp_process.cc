@@ -152,6 +152,7 @@ int McpProcess::Wait(std::chrono::milliseconds timeout) {
     if (r == pid_) {
       exited_ = true;
       status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      if (WIFSIGNALED(status)) term_signal_ = WTERMSIG(status);
       return status_;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

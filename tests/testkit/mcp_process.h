@@ -39,6 +39,8 @@ class McpProcess {
   // The exit status, or -1 when it did not exit in time (or was killed by a signal).
   int Wait(std::chrono::milliseconds timeout = std::chrono::seconds(20));
   pid_t pid() const { return pid_; }
+  // The signal that ended it, once Wait has seen it end on one; 0 otherwise.
+  int term_signal() const { return term_signal_; }
   // Everything the server wrote to stderr so far (read when it has exited).
   std::string Stderr();
 
@@ -49,6 +51,7 @@ class McpProcess {
   int next_id_ = 1000;
   bool exited_ = false;
   int status_ = -1;
+  int term_signal_ = 0;
 };
 
 }  // namespace rr::testing
