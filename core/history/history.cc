@@ -280,18 +280,30 @@ bool ReadLine(GitRepo& git, const git_oid& id, CommitLine* out, std::string* mes
 }
 
 // Whether a commit passes the author / message / until filters (since ends the walk instead).
-bool Passes(GitRepo& git, const git_oid& id, const HistoryFilter& f, int64_t time,
-            CommitLine* line) {
+// A commit a pattern was too costly on does not pass, and is counted in *costly.
+bool Passes(GitRepo& git, const git_oid& id, const HistoryFilter& f, int64_t time, CommitLine* line,
+            TooCostly* costly) {
   if (f.until && time > *f.until) return false;
   if (f.since && time < *f.since) return false;
   std::string message;
   if (!ReadLine(git, id, line, &message)) return false;
-  if (f.author && !f.author->Matches(line->author + " <" + line->email + ">")) return false;
-  if (f.message && !f.message->Matches(message)) return false;
+  // A pattern that does not match rules the commit out whatever the other cost; one too costly
+  // leaves it unknown.
+  bool author_costly = false, message_costly = false;
+  if (f.author && !f.author->Matches(line->author + " <" + line->email + ">", &author_costly) &&
+      !author_costly) {
+    return false;
+  }
+  if (f.message && !f.message->Matches(message, &message_costly) && !message_costly) return false;
   if ((f.message || f.skip_hidden_messages) && f.secrets) {
     const ScanResult r = f.secrets->Scan(message, TextKind::kCommitMessage);
     if (!r.ok() && f.failures) f.failures->Note(r);
     if (!r.ok() || !r.spans.empty()) return false;
+  }
+  if (author_costly || message_costly) {
+    if (costly->named.size() < TooCostly::kNamed) costly->named.push_back(line->id);
+    costly->count++;
+    return false;
   }
   return true;
 }
@@ -427,17 +439,29 @@ class Judge {
 // parents to follow, so it always comes first. When the judgement was cut short by the stop
 // token the answer is false and judge.stopped() says so.
 bool JudgedAndPassed(GitRepo& git, Dag& dag, Judge& judge, Walk& walk, uint32_t c,
-                     const HistoryFilter& filter, std::vector<uint32_t>* follow, CommitLine* line) {
+                     const HistoryFilter& filter, std::vector<uint32_t>* follow, CommitLine* line,
+                     TooCostly* costly) {
   if (!filter.path) {
     dag.Parents(c, follow);
     for (uint32_t p : *follow) walk.Push(p);
-    if (!Passes(git, dag.Id(c), filter, dag.Time(c), line)) return false;
-    return judge.Listed(c, follow) && !judge.stopped();
+    // Too costly counts only for a commit that is listed: judged after.
+    TooCostly here;
+    const bool passes = Passes(git, dag.Id(c), filter, dag.Time(c), line, &here);
+    if (!passes && here.count == 0) return false;
+    const bool listed = judge.Listed(c, follow) && !judge.stopped();
+    if (!passes) {
+      if (listed) {
+        if (costly->named.size() < TooCostly::kNamed) costly->named.push_back(line->id);
+        costly->count++;
+      }
+      return false;
+    }
+    return listed;
   }
   const bool listed = judge.Listed(c, follow);
   if (judge.stopped()) return false;
   for (uint32_t p : *follow) walk.Push(p);
-  return listed && Passes(git, dag.Id(c), filter, dag.Time(c), line);
+  return listed && Passes(git, dag.Id(c), filter, dag.Time(c), line, costly);
 }
 
 Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter& filter,
@@ -461,8 +485,15 @@ Result<LogPage> Log(RepoReader& reader, const ReadPoint& at, const HistoryFilter
     if (filter.since && walk.top_time() < *filter.since) break;  // all the rest is older
     const uint32_t c = walk.Pop();
     CommitLine line;
-    if (!JudgedAndPassed(git, dag, judge, walk, c, filter, &follow, &line)) {
+    const size_t costly = page.too_costly.count;
+    if (!JudgedAndPassed(git, dag, judge, walk, c, filter, &follow, &line, &page.too_costly)) {
       if (judge.stopped()) {  // judged while stopping: unknown, so neither listed nor passed over
+        page.stopped = stop.Why();
+        break;
+      }
+      // A pattern too costly on a commit took PCRE2's whole match limit: the time is looked at
+      // after each such commit, not only every 256.
+      if (page.too_costly.count != costly && stop.stopped()) {
         page.stopped = stop.Why();
         break;
       }
@@ -594,8 +625,10 @@ Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter
     if (filter.since && walk.top_time() < *filter.since) break;
     const uint32_t c = walk.Pop();
     FoundCommit found;
-    if (!JudgedAndPassed(git, dag, judge, walk, c, filter, &follow, &found.commit)) {
-      if (judge.stopped()) {  // as in Log
+    const size_t costly = out.too_costly.count;
+    if (!JudgedAndPassed(git, dag, judge, walk, c, filter, &follow, &found.commit,
+                         &out.too_costly)) {
+      if (judge.stopped() || (out.too_costly.count != costly && stop.stopped())) {  // as in Log
         out.stopped = stop.Why();
         break;
       }

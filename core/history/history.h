@@ -53,10 +53,21 @@ struct HistoryFilter {
   std::shared_ptr<ScanFailures> failures;
 };
 
+// The commits an author or message pattern was too costly on (PCRE2 gave up on the name or on a
+// line of the message: Ere::Matches): not known to match or not, so neither listed nor passed
+// over as not matching. A commit whose message holds a value the secret filter hides is never
+// named (it never matches a message pattern either). The first kNamed by id, and how many.
+struct TooCostly {
+  static constexpr size_t kNamed = 5;
+  std::vector<CommitId> named;
+  size_t count = 0;
+};
+
 struct LogPage {
   std::vector<CommitLine> commits;
   bool more = false;    // at least one more commit matches after these
   std::string stopped;  // non-empty: the walk stopped early (why); the page is partial
+  TooCostly too_costly;
 };
 
 // Told how many commits a walk has looked at so far, every kWalkProgressEvery commits (and
@@ -82,6 +93,7 @@ struct FoundCommits {
   bool more = false;
   std::string default_branch;  // "" when HEAD is detached or broken
   std::string stopped;
+  TooCostly too_costly;
 };
 Result<FoundCommits> FindCommits(RepoReader& reader, const HistoryFilter& filter, size_t max_count,
                                  const StopToken& stop, const WalkProgress& progress = nullptr);

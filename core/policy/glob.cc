@@ -134,6 +134,7 @@ Result<Glob> Glob::Compile(std::string_view pattern, bool ignore_case) {
         i = j;
       }
     }
+    g.star_.push_back(part == "**");
     g.parts_.push_back(std::move(part));
     if (slash == std::string_view::npos) break;
     start = slash + 1;
@@ -151,7 +152,7 @@ bool Glob::Matches(const std::vector<std::string_view>& parts) const {
   if (!anchored_) {
     return parts_[0] == "**" || MatchPart(parts_[0], parts.back(), ignore_case_);
   }
-  return MatchFrom(parts, 0, 0);
+  return Run(parts, Want::kWhole);
 }
 
 bool Glob::MatchesPathOrFolder(const std::vector<std::string_view>& parts) const {
@@ -163,13 +164,25 @@ bool Glob::MatchesPathOrFolder(const std::vector<std::string_view>& parts) const
     }
     return false;
   }
-  // The pattern positions reached after each part (** stays, or is passed over); a prefix
-  // matches when the pattern's end is reached.
+  return Run(parts, Want::kPathOrFolder);
+}
+
+bool Glob::CouldMatchBelow(const std::vector<std::string_view>& folder) const {
+  if (!anchored_) return true;
+  return Run(folder, Want::kBelow);
+}
+
+bool Glob::Run(const std::vector<std::string_view>& parts, Want want) const {
+  // The set of pattern positions the parts read so far lead to: a ** part both stays where it
+  // is (it takes the part) and is passed over (it takes none); any other part moves on when it
+  // matches the path's part. Each path part is read once against each position, so the cost is
+  // the path's depth times the pattern's parts, never a backtracking search over the splits of
+  // the **s (which grows as the depth to the power of their number).
   const size_t n = parts_.size();
   std::vector<char> cur(n + 1, 0), next(n + 1, 0);
   auto pass_stars = [&](std::vector<char>& s) {
     for (size_t gi = 0; gi < n; ++gi) {
-      if (s[gi] && parts_[gi] == "**") s[gi + 1] = 1;
+      if (s[gi] && star_[gi]) s[gi + 1] = 1;
     }
   };
   cur[0] = 1;
@@ -179,7 +192,7 @@ bool Glob::MatchesPathOrFolder(const std::vector<std::string_view>& parts) const
     bool alive = false;
     for (size_t gi = 0; gi < n; ++gi) {
       if (!cur[gi]) continue;
-      if (parts_[gi] == "**") {
+      if (star_[gi]) {
         next[gi] = 1;
         alive = true;
       } else if (MatchPart(parts_[gi], part, ignore_case_)) {
@@ -189,44 +202,20 @@ bool Glob::MatchesPathOrFolder(const std::vector<std::string_view>& parts) const
     }
     if (!alive) return false;
     pass_stars(next);
-    if (next[n]) return true;
+    if (want == Want::kPathOrFolder && next[n]) return true;
     cur.swap(next);
   }
-  return false;
-}
-
-bool Glob::MatchFrom(const std::vector<std::string_view>& parts, size_t pi, size_t gi) const {
-  while (true) {
-    if (gi == parts_.size()) return pi == parts.size();
-    if (parts_[gi] == "**") {
-      // Collapse runs of ** and try every split.
-      while (gi + 1 < parts_.size() && parts_[gi + 1] == "**") ++gi;
-      if (gi + 1 == parts_.size()) return true;
-      for (size_t k = pi; k <= parts.size(); ++k) {
-        if (MatchFrom(parts, k, gi + 1)) return true;
-      }
+  switch (want) {
+    case Want::kWhole:
+      return cur[n] != 0;
+    case Want::kPathOrFolder:
       return false;
-    }
-    if (pi == parts.size() || !MatchPart(parts_[gi], parts[pi], ignore_case_)) return false;
-    ++pi;
-    ++gi;
+    case Want::kBelow:
+      // Some position short of the pattern's end: a path below can still be read on from it.
+      return std::find(cur.begin(), cur.begin() + static_cast<std::ptrdiff_t>(n), 1) !=
+             cur.begin() + static_cast<std::ptrdiff_t>(n);
   }
-}
-
-bool Glob::CouldMatchBelow(const std::vector<std::string_view>& folder) const {
-  if (!anchored_) return true;
-  return PrefixFrom(folder, 0, 0);
-}
-
-bool Glob::PrefixFrom(const std::vector<std::string_view>& folder, size_t fi, size_t gi) const {
-  while (true) {
-    if (fi == folder.size()) return gi < parts_.size();
-    if (gi == parts_.size()) return false;
-    if (parts_[gi] == "**") return true;
-    if (!MatchPart(parts_[gi], folder[fi], ignore_case_)) return false;
-    ++fi;
-    ++gi;
-  }
+  return false;
 }
 
 }  // namespace rr

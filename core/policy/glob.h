@@ -19,6 +19,9 @@
 
 namespace rr {
 
+// Every question is answered in one pass over the path's parts (a set of pattern positions, see
+// Run): its cost is at most the path's depth times the pattern's parts (times a part's match),
+// whatever the path and however many **s the pattern holds.
 class Glob {
  public:
   static Result<Glob> Compile(std::string_view pattern, bool ignore_case = false);
@@ -31,8 +34,7 @@ class Glob {
   bool Matches(const std::vector<std::string_view>& parts) const;
 
   // Whether the pattern matches the path or one of the folders above it (Matches on some
-  // prefix of `parts`), in one pass over the parts: linear in the path's depth, so a tree
-  // thousands of folders deep costs no more per path than its length.
+  // prefix of `parts`).
   bool MatchesPathOrFolder(const std::vector<std::string_view>& parts) const;
 
   // Whether some path strictly below `folder` could match (false means none can).
@@ -42,11 +44,14 @@ class Glob {
   bool MatchesName(std::string_view name) const;
 
  private:
-  bool MatchFrom(const std::vector<std::string_view>& parts, size_t pi, size_t gi) const;
-  bool PrefixFrom(const std::vector<std::string_view>& folder, size_t fi, size_t gi) const;
+  // kWhole: the pattern matches all of `parts`; kPathOrFolder: some prefix of them (at least
+  // one part); kBelow: some path strictly below them could match.
+  enum class Want { kWhole, kPathOrFolder, kBelow };
+  bool Run(const std::vector<std::string_view>& parts, Want want) const;
 
   std::string pattern_;
   std::vector<std::string> parts_;
+  std::vector<bool> star_;  // parts_[i] is **
   bool anchored_ = false;
   bool ignore_case_ = false;
 };

@@ -190,11 +190,11 @@ Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool
   return p;
 }
 
-bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* begin,
-                                size_t* end) const {
+bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* begin, size_t* end,
+                                Ere::GaveUp* gave_up) const {
   if (literal_) return FindLiteral(bytes, text_, from, begin, end);
   if (ascii_caseless_) return FindCaselessAscii(bytes, lower_, anchor_, from, begin, end);
-  if (ere_) return ere_->FindAcross(bytes, from, begin, end);
+  if (ere_) return ere_->FindAcross(bytes, from, begin, end, gave_up);
   const auto& code = *static_cast<const Pcre2Code*>(caseless_.get());
   if (lower_.empty()) return MatchCode(code, bytes, from, begin, end);
   // Every match holds the window of the pattern around the anchor (ASCII bytes but k and s,
@@ -231,10 +231,11 @@ bool TextPattern::FindCandidate(std::string_view bytes, size_t from, size_t* beg
   return false;
 }
 
-bool TextPattern::FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end) const {
+bool TextPattern::FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end,
+                             Ere::GaveUp* gave_up) const {
   if (literal_) return FindLiteral(line, text_, from, begin, end);
   if (ascii_caseless_) return FindCaselessAscii(line, lower_, anchor_, from, begin, end);
-  if (ere_) return ere_->Find(line, from, begin, end);
+  if (ere_) return ere_->Find(line, from, begin, end, gave_up);
   return MatchCode(*static_cast<const Pcre2Code*>(caseless_.get()), line, from, begin, end);
 }
 
@@ -273,7 +274,10 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
   const size_t n = bytes.size();
   while (pos <= n) {
     size_t b = 0, e = 0;
-    if (!pattern.FindCandidate(bytes, pos, &b, &e)) break;
+    Ere::GaveUp gave_up;
+    const bool candidate = pattern.FindCandidate(bytes, pos, &b, &e, &gave_up);
+    if (!candidate && !gave_up.any) break;
+    if (!candidate) b = gave_up.begin;  // the line PCRE2 gave up on, as a candidate's
     if (b >= n && (n == 0 || bytes[n - 1] == '\n')) break;  // past the last line
     const void* before = b > pos ? memrchr(bytes.data() + pos, '\n', b - pos) : nullptr;
     const size_t ls =
@@ -295,8 +299,19 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
     bool ok = false;
     if (pattern.regex()) {
       size_t mb = 0, me = 0;
-      ok = pattern.FindInLine(line, 0, &mb, &me) &&
-           !(secrets && SecretFilter::LineHoldsHidden(scan.spans, ls, le));
+      Ere::GaveUp in_line;
+      ok = candidate && pattern.FindInLine(line, 0, &mb, &me, &in_line);
+      if (!ok && (gave_up.any || in_line.any) &&
+          !(secrets && SecretFilter::LineHoldsHidden(scan.spans, ls, le))) {
+        // Unknown, not "no match": named in the answer. A line holding a hidden value is not
+        // (it never matches), or how costly a pattern is there would tell of the value.
+        out->costly_lines.push_back(line_number);
+        if (out->costly_lines.size() == FileHits::kMaxCostlyLines && le + 1 < n) {
+          out->costly_rest = true;
+          break;
+        }
+      }
+      ok = ok && !(secrets && SecretFilter::LineHoldsHidden(scan.spans, ls, le));
     } else {
       // Any occurrence on the line clear of the hidden values; overlapping ones too.
       size_t from = b >= ls ? b - ls : 0, mb = 0, me = 0;
@@ -478,7 +493,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       return;
     }
     outcome[i] = Outcome::kSearched;
-    if (h.matches == 0) return;
+    if (h.matches == 0 && h.costly_lines.empty()) return;
     h.node = node;
     size_t bytes = 0;
     for (const auto& l : h.lines) bytes += l.text.size() + 16;
@@ -497,6 +512,14 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         break;
       case Outcome::kSearched:
         report.searched++;
+        if (!hits[i].costly_lines.empty()) {
+          FileHits costly;
+          costly.target = hits[i].target;
+          costly.node = hits[i].node;
+          costly.costly_lines = hits[i].costly_lines;
+          costly.costly_rest = hits[i].costly_rest;
+          result.too_costly.push_back(std::move(costly));
+        }
         if (hits[i].matches) result.files.push_back(std::move(hits[i]));
         break;
       case Outcome::kBinary:

@@ -57,10 +57,14 @@ class TextPattern {
   const std::string& text() const { return text_; }
 
   // The first occurrence at or after `from` in `bytes`, possibly not on a line of its own
-  // (see Ere::FindAcross): [*begin, *end). The search confirms it line by line.
-  bool FindCandidate(std::string_view bytes, size_t from, size_t* begin, size_t* end) const;
-  // The first occurrence at or after `from` in `line` (one line, without its '\n').
-  bool FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end) const;
+  // (see Ere::FindAcross): [*begin, *end). The search confirms it line by line. For a regular
+  // expression, false with *gave_up set (when given) where PCRE2 gave up on a line first.
+  bool FindCandidate(std::string_view bytes, size_t from, size_t* begin, size_t* end,
+                     Ere::GaveUp* gave_up = nullptr) const;
+  // The first occurrence at or after `from` in `line` (one line, without its '\n'); false with
+  // *gave_up set (when given) where PCRE2 gave up on it.
+  bool FindInLine(std::string_view line, size_t from, size_t* begin, size_t* end,
+                  Ere::GaveUp* gave_up = nullptr) const;
 
  private:
   std::string text_;
@@ -91,6 +95,13 @@ struct FileHits {
   Node node;
   size_t matches = 0;  // matching lines counted (at most max_per_file)
   bool more = false;   // matching lines past max_per_file
+  // Lines a regular expression was too costly on (PCRE2 gave up: Ere::GaveUp), by number, in
+  // order: not known to match or not. A line holding a value the secret filter hides is never
+  // named (it never matches a regular expression either). After kMaxCostlyLines the rest of the
+  // file is not searched (`costly_rest`): each such line costs PCRE2's whole match limit.
+  static constexpr size_t kMaxCostlyLines = 5;
+  std::vector<size_t> costly_lines;
+  bool costly_rest = false;
   // The lines to show, in order (none with files_only). `kept` false: the search kept no more
   // lines (the result was already larger than any answer); the file is counted only.
   std::vector<ShownLine> lines;
@@ -132,7 +143,10 @@ struct TargetReport {
 };
 
 struct SearchResult {
-  std::vector<FileHits> files;  // by target, then in path order
+  std::vector<FileHits> files;  // by target, then in path order (those with matching lines)
+  // The files a regular expression was too costly on somewhere (FileHits::costly_lines), in the
+  // same order, with or without matching lines.
+  std::vector<FileHits> too_costly;
   std::vector<TargetReport> targets;
   bool stopped = false;  // some target is partial
   std::string why;       // when `stop` stopped it; empty when only targets' own times ran out

@@ -49,7 +49,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
 
   Draft d;
   d.body_kind = TextKind::kCommitMessage;
-  size_t total = 0, with = 0, failed = 0;
+  size_t total = 0, with = 0, failed = 0, costly = 0;
   std::vector<std::string> partial;
   // Progress: the commits walked so far, over every repository (so it only grows).
   uint64_t walked_before = 0, walked_here = 0;
@@ -82,6 +82,11 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
       continue;
     }
     if (!found->stopped.empty()) partial.push_back(repo->name());
+    if (found->too_costly.count) {
+      costly += found->too_costly.count;
+      d.closing.push_back(
+          TooCostlyNote(found->too_costly, repos.size() > 1 ? " in " + repo->name() : ""));
+    }
     if (found->commits.empty()) continue;
     with++;
     total += found->commits.size();
@@ -128,7 +133,9 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
              Plural(repos.size(), "repository", "repositories") +
              " (every branch and tag): " + Plural(total, "commit", "commits") + " in " +
              Plural(with, "repository", "repositories") + ", newest first";
-  if (total == 0 && d.lines.empty()) d.lines.push_back("No commit matches.");
+  if (total == 0 && d.lines.empty()) {
+    d.lines.push_back(costly ? kNoneKnownToMatch : "No commit matches.");
+  }
   if (!partial.empty()) {
     std::string names;
     for (const auto& n : partial) names += (names.empty() ? "" : ", ") + n;

@@ -97,7 +97,9 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
                              : "a submodule: its files belong to another repository") +
                         ".");
     } else {
-      d.lines.push_back(report.files == 0 ? "No served file to search there." : "No line matches.");
+      d.lines.push_back(report.files == 0           ? "No served file to search there."
+                        : !found.too_costly.empty() ? kNoLineKnownToMatch
+                                                    : "No line matches.");
     }
   } else if (options.files_only) {
     for (const auto& f : found.files) d.lines.push_back(DisplayName(f.node.path.str()));
@@ -124,6 +126,7 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
       }
     }
   }
+  if (!found.too_costly.empty()) d.closing.push_back(CostlyLinesNote(found.too_costly));
   if (report.binary) {
     d.closing.push_back("[" + Plural(report.binary, "binary file", "binary files") +
                         " not searched]");

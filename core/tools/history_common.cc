@@ -69,4 +69,28 @@ std::string CommitLineText(const CommitLine& c) {
          DisplayName(c.subject);
 }
 
+const char kNoneKnownToMatch[] =
+    "No commit is known to match: the pattern was too costly on some (below).";
+
+std::string TooCostlyNote(const TooCostly& costly, const std::string& in) {
+  if (costly.count == 0) return "";
+  std::string ids;
+  for (size_t i = 0; i < costly.named.size(); ++i) {
+    ids += (i == 0                                                                ? ""
+            : i + 1 == costly.named.size() && costly.count == costly.named.size() ? " and "
+                                                                                  : ", ") +
+           costly.named[i].Short();
+  }
+  if (costly.count > costly.named.size()) {
+    ids += " and " + WithCommas(costly.count - costly.named.size()) + " more";
+  }
+  return "[this pattern is too costly on " +
+         std::string(costly.count == 1 ? "commit " : "commits ") + ids + in +
+         "; narrow it (a repeat inside a repeat, such as (.*a){25}, is the usual cause)" +
+         " — the regular expression engine gave up on " +
+         (costly.count == 1 ? "its author or message, so it may match"
+                            : "their authors or messages, so they may match") +
+         "]";
+}
+
 }  // namespace rr

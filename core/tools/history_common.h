@@ -23,4 +23,9 @@ std::string DescribeFilter(const Args& args);
 
 std::string CommitLineText(const CommitLine& c);
 
+// What a body says in place of "No commit matches." when a pattern was too costly on some
+// commits (they may match), and the note naming them; `in` is " in <repo>" or "".
+extern const char kNoneKnownToMatch[];
+std::string TooCostlyNote(const TooCostly& costly, const std::string& in = "");
+
 }  // namespace rr

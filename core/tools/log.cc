@@ -75,7 +75,9 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
   d.body_kind = TextKind::kCommitMessage;
   for (const auto& c : page->commits) d.lines.push_back(CommitLineText(c));
   if (page->commits.empty()) {
-    d.lines.push_back(skip > 0 ? "No more commits." : "No commit matches.");
+    d.lines.push_back(page->too_costly.count ? kNoneKnownToMatch
+                      : skip > 0             ? "No more commits."
+                                             : "No commit matches.");
   }
   // How to continue ends the body, not the closing lines: an answer cut at the cap leaves it
   // out with the commits it does not show, and the cut's note gives the skip instead.
@@ -87,6 +89,7 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
     next = "[more commits — continue with skip: " + WithCommas(skip + count) + "]";
   }
   if (!next.empty()) d.lines.push_back(next);
+  if (page->too_costly.count) d.closing.push_back(TooCostlyNote(page->too_costly));
   if (policy.partial()) {
     d.closing.push_back(
         "[only part of this repository is served: commits that changed only files this server "

@@ -189,6 +189,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   if (found.files.empty()) {
     d.aside.push_back(d.lines.size());
     d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched."
+                      : !found.too_costly.empty()    ? kNoLineKnownToMatch
                                                      : "No line matches.");
   }
   auto list = [](const std::vector<std::string>& names) {
@@ -196,6 +197,10 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
     return out;
   };
+  if (!found.too_costly.empty()) {
+    d.closing.push_back(
+        CostlyLinesNote(found.too_costly, [&](size_t t) { return targets[t].repo->name(); }));
+  }
   if (!partial.empty()) {
     d.closing.push_back(
         "[partial: " + (found.why.empty() ? "the search stopped early" : found.why) +

@@ -66,4 +66,47 @@ size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d) {
   return cost;
 }
 
+const char kNoLineKnownToMatch[] =
+    "No line is known to match: the pattern was too costly on some lines (below).";
+
+std::string CostlyLinesNote(const std::vector<FileHits>& files,
+                            const std::function<std::string(size_t target)>& repo_of) {
+  constexpr size_t kNamed = 5;
+  size_t count = 0;
+  std::vector<std::string> named, rest;
+  for (const auto& f : files) {
+    const std::string in = repo_of ? " in " + repo_of(f.target) : "";
+    for (size_t line : f.costly_lines) {
+      count++;
+      if (named.size() < kNamed) {
+        named.push_back("`" + DisplayName(f.node.path.str()) + ":" + std::to_string(line) + "`" +
+                        in);
+      }
+    }
+    if (f.costly_rest && rest.size() < kNamed) {
+      rest.push_back("`" + DisplayName(f.node.path.str()) + "`" + in);
+    }
+  }
+  if (count == 0) return "";
+  std::string where;
+  for (size_t i = 0; i < named.size(); ++i) {
+    where += (i == 0                                           ? ""
+              : i + 1 == named.size() && count == named.size() ? " and "
+                                                               : ", ") +
+             named[i];
+  }
+  if (count > named.size()) where += " and " + WithCommas(count - named.size()) + " more lines";
+  std::string note = "[this pattern is too costly on " + where +
+                     "; narrow it (a repeat inside a repeat, such as (.*a){25}, is the usual "
+                     "cause) — the regular expression engine gave up on " +
+                     (count == 1 ? "that line, so it may match" : "those lines, so they may match");
+  if (!rest.empty()) {
+    std::string files_left;
+    for (size_t i = 0; i < rest.size(); ++i) files_left += (i ? ", " : "") + rest[i];
+    note += "; after " + std::to_string(FileHits::kMaxCostlyLines) +
+            " such lines the rest of a file is not searched: " + files_left;
+  }
+  return note + "]";
+}
+
 }  // namespace rr

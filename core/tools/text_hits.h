@@ -12,6 +12,7 @@
 // (Draft::aside).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,5 +36,14 @@ void StartHits(size_t width, Draft* d);
 // The file's path and its lines; with context, `--` where lines are skipped (git grep writes
 // it only then). Returns what it costs in the answer (characters).
 size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d);
+
+// What a body says in place of "No line matches." when a regular expression was too costly on
+// some lines (they may match).
+extern const char kNoLineKnownToMatch[];
+// The note naming the lines a regular expression was too costly on (SearchResult::too_costly):
+// "[this pattern is too costly on `big.txt:1`; narrow it …]"; empty when there are none.
+// `repo_of(target)` names a file's repository when several were searched (search), or is empty.
+std::string CostlyLinesNote(const std::vector<FileHits>& files,
+                            const std::function<std::string(size_t target)>& repo_of = nullptr);
 
 }  // namespace rr

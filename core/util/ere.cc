@@ -247,8 +247,43 @@ Result<Ere> Ere::Compile(std::string_view pattern, Options options, std::string_
   return ere;
 }
 
-bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end) const {
+namespace {
+
+// Whether a match call gave up rather than answered: any error but "no match" (the match, depth
+// and heap limits, the JIT stack; with PCRE2_MATCH_INVALID_UTF no other error can come from a
+// subject).
+bool GaveUpOn(int rc) { return rc < 0 && rc != PCRE2_ERROR_NOMATCH; }
+
+// The match context of this thread: a JIT stack that starts at 32 KB and may grow to 8 MB (the
+// memory is taken as it is used). Nested repeats such as (a|b)* keep a frame on it for each
+// character they take: PCRE2's default of 32 KB gives up on a line of a few thousand.
+constexpr size_t kJitStackStart = 32 * 1024;
+constexpr size_t kJitStackMax = 8 * 1024 * 1024;
+
+pcre2_match_context* ThreadMatchContext() {
+  struct Held {
+    pcre2_match_context* context = nullptr;
+    pcre2_jit_stack* stack = nullptr;
+    Held() {
+      context = pcre2_match_context_create(nullptr);
+      stack = pcre2_jit_stack_create(kJitStackStart, kJitStackMax, nullptr);
+      if (context && stack) pcre2_jit_stack_assign(context, nullptr, stack);
+    }
+    ~Held() {
+      pcre2_match_context_free(context);
+      pcre2_jit_stack_free(stack);
+    }
+  };
+  thread_local Held held;
+  return held.context;  // null (PCRE2's defaults) only if memory ran out
+}
+
+}  // namespace
+
+bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end,
+               GaveUp* gave_up) const {
   pcre2_match_data* data = pcre2_match_data_create_from_pattern(code_->code, nullptr);
+  pcre2_match_context* context = ThreadMatchContext();
   // One line at a time when multiline, as grep and git log --grep match: nothing (not [^x], \s
   // or \W) matches across a line break. A final line break ends the last line.
   bool found = false;
@@ -262,7 +297,7 @@ bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end
     if (line_end >= from) {
       const size_t start = from > line ? from - line : 0;
       const int rc = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data() + line),
-                                 line_end - line, start, 0, data, nullptr);
+                                 line_end - line, start, 0, data, context);
       if (rc >= 0) {
         found = true;
         if (begin && end) {
@@ -270,6 +305,10 @@ bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end
           *begin = line + ov[0];
           *end = line + ov[1];
         }
+        break;
+      }
+      if (gave_up && GaveUpOn(rc)) {
+        *gave_up = GaveUp{true, line, line_end};
         break;
       }
     }
@@ -280,21 +319,38 @@ bool Ere::Find(std::string_view subject, size_t from, size_t* begin, size_t* end
   return found;
 }
 
-bool Ere::FindAcross(std::string_view subject, size_t from, size_t* begin, size_t* end) const {
-  if (!across_) return Find(subject, from, begin, end);
+bool Ere::FindAcross(std::string_view subject, size_t from, size_t* begin, size_t* end,
+                     GaveUp* gave_up) const {
+  if (!across_) return Find(subject, from, begin, end, gave_up);
   if (from > subject.size()) return false;
   pcre2_match_data* data = pcre2_match_data_create_from_pattern(across_->code, nullptr);
   const int rc = pcre2_match(across_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()),
-                             subject.size(), from, 0, data, nullptr);
+                             subject.size(), from, 0, data, ThreadMatchContext());
   if (rc >= 0 && begin && end) {
     const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
     *begin = ov[0];
     *end = ov[1];
   }
   pcre2_match_data_free(data);
+  // Given up on the whole text: line by line, which finds what can be found and names the
+  // first line that cannot be decided.
+  if (GaveUpOn(rc)) return Find(subject, from, begin, end, gave_up);
   return rc >= 0;
 }
 
-bool Ere::Matches(std::string_view subject) const { return Find(subject, 0, nullptr, nullptr); }
+bool Ere::Matches(std::string_view subject, bool* too_costly) const {
+  size_t from = 0;
+  bool costly = false;
+  while (from <= subject.size()) {
+    GaveUp gave_up;
+    size_t b = 0, e = 0;
+    if (Find(subject, from, &b, &e, &gave_up)) return true;
+    if (!gave_up.any) break;
+    costly = true;  // unknown on that line; a later line may still match
+    from = gave_up.end + 1;
+  }
+  if (too_costly) *too_costly = costly;
+  return false;
+}
 
 }  // namespace rr

@@ -12,7 +12,9 @@
 //     [:upper:] and [:lower:] match any letter.
 // Matching is per line of the subject when `multiline`: each line is matched on its own (^ and
 // $ at its ends), so nothing matches across a line break, as in grep and git log --grep.
-// Thread-safe: Match may run on many threads at once (match data is per call).
+// Thread-safe: Match may run on many threads at once (match data is per call). Each thread
+// matches with a JIT stack of its own of up to 8 MB (PCRE2's default is 32 KB), kept for the
+// thread's life, so that a pattern such as (a|b)*$ matches a long line instead of giving up.
 #pragma once
 
 #include <memory>
@@ -32,16 +34,34 @@ class Ere {
   // `argument` names the argument in errors ("argument `message`: …").
   static Result<Ere> Compile(std::string_view pattern, Options options, std::string_view argument);
 
-  // True when the pattern matches somewhere in `subject`.
-  bool Matches(std::string_view subject) const;
-  // The first match at or after `from`: its [begin, end) in *begin, *end.
-  bool Find(std::string_view subject, size_t from, size_t* begin, size_t* end) const;
+  // A line PCRE2 gave up on before it could tell whether the pattern matches there: its match,
+  // depth or heap limit, or the JIT stack, was reached (a pattern that backtracks without end,
+  // such as (.*a){25} on a long line of a). Whether that line matches is unknown, so it is never
+  // read as "no match": the callers below say where it happened.
+  struct GaveUp {
+    bool any = false;
+    size_t begin = 0, end = 0;  // the line, [begin, end) in the subject (without its '\n')
+  };
+
+  // True when the pattern matches somewhere in `subject` (on some line, when multiline). When it
+  // does not and PCRE2 gave up on some line, *too_costly (if given) is set: the answer is then
+  // unknown, not "no match". A match on any line is a match, whatever the other lines cost.
+  bool Matches(std::string_view subject, bool* too_costly = nullptr) const;
+  // The first match at or after `from`: its [begin, end) in *begin, *end. When PCRE2 gives up
+  // on a line before a match is found, Find stops there: it returns false and, when `gave_up`
+  // is given, says which line (a caller goes on from the line after it); without `gave_up`,
+  // such a line is passed over as holding no match.
+  bool Find(std::string_view subject, size_t from, size_t* begin, size_t* end,
+            GaveUp* gave_up = nullptr) const;
   // For a multiline Ere, a fast first look over a whole text in one call: a match at or after
   // `from` that may run across line breaks (^ and $ also at every line's ends). Every match
   // Find gives begins at or after the one this gives, so a caller checks that match's line with
   // Find and, when it holds none, looks again from the next line: what is found is then exactly
   // what Find finds line by line, in far fewer calls. For an Ere that is not multiline, Find.
-  bool FindAcross(std::string_view subject, size_t from, size_t* begin, size_t* end) const;
+  // When PCRE2 gives up on the whole text, it looks line by line (Find), and so reports the
+  // first line it gives up on as Find does.
+  bool FindAcross(std::string_view subject, size_t from, size_t* begin, size_t* end,
+                  GaveUp* gave_up = nullptr) const;
 
   // The PCRE2 pattern it was translated to (for tests and errors).
   const std::string& translated() const { return translated_; }
