@@ -532,14 +532,34 @@ void GetCount(const YAML::Node& n, const std::string& what, size_t least, size_t
   *out = static_cast<size_t>(v);
 }
 
-// An environment variable's name, as token_env takes it.
+// An environment variable's name, as token_env takes it: [A-Z_][A-Z0-9_]*, at most 100
+// characters. A token pasted where its name belongs is refused so, whatever its format.
 bool IsEnvName(const std::string& s) {
   if (s.empty() || s.size() > 100 || (s[0] >= '0' && s[0] <= '9')) return false;
   for (char c : s) {
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-      return false;
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
   }
   return true;
+}
+
+// A `token_env` value: the NAME of the environment variable holding a token. Anything else
+// (most often the token itself) is refused with a problem that never repeats it, and *out is
+// left empty so that nothing shows it later.
+void GetEnvName(const YAML::Node& n, const std::string& what, Problems& p, std::string* out) {
+  if (!n.IsScalar()) {
+    p.Add(n, what + " must be the NAME of an environment variable holding the token, as text");
+    out->clear();
+    return;
+  }
+  if (IsEnvName(n.Scalar())) {
+    *out = n.Scalar();
+    return;
+  }
+  out->clear();
+  p.Add(n, what +
+               " must be the NAME of an environment variable holding the token (capital "
+               "letters, digits and _, not starting with a digit: token_env: GITHUB_TOKEN), "
+               "never the token itself; the value given is not repeated here");
 }
 
 // sync_every: a number and a unit (s, m, h, d), at least a minute.
@@ -597,12 +617,7 @@ void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
       p.Add(http["listen"], "http.listen must be [ADDRESS:]PORT, e.g. \"127.0.0.1:8080\" or 8080");
     }
   }
-  if (http["token_env"] && GetString(http["token_env"], "http.token_env", p, &h->token_env) &&
-      !IsEnvName(h->token_env)) {
-    p.Add(http["token_env"],
-          "http.token_env names the environment variable holding the token, e.g. "
-          "token_env: REPO_READER_TOKEN");
-  }
+  if (http["token_env"]) GetEnvName(http["token_env"], "http.token_env", p, &h->token_env);
   if (const YAML::Node tokens = http["tokens"]) {
     if (!tokens.IsSequence()) {
       p.Add(tokens,
@@ -621,9 +636,8 @@ void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
         HttpTokenConfig tc;
         if (!t["token_env"]) {
           p.Add(t, where + ": `token_env` is missing; name the variable holding the token");
-        } else if (GetString(t["token_env"], where + ".token_env", p, &tc.token_env) &&
-                   !IsEnvName(tc.token_env)) {
-          p.Add(t["token_env"], where + ".token_env must be an environment variable's name");
+        } else {
+          GetEnvName(t["token_env"], where + ".token_env", p, &tc.token_env);
         }
         if (!t["repos"]) {
           p.Add(t, where +
@@ -787,13 +801,7 @@ void ParseMirrors(const YAML::Node& root, Problems& p, Config* c) {
     }
     if (m["include"]) GetPatterns(m["include"], where + ".include", p, &mc.include);
     if (m["exclude"]) GetPatterns(m["exclude"], where + ".exclude", p, &mc.exclude);
-    if (m["token_env"] && GetString(m["token_env"], where + ".token_env", p, &mc.token_env) &&
-        !IsEnvName(mc.token_env)) {
-      p.Add(m["token_env"], where +
-                                ".token_env must be the NAME of an environment variable holding "
-                                "the token (e.g. token_env: GITHUB_TOKEN), never the token");
-      mc.token_env.clear();
-    }
+    if (m["token_env"]) GetEnvName(m["token_env"], where + ".token_env", p, &mc.token_env);
     if (m["host_kind"] && GetString(m["host_kind"], where + ".host_kind", p, &mc.host_kind)) {
       if (mc.host_kind.empty() ||
           mc.host_kind.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
@@ -1013,13 +1021,7 @@ void ParseGroups(const YAML::Node& root, const std::string& file, Problems& p, C
     if (g["refs"]) GetPatterns(g["refs"], where + ".refs", p, &gc.refs);
     if (g["include"]) GetPatterns(g["include"], where + ".include", p, &gc.include);
     if (g["exclude"]) GetPatterns(g["exclude"], where + ".exclude", p, &gc.exclude);
-    if (g["token_env"] && GetString(g["token_env"], where + ".token_env", p, &gc.token_env) &&
-        !IsEnvName(gc.token_env)) {
-      p.Add(g["token_env"], where +
-                                ".token_env must be the NAME of an environment variable holding "
-                                "the token (e.g. token_env: GITHUB_TOKEN), never the token");
-      gc.token_env.clear();
-    }
+    if (g["token_env"]) GetEnvName(g["token_env"], where + ".token_env", p, &gc.token_env);
     if (g["sync_every"]) GetInterval(g["sync_every"], where + ".sync_every", p, &gc.sync_every);
     ParseGroupRelisting(g, where, p, &gc);
     gc.label = host + "/" + gc.owner;

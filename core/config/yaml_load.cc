@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/util/text.h"
+
 namespace rr {
 namespace {
 struct FromLibyaml {};
@@ -52,12 +54,18 @@ std::string Text(const yaml_char_t* s) { return s ? reinterpret_cast<const char*
 // collection when it ends (a mapping takes its children as key, value, key, value...).
 class Builder {
  public:
-  Builder() : memory_(std::make_shared<YAML::detail::memory_holder>()) {}
+  explicit Builder(const YamlBounds& bounds)
+      : memory_(std::make_shared<YAML::detail::memory_holder>()), bounds_(bounds) {}
 
-  YAML::detail::node& Start(const yaml_mark_t& mark, const yaml_char_t* anchor) {
+  YAML::detail::node& Start(const yaml_mark_t& mark, const yaml_char_t* anchor,
+                            size_t scalar_bytes = 0) {
+    Grow(mark, 1 + scalar_bytes);
     YAML::detail::node& node = memory_->create_node();
     node.set_mark(MarkOf(mark));
-    if (anchor) anchors_[Text(anchor)] = &node;
+    if (anchor) {
+      anchors_[Text(anchor)] = &node;
+      open_anchors_[&node] = expanded_ - 1 - scalar_bytes;  // the tree's size before this node
+    }
     Push(node);
     return node;
   }
@@ -67,6 +75,17 @@ class Builder {
       throw YAML::ParserException(MarkOf(e.start_mark), "the referenced anchor is not defined: " +
                                                             Text(e.data.alias.anchor));
     }
+    if (++aliases_ > bounds_.max_aliases) {
+      throw YamlBoundsExceeded(MarkOf(e.start_mark),
+                               "more than " + WithCommas(bounds_.max_aliases) + " aliases (*name)");
+    }
+    const auto size = sizes_.find(it->second);
+    if (size == sizes_.end()) {
+      throw YamlBoundsExceeded(MarkOf(e.start_mark),
+                               "an alias inside the node its anchor names (a tree that never "
+                               "ends)");
+    }
+    Grow(e.start_mark, size->second);
     Push(*it->second);
     Pop();
   }
@@ -74,7 +93,7 @@ class Builder {
     const auto& s = e.data.scalar;
     std::string value(reinterpret_cast<const char*>(s.value), s.length);
     const bool plain = s.style == YAML_PLAIN_SCALAR_STYLE && s.plain_implicit && !s.tag;
-    YAML::detail::node& node = Start(e.start_mark, s.anchor);
+    YAML::detail::node& node = Start(e.start_mark, s.anchor, s.length);
     if (plain && IsNullText(value)) {
       node.set_null();
     } else {
@@ -89,6 +108,10 @@ class Builder {
     const yaml_char_t* tag = seq ? e.data.sequence_start.tag : e.data.mapping_start.tag;
     const bool flow = seq ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
                           : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+    if (++depth_ > bounds_.max_depth) {
+      throw YamlBoundsExceeded(MarkOf(e.start_mark), "collections nested more than " +
+                                                         WithCommas(bounds_.max_depth) + " deep");
+    }
     YAML::detail::node& node = Start(e.start_mark, anchor);
     node.set_tag(tag ? Text(tag) : "?");
     node.set_type(type);
@@ -97,6 +120,7 @@ class Builder {
   }
   void End(bool map) {
     if (map) --map_depth_;
+    --depth_;
     Pop();
   }
   YAML::Node Root() {
@@ -111,7 +135,23 @@ class Builder {
     stack_.push_back(&node);
     if (needs_key) keys_.emplace_back(&node, false);
   }
+  // The tree, every alias written out, grows by `n`.
+  void Grow(const yaml_mark_t& mark, size_t n) {
+    if (n > bounds_.max_expanded || expanded_ > bounds_.max_expanded - n) {
+      throw YamlBoundsExceeded(MarkOf(mark), "larger than " + WithCommas(bounds_.max_expanded) +
+                                                 " bytes with every alias (*name) written out");
+    }
+    expanded_ += n;
+  }
   void Pop() {
+    if (!open_anchors_.empty()) {
+      // An anchored node ends: its size, every alias within it written out, is known.
+      auto it = open_anchors_.find(stack_.back());
+      if (it != open_anchors_.end()) {
+        sizes_[it->first] = expanded_ - it->second;
+        open_anchors_.erase(it);
+      }
+    }
     if (stack_.size() == 1) {
       root_ = stack_[0];
       stack_.pop_back();
@@ -139,6 +179,11 @@ class Builder {
   size_t map_depth_ = 0;
   std::map<std::string, YAML::detail::node*> anchors_;
   YAML::detail::node* root_ = nullptr;
+  // The bounds, and what was read against them.
+  YamlBounds bounds_;
+  size_t depth_ = 0, aliases_ = 0, expanded_ = 0;
+  std::map<const YAML::detail::node*, size_t> open_anchors_;  // anchored, not ended: size before
+  std::map<const YAML::detail::node*, size_t> sizes_;         // anchored and ended: its size
 };
 
 class Parser {
@@ -216,9 +261,9 @@ void FreeYaml(YAML::Node& tree, size_t text_bytes) {
 
 namespace {
 
-YAML::Node Build(const std::string& text) {
+YAML::Node Build(const std::string& text, const YamlBounds& bounds) {
   Parser parser(text);
-  Builder builder;
+  Builder builder(bounds);
   while (true) {
     const yaml_event_t& e = parser.Next();
     switch (e.type) {
@@ -252,8 +297,10 @@ YAML::Node Build(const std::string& text) {
 
 }  // namespace
 
-YAML::Node LoadYaml(const std::string& text) {
-  if (text.size() < kAsideBytes) return Build(text);
+YAML::Node LoadYaml(const std::string& text) { return LoadYaml(text, YamlBounds()); }
+
+YAML::Node LoadYaml(const std::string& text, const YamlBounds& bounds) {
+  if (text.size() < kAsideBytes) return Build(text, bounds);
   // A large tree is built on a thread of its own. glibc gives that thread a memory arena of its
   // own, so the tree's many small blocks are not interleaved with what the caller allocates and
   // keeps meanwhile (the configuration read from it): freed, the arena's pages go back to the
@@ -262,7 +309,7 @@ YAML::Node LoadYaml(const std::string& text) {
   std::exception_ptr failure;
   std::thread([&] {
     try {
-      tree = Build(text);
+      tree = Build(text, bounds);
     } catch (...) {
       failure = std::current_exception();
     }

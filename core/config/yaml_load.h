@@ -9,11 +9,34 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstddef>
+#include <limits>
 #include <string>
 
 namespace rr {
 
 YAML::Node LoadYaml(const std::string& text);
+
+// Bounds on a tree read from YAML written by others (a SKILL.md's front matter). An alias adds
+// the whole node its anchor names each time it is used, so a few hundred bytes of anchors and
+// aliases describe a tree of gigabytes to whoever walks it: the tree is measured as if every
+// alias were written out (each node counts one, a scalar its bytes too) while it is read.
+struct YamlBounds {
+  size_t max_depth = std::numeric_limits<size_t>::max();     // collections within collections
+  size_t max_aliases = std::numeric_limits<size_t>::max();   // aliases used
+  size_t max_expanded = std::numeric_limits<size_t>::max();  // the tree, every alias written out
+};
+
+// What LoadYaml throws when a tree would pass a bound.
+class YamlBoundsExceeded : public YAML::ParserException {
+ public:
+  using YAML::ParserException::ParserException;
+};
+
+// LoadYaml within `bounds`: text whose tree would pass one throws YamlBoundsExceeded saying
+// which bound and where, as soon as the parser reaches it. An alias used inside the node its
+// anchor names (a tree that never ends) is refused so too.
+YAML::Node LoadYaml(const std::string& text, const YamlBounds& bounds);
 
 // Frees a tree LoadYaml read from `text_bytes` of text; `tree` no longer refers to it after. A
 // large one (a configuration naming thousands of repositories) takes as long to free as to read:

@@ -859,13 +859,13 @@ Result<BlameResult> Engine::Run(const CommitId& start, std::string_view path) {
   const uint32_t path_id = Intern(path);
   const Entry e = EntryAt(first->tree, path_id);
   if (!e.found || !IsRegular(e.mode)) {
-    return Error{"`" + DisplayName(path) + "` is not a file at commit " + start.Short()};
+    return Error{"`" + EchoArgument(path) + "` is not a file at commit " + start.Short()};
   }
   Origin* origin = GetOrigin(first, path_id, e.oid);
   if (!Load(origin)) {
     return Error{origin->stop == BlameStop::kTooLarge
-                     ? "`" + DisplayName(path) + "` is over the size blame reads"
-                     : "the contents of `" + DisplayName(path) + "` are not in the local copy"};
+                     ? "`" + EchoArgument(path) + "` is over the size blame reads"
+                     : "the contents of `" + EchoArgument(path) + "` are not in the local copy"};
   }
   BlameResult result;
   result.total_lines = CountLines(Bytes(origin->data));

@@ -5,7 +5,7 @@
 namespace rr {
 
 Result<RefText> RefText::Parse(std::string_view text) {
-  const std::string shown = "ref `" + DisplayName(text) + "` is refused: ";
+  const std::string shown = "ref `" + EchoArgument(text) + "` is refused: ";
   if (text.empty()) {
     return Error{
         "ref is empty; give a branch, tag or commit id, or leave ref out for the "

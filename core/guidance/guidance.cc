@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/config/yaml_load.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -205,11 +206,12 @@ void ReadFrontMatter(GuidancePiece* piece, std::string_view scope_key, bool curs
   piece->body_offset = fm.body_offset;
   YAML::Node root;
   try {
-    root = YAML::Load(fm.yaml);
+    root = LoadFrontMatter(fm.yaml);
   } catch (const YAML::Exception& e) {
     const std::string where =
         e.mark.is_null() ? "" : " at line " + std::to_string(e.mark.line + 2);  // after `---`
-    return broken("not valid YAML: " + e.msg + where);
+    const bool bound = dynamic_cast<const YamlBoundsExceeded*>(&e) != nullptr;
+    return broken((bound ? "" : "not valid YAML: ") + e.msg + where);
   } catch (const std::exception& e) {
     return broken(std::string("not valid YAML: ") + e.what());
   }
@@ -820,6 +822,21 @@ Result<GuidanceFile> ReadGuidanceFile(const ServedRepo& repo, const GuidancePiec
   return out;
 }
 
+YAML::Node LoadFrontMatter(const std::string& yaml) {
+  YamlBounds bounds;
+  bounds.max_depth = kMaxFrontMatterDepth;
+  bounds.max_aliases = kMaxFrontMatterAliases;
+  bounds.max_expanded = kMaxFrontMatterExpanded;
+  // A front matter is never larger than SplitFrontMatter lets it be; a text that is, is refused
+  // here too, for a caller that did not split it so.
+  if (yaml.size() > kMaxFrontMatterBytes) {
+    throw YamlBoundsExceeded(YAML::Mark::null_mark(),
+                             "it is larger than " + WithCommas(kMaxFrontMatterBytes) +
+                                 " bytes, the most a front matter may hold");
+  }
+  return LoadYaml(yaml, bounds);
+}
+
 FrontMatter SplitFrontMatter(std::string_view text) {
   FrontMatter fm;
   size_t pos = 0;
@@ -847,6 +864,12 @@ FrontMatter SplitFrontMatter(std::string_view text) {
         fm.body_offset = next;
         return fm;
       }
+    }
+    if (fm.yaml.size() + line.size() + 1 > kMaxFrontMatterBytes) {
+      fm.problem = "it is larger than " + WithCommas(kMaxFrontMatterBytes) +
+                   " bytes, the most a front matter may hold";
+      fm.yaml.clear();
+      return fm;
     }
     fm.yaml.append(line);
     fm.yaml.push_back('\n');

@@ -6,10 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
-#include <regex>
 #include <unordered_map>
 
+#include "core/config/yaml_load.h"
 #include "core/guidance/guidance.h"
 #include "core/secrets/server_log.h"
 #include "core/util/json_text.h"
@@ -25,6 +26,9 @@ constexpr int kTtlMs = 60000;              // how long a host may keep a listing
 constexpr size_t kMaxFiles = 512;          // the extension's per-skill limits
 constexpr size_t kMaxBytes = 16 * 1024 * 1024;
 constexpr int kMaxDepth = 32;  // of a front matter's YAML, as hosts read it
+// A front matter's JSON: its YAML is at most 64 KB with every alias written out
+// (kMaxFrontMatterExpanded), which JSON's escapes may make at most six times as long.
+constexpr size_t kMaxFrontMatterJson = 6 * kMaxFrontMatterExpanded + 4096;
 
 const char* const kOwners = "_owners";
 const char* const kOperator = "_operator";
@@ -141,14 +145,80 @@ bool ParseUri(const std::string& uri, SkillRef* out) {
 
 // --- front matter -----------------------------------------------------------------------------
 
-// YAML 1.2 core schema's plain scalars, and the extension's skill names.
-const std::regex kNull("~|null|Null|NULL"), kTrue("true|True|TRUE"), kFalse("false|False|FALSE"),
-    kInteger("[+-]?[0-9]+"), kFloat("[+-]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([Ee][+-]?[0-9]+)?"),
-    kOctal("0o[0-7]+"), kHex("0x[0-9A-Fa-f]+"),
-    kSpecialFloat("[+-]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)"), kSkillName("[0-9a-z]+(-[0-9a-z]+)*");
+// YAML 1.2 core schema's plain scalars, and the extension's skill names, each read by a scan
+// that looks at every byte once (a front matter is written by others: no backtracking matcher).
+bool OneOf(std::string_view s, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (s == w) return true;
+  }
+  return false;
+}
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// The digits from s[*i] on; false when there is none.
+bool Digits(std::string_view s, size_t* i, bool (*is)(char) = IsDigit) {
+  const size_t from = *i;
+  while (*i < s.size() && is(s[*i])) ++*i;
+  return *i > from;
+}
+size_t AfterSign(std::string_view s) { return !s.empty() && (s[0] == '+' || s[0] == '-'); }
 
-bool Matches(const std::regex& pattern, const std::string& s) {
-  return std::regex_match(s, pattern);
+bool IsNullWord(std::string_view s) { return OneOf(s, {"~", "null", "Null", "NULL"}); }
+bool IsTrueWord(std::string_view s) { return OneOf(s, {"true", "True", "TRUE"}); }
+bool IsFalseWord(std::string_view s) { return OneOf(s, {"false", "False", "FALSE"}); }
+// [+-]?[0-9]+
+bool IsInteger(std::string_view s) {
+  size_t i = AfterSign(s);
+  return Digits(s, &i) && i == s.size();
+}
+// [+-]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([Ee][+-]?[0-9]+)?
+bool IsFloat(std::string_view s) {
+  size_t i = AfterSign(s);
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (!Digits(s, &i)) return false;
+  } else {
+    if (!Digits(s, &i)) return false;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      Digits(s, &i);
+    }
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!Digits(s, &i)) return false;
+  }
+  return i == s.size();
+}
+// 0o[0-7]+
+bool IsOctal(std::string_view s) {
+  size_t i = 2;
+  return s.size() > 2 && s[0] == '0' && s[1] == 'o' &&
+         Digits(s, &i, [](char c) { return c >= '0' && c <= '7'; }) && i == s.size();
+}
+// 0x[0-9A-Fa-f]+
+bool IsHex(std::string_view s) {
+  size_t i = 2;
+  return s.size() > 2 && s[0] == '0' && s[1] == 'x' &&
+         Digits(s, &i,
+                [](char c) {
+                  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+                }) &&
+         i == s.size();
+}
+// [+-]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)
+bool IsSpecialFloat(std::string_view s) {
+  return OneOf(s.substr(AfterSign(s)), {".inf", ".Inf", ".INF"}) ||
+         OneOf(s, {".nan", ".NaN", ".NAN"});
+}
+// [0-9a-z]+(-[0-9a-z]+)*
+bool IsSkillName(std::string_view s) {
+  if (s.empty() || s.front() == '-' || s.back() == '-') return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '-' ? s[i - 1] == '-' : !(IsDigit(c) || (c >= 'a' && c <= 'z'))) return false;
+  }
+  return true;
 }
 
 // A number as JSON text, or "" when it is not finite (hosts refuse such a front matter).
@@ -167,17 +237,13 @@ std::string JsonNumber(double v) {
 // A plain scalar typed as YAML 1.2's core schema types it (as hosts verifying a skill read it):
 // null, true, false, a number, or a string. "" when it is a number JSON cannot hold.
 std::string PlainScalar(const std::string& s) {
-  if (s.empty() || Matches(kNull, s)) return "null";
-  if (Matches(kTrue, s)) return "true";
-  if (Matches(kFalse, s)) return "false";
-  if (Matches(kInteger, s) || Matches(kFloat, s))
-    return JsonNumber(std::strtod(s.c_str(), nullptr));
-  if (Matches(kOctal, s)) {
-    return JsonNumber(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 8)));
-  }
-  if (Matches(kHex, s))
-    return JsonNumber(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 16)));
-  if (Matches(kSpecialFloat, s)) return "";
+  if (s.empty() || IsNullWord(s)) return "null";
+  if (IsTrueWord(s)) return "true";
+  if (IsFalseWord(s)) return "false";
+  if (IsInteger(s) || IsFloat(s)) return JsonNumber(std::strtod(s.c_str(), nullptr));
+  if (IsOctal(s)) return JsonNumber(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 8)));
+  if (IsHex(s)) return JsonNumber(static_cast<double>(std::strtoull(s.c_str() + 2, nullptr, 16)));
+  if (IsSpecialFloat(s)) return "";
   return JsonQuote(s);
 }
 
@@ -235,12 +301,17 @@ bool ValidUtf8(std::string_view s) {
 
 // The front matter of a SKILL.md as served, as JSON, when hosts can take it: a mapping whose
 // name is the skill's folder and whose description, compatibility and metadata are as the
-// extension says. "" otherwise.
-std::string FrontMatterJson(const std::string& text, const std::string& folder) {
+// extension says. "" otherwise, with *why set when the front matter could not be read within
+// its bounds (a host is told why the skill is not offered; other refusals are the extension's).
+std::string FrontMatterJson(const std::string& text, const std::string& folder, std::string* why) {
   const FrontMatter fm = SplitFrontMatter(text);
-  if (!fm.present || !fm.problem.empty()) return "";
+  if (!fm.present) return "";
+  if (!fm.problem.empty()) {
+    *why = fm.problem;
+    return "";
+  }
   try {
-    const YAML::Node root = YAML::Load(fm.yaml);
+    const YAML::Node root = LoadFrontMatter(fm.yaml);
     if (!root.IsMap()) return "";
     // A string: quoted, or plain and read as no other type.
     auto text = [](const YAML::Node& n, size_t most) {
@@ -248,7 +319,7 @@ std::string FrontMatterJson(const std::string& text, const std::string& folder) 
       return n.Tag() == "!" || PlainScalar(n.Scalar()).rfind('"', 0) == 0;
     };
     const YAML::Node name = root["name"];
-    if (!text(name, 64) || name.Scalar() != folder || !Matches(kSkillName, folder)) return "";
+    if (!text(name, 64) || name.Scalar() != folder || !IsSkillName(folder)) return "";
     if (!text(root["description"], 1024)) return "";
     if (root["compatibility"] && !text(root["compatibility"], 500)) return "";
     if (const YAML::Node m = root["metadata"]) {
@@ -262,7 +333,14 @@ std::string FrontMatterJson(const std::string& text, const std::string& folder) 
     }
     std::string json;
     if (!ToJson(root, 0, &json)) return "";
+    if (json.size() > kMaxFrontMatterJson) {
+      *why = "as JSON it is larger than " + WithCommas(kMaxFrontMatterJson) + " bytes";
+      return "";
+    }
     return json;
+  } catch (const YamlBoundsExceeded& e) {
+    *why = e.msg + (e.mark.is_null() ? "" : " at line " + std::to_string(e.mark.line + 2));
+    return "";
   } catch (const std::exception&) {
     return "";
   }
@@ -329,17 +407,18 @@ ServedFiles& Files() {
   return files;
 }
 
-// A skill's entry as skills/list and skills/get give it, or "" when it is not offered.
-std::string EntryOf(const ServedRepo& repo, const GuidancePiece& skill,
-                    const SecretFilter* secrets) {
-  if (skill.kind != GuidancePiece::Kind::kSkill || !skill.note.empty() || skill.files.empty()) {
-    return "";
-  }
+// A skill's entry as skills/list and skills/get give it, or "" when it is not offered (with
+// *why, when given, set when its front matter is past its bounds).
+std::string EntryOf(const ServedRepo& repo, const GuidancePiece& skill, const SecretFilter* secrets,
+                    std::string* why = nullptr) {
+  if (skill.kind != GuidancePiece::Kind::kSkill || skill.files.empty()) return "";
   const std::string folder = FolderOf(skill);
+  std::string unread;
   auto manifest = Files().Get(repo, skill, skill.files.front(), secrets);
-  if (!manifest->why.empty()) return "";
-  const std::string frontmatter = FrontMatterJson(manifest->text, folder);
-  if (frontmatter.empty()) return "";
+  const std::string frontmatter =
+      manifest->why.empty() ? FrontMatterJson(manifest->text, folder, &unread) : "";
+  if (why && !unread.empty()) *why = "its front matter cannot be read (" + unread + ")";
+  if (!skill.note.empty() || frontmatter.empty()) return "";
   std::string resources;
   size_t count = 0, bytes = 0;
   for (const Node& f : skill.files) {
@@ -460,9 +539,13 @@ SkillsAnswer Get(const Catalog& catalog, const SecretFilter* secrets,
   const GuidancePiece* skill = nullptr;
   if (ParseUri(uri, &ref) && ref.rel == "SKILL.md")
     skill = SkillAt(catalog, ref, stop, &repo, &keep);
-  const std::string entry = skill ? EntryOf(*repo, *skill, secrets) : "";
+  std::string why;
+  const std::string entry = skill ? EntryOf(*repo, *skill, secrets, &why) : "";
+  if (entry.empty() && !why.empty()) {
+    return Fail(kInvalidParams, "the skill at " + EchoArgument(uri) + " is not offered: " + why);
+  }
   if (entry.empty()) {
-    return Fail(kInvalidParams, "no skill at " + DisplayName(uri) + "; skills/list lists them");
+    return Fail(kInvalidParams, "no skill at " + EchoArgument(uri) + "; skills/list lists them");
   }
   SkillsAnswer a;
   a.result = "{\"skill\":" + entry + "," + CacheFields() + "}";
@@ -493,7 +576,7 @@ SkillsAnswer Read(const Catalog& catalog, const SecretFilter* secrets,
       return a;
     }
   }
-  return Fail(kResourceNotFound, "resource not found: " + DisplayName(uri) +
+  return Fail(kResourceNotFound, "resource not found: " + EchoArgument(uri) +
                                      " (this server's resources are the files of the skills "
                                      "skills/list lists)");
 }
@@ -526,7 +609,7 @@ SkillsAnswer AnswerSkills(const Catalog& catalog, const SecretFilter* secrets,
   } catch (const std::exception& e) {
     return Fail(-32603, std::string("internal error: ") + e.what());
   }
-  return Fail(-32601, "method not found: " + DisplayName(method));
+  return Fail(-32601, "method not found: " + EchoArgument(method));
 }
 
 }  // namespace rr

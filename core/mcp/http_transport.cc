@@ -320,8 +320,12 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     }
     if (req.hasContentLength() &&
         req.getContentLength64() > static_cast<Poco::Int64>(c.max_body_bytes)) {
+      // Only its start is read: enough to answer with its id.
+      std::string head(std::min(kRequestIdScanBytes, c.max_body_bytes), '\0');
+      req.stream().read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<size_t>(std::max<std::streamsize>(req.stream().gcount(), 0)));
       res.setKeepAlive(false);
-      Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes));
+      Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes, head));
       return 413;
     }
     std::string body;
@@ -332,7 +336,7 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
         body.append(buf, static_cast<size_t>(in.gcount()));
         if (body.size() > c.max_body_bytes) {
           res.setKeepAlive(false);
-          Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes));
+          Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes, body));
           return 413;
         }
       }

@@ -107,14 +107,8 @@ std::string ToolResult(const std::string& text, bool is_error) {
          "}],\"isError\":" + (is_error ? "true" : "false") + "}";
 }
 
-// At most this many characters of a name an agent sent are repeated in an error.
-constexpr size_t kEchoedName = 100;
-
 // A name the client sent, as an error may repeat it: displayable and capped.
-std::string Echo(std::string_view raw) {
-  if (CodePoints(raw) <= kEchoedName) return DisplayName(raw);
-  return DisplayName(raw.substr(0, PrefixBytes(raw, kEchoedName))) + "…";
-}
+std::string Echo(std::string_view raw) { return EchoArgument(raw); }
 
 // A JSON number that is an integer literal too large for 64 bits (HugeIntegersAsDecimals wrote
 // it as a decimal), or any number with no fraction past what an int64 holds.
@@ -287,9 +281,10 @@ void McpServer::Worker() {
   }
 }
 
-std::string McpServer::OversizedMessageError(size_t limit) {
-  return "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + std::to_string(kInvalidRequest) +
-         ",\"message\":" +
+std::string McpServer::OversizedMessageError(size_t limit, std::string_view head) {
+  const std::string id = LeadingRequestId(head);
+  return "{\"jsonrpc\":\"2.0\",\"id\":" + (id.empty() ? std::string("null") : id) +
+         ",\"error\":{\"code\":" + std::to_string(kInvalidRequest) + ",\"message\":" +
          JsonQuote("message refused: larger than " + WithCommas(limit) +
                    " bytes; send smaller messages") +
          "}}";

@@ -33,6 +33,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -132,8 +133,9 @@ class McpServer {
   // Waits until every call under way on the pool has answered (or been cancelled).
   void Drain();
 
-  // The error sent for a message too large to read.
-  static std::string OversizedMessageError(size_t limit);
+  // The error sent for a message too large to read, with the request's id when its first bytes
+  // (`head`) name one (LeadingRequestId), so that the client is not left waiting for it.
+  static std::string OversizedMessageError(size_t limit, std::string_view head = {});
 
   // The server's own catalog now (a snapshot).
   std::shared_ptr<const Catalog> catalog() const { return live_->Get(); }

@@ -49,7 +49,7 @@ void StdioTransport::Run(McpServer& server) {
       if (!skipping) {
         line.append(buf + start, i - start);
         if (line.size() > kMaxMessageBytes) {
-          Write(McpServer::OversizedMessageError(kMaxMessageBytes));
+          Write(McpServer::OversizedMessageError(kMaxMessageBytes, line));
         } else {
           if (!line.empty() && line.back() == '\r') line.pop_back();
           if (!line.empty()) server.Handle(line);
@@ -62,7 +62,7 @@ void StdioTransport::Run(McpServer& server) {
     if (!skipping) {
       line.append(buf + start, static_cast<size_t>(n) - start);
       if (line.size() > kMaxMessageBytes) {
-        Write(McpServer::OversizedMessageError(kMaxMessageBytes));
+        Write(McpServer::OversizedMessageError(kMaxMessageBytes, line));
         line.clear();
         line.shrink_to_fit();
         skipping = true;

@@ -91,7 +91,7 @@ bool MatchPart(std::string_view p, std::string_view s, bool ignore_case) {
 }
 
 Result<Glob> Glob::Compile(std::string_view pattern, bool ignore_case) {
-  const std::string shown = "pattern `" + DisplayName(pattern) + "` ";
+  const std::string shown = "pattern `" + EchoArgument(pattern) + "` ";
   if (pattern.empty()) return Error{"a pattern is empty; write one such as src/** or *.md"};
   for (char c : pattern) {
     const auto u = static_cast<unsigned char>(c);

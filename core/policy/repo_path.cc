@@ -29,9 +29,9 @@ Result<RepoPath> RepoPath::Parse(std::string_view text) {
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if (u == 0)
-      return Error{"path `" + DisplayName(text) + "` holds a NUL byte; write a plain path"};
+      return Error{"path `" + EchoArgument(text) + "` holds a NUL byte; write a plain path"};
     if (u < 0x20 || u == 0x7F) {
-      return Error{"path `" + DisplayName(text) +
+      return Error{"path `" + EchoArgument(text) +
                    "` holds a control character; write a plain path such as src/app.py"};
     }
   }
@@ -46,15 +46,15 @@ Result<RepoPath> RepoPath::Parse(std::string_view text) {
     const std::string_view part =
         t.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
     if (part.empty()) {
-      return Error{"path `" + std::string(text) +
+      return Error{"path `" + EchoArgument(text) +
                    "` has an empty part (`//`); write each folder once, e.g. src/app.py"};
     }
     if (part == "." || part == "..") {
-      return Error{"path `" + std::string(text) + "` has a `" + std::string(part) +
+      return Error{"path `" + EchoArgument(text) + "` has a `" + std::string(part) +
                    "` part; paths are written from the repository's root without . or .."};
     }
     if (IsDotGit(part)) {
-      return Error{"path `" + std::string(text) +
+      return Error{"path `" + EchoArgument(text) +
                    "` has a `.git` part; a repository's own .git folder is never served"};
     }
     if (slash == std::string_view::npos) break;

@@ -29,7 +29,7 @@ Result<std::shared_ptr<const ServedRepo>> Catalog::Find(const std::string& name)
     }
     names += (shown++ ? ", " : "") + r->name();
   }
-  return Error{"no repository named `" + DisplayName(name) + "` is served" +
+  return Error{"no repository named `" + EchoArgument(name) + "` is served" +
                (names.empty() ? std::string(".") : "; served: " + names) +
                " — list_repos lists them"};
 }

@@ -24,7 +24,7 @@ std::string Quote(const RepoPath& p) { return "`" + p.Display() + "`"; }
 }  // namespace
 
 std::string ReadPoint::Where(const std::string& repo) const {
-  return repo + " · " + DisplayName(label) + " @ " + commit.id.Short() + " (" +
+  return repo + " · " + EchoArgument(label) + " @ " + commit.id.Short() + " (" +
          ShortDate(commit.time, commit.offset) + ")";
 }
 
@@ -324,7 +324,7 @@ Result<ReadPoint> RepoReader::At(const std::optional<std::string>& ref) {
   if (!text) return Error{text.error()};
   auto id = git.Resolve(*text);
   if (!id) {
-    return Error{"ref `" + DisplayName(*ref) + "` is not a branch, tag or commit of `" +
+    return Error{"ref `" + EchoArgument(*ref) + "` is not a branch, tag or commit of `" +
                  repo_->name() +
                  "`; list_refs lists its branches and tags (a commit id needs at least 7 hex "
                  "digits, more where they are not enough)"};

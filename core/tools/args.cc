@@ -57,7 +57,7 @@ Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& ar
         if (s.name == key) a = &s;
       }
       if (!a) {
-        return Error{"unknown argument `" + DisplayName(key) + "`; " + Known(spec)};
+        return Error{"unknown argument `" + EchoArgument(key) + "`; " + Known(spec)};
       }
       if (value.isEmpty()) continue;  // null: as if not given
       const std::string expected = "argument `" + a->name + "` must be " + TypeName(a->type);
@@ -73,7 +73,7 @@ Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& ar
               choices += (choices.empty() ? "" : ", ") + c;
             }
             if (!ok) {
-              return Error{"argument `" + a->name + "` is `" + DisplayName(s) +
+              return Error{"argument `" + a->name + "` is `" + EchoArgument(s) +
                            "`; it must be one of: " + choices};
             }
           }

@@ -49,9 +49,9 @@ class FileGlob {
  public:
   static Result<FileGlob> Compile(const std::string& pattern) {
     if (pattern.size() > 1 && pattern.back() == '/') {
-      return Error{"pattern `" + DisplayName(pattern) +
+      return Error{"pattern `" + EchoArgument(pattern) +
                    "` ends with '/'; find_files lists files: write `" +
-                   DisplayName(pattern.substr(0, pattern.size() - 1)) +
+                   EchoArgument(pattern.substr(0, pattern.size() - 1)) +
                    "/**` for every file below a folder"};
     }
     auto whole = Glob::Compile(pattern);
@@ -276,9 +276,9 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
     }
   }
 
-  d.header = "Files matching `" + DisplayName(pattern) + "` in ";
+  d.header = "Files matching `" + EchoArgument(pattern) + "` in ";
   if (single) {
-    d.header += repos[0]->name() + (ref ? " at `" + DisplayName(*ref) + "`" : "") + ": " +
+    d.header += repos[0]->name() + (ref ? " at `" + EchoArgument(*ref) + "`" : "") + ": " +
                 Plural(total, "file", "files");
   } else {
     d.header += Plural(repos.size(), "repository", "repositories") +

@@ -57,10 +57,10 @@ Result<HistoryFilter> FilterOf(const CallContext& ctx, const Args& args, int64_t
 
 std::string DescribeFilter(const Args& args) {
   std::string out;
-  if (auto a = args.String("author")) out += " · author ~ `" + DisplayName(*a) + "`";
-  if (auto m = args.String("message")) out += " · message ~ `" + DisplayName(*m) + "`";
-  if (auto s = args.String("since")) out += " · since " + DisplayName(*s);
-  if (auto u = args.String("until")) out += " · until " + DisplayName(*u);
+  if (auto a = args.String("author")) out += " · author ~ `" + EchoArgument(*a) + "`";
+  if (auto m = args.String("message")) out += " · message ~ `" + EchoArgument(*m) + "`";
+  if (auto s = args.String("since")) out += " · since " + EchoArgument(*s);
+  if (auto u = args.String("until")) out += " · until " + EchoArgument(*u);
   return out;
 }
 

@@ -74,7 +74,7 @@ Result<Draft> ListRefsTool::Call(const CallContext& ctx, const Args& args) const
                                           : Plural(branches, "branch", "branches") + ", " +
                                                 Plural(tags, "tag", "tags");
   d.header = (*repo)->name() + " · " + what +
-             (pattern ? " matching `" + DisplayName(*pattern) + "`" : std::string()) +
+             (pattern ? " matching `" + EchoArgument(*pattern) + "`" : std::string()) +
              ", newest first";
   if (head.kind == HeadState::Kind::kBranch || head.kind == HeadState::Kind::kUnborn) {
     d.header += " — * marks the default branch, " + DisplayName(head.branch);

@@ -232,7 +232,7 @@ std::string Heading(const Page& p, size_t shown) {
       "repo-reader · " + Plural(p.listed.size(), "repository", "repositories") + " served";
   if (p.pattern) {
     h += " · " + WithCommas(p.matched.size()) + (p.matched.size() == 1 ? " matches" : " match") +
-         " `" + DisplayName(*p.pattern) + "`";
+         " `" + EchoArgument(*p.pattern) + "`";
   }
   if (p.skip > 0 || p.skip + shown < p.matched.size()) {
     h += " · repositories " + WithCommas(p.skip + 1) + "–" + WithCommas(p.skip + shown) + " of " +
@@ -246,7 +246,7 @@ std::string CutNote(Page& p, size_t first) {
   const size_t next = p.skip + first;
   const size_t total = p.matched.size();
   std::string note = "[repositories " + WithCommas(next + 1) + "–" + WithCommas(total);
-  note += p.pattern ? " of those matching `" + DisplayName(*p.pattern) +
+  note += p.pattern ? " of those matching `" + EchoArgument(*p.pattern) +
                           "` not shown: the same pattern with skip: " + std::to_string(next) +
                           " continues"
                     : " not shown: skip: " + std::to_string(next) + " continues the list";
@@ -267,7 +267,7 @@ std::string CutNote(Page& p, size_t first) {
 
 // The answer when a pattern matches no name.
 std::string NoMatch(const std::string& pattern, const Repos& listed) {
-  std::string s = "No repository name matches `" + DisplayName(pattern) + "`.";
+  std::string s = "No repository name matches `" + EchoArgument(pattern) + "`.";
   if (auto folded = Glob::Compile(pattern, /*ignore_case=*/true)) {
     for (const auto& r : listed) {
       if (folded->Matches(NameParts(r->name()))) {
@@ -342,7 +342,7 @@ Result<Draft> ListReposTool::Call(const CallContext& ctx, const Args& args) cons
   if (page->skip >= total) {
     return Error{"argument `skip` is " + std::to_string(page->skip) + ", past the last of the " +
                  Plural(total, "repository", "repositories") +
-                 (page->pattern ? " matching `" + DisplayName(*page->pattern) + "`" : "") +
+                 (page->pattern ? " matching `" + EchoArgument(*page->pattern) + "`" : "") +
                  "; skip 0 shows the first, " + std::to_string(total - 1) + " the last"};
   }
 

@@ -310,7 +310,7 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
   std::vector<std::string> shown;  // each path as the answer writes it
   for (const auto& text : asked) {
     parsed.push_back(RepoPath::Parse(text));
-    shown.push_back(parsed.back() ? parsed.back()->Display() : DisplayName(text));
+    shown.push_back(parsed.back() ? parsed.back()->Display() : EchoArgument(text));
     for (size_t i = 0; i + 1 < parsed.size(); ++i) {
       if (parsed[i] && parsed.back() && *parsed[i] == *parsed.back()) {
         return Error{"`" + shown.back() + "` is named twice in paths; name each file once"};

@@ -259,7 +259,7 @@ Result<Draft> ReadGuidanceTool::Call(const CallContext& ctx, const Args& args) c
   if (const GuidancePiece* p = g.Find(*name)) return OnePiece(g, r, *p, ctx.answer_characters);
   const auto [skill, file] = g.FindSkillFile(*name);
   if (skill) return SkillFile(g, r, *skill, *file, ctx.answer_characters);
-  return Error{"no guidance for agents named `" + DisplayName(*name) + "` in `" + r.name() +
+  return Error{"no guidance for agents named `" + EchoArgument(*name) + "` in `" + r.name() +
                "`; the names there are: " + NameList(g, kNamesInError) + " (" +
                ReadGuidanceCall(r.name()) + " shows everything in force)"};
 }

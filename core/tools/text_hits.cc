@@ -21,7 +21,7 @@ Result<TextPattern> PatternOf(const Args& args) {
 }
 
 std::string DescribePattern(const Args& args) {
-  std::string out = "`" + DisplayName(args.String("pattern").value_or("")) + "`";
+  std::string out = "`" + EchoArgument(args.String("pattern").value_or("")) + "`";
   const bool regex = args.Boolean("regex", false), any_case = args.Boolean("ignore_case", false);
   if (regex && any_case) {
     out += " (regular expression, any case)";

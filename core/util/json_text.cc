@@ -1,5 +1,6 @@
 #include "core/util/json_text.h"
 
+#include <cstdint>
 #include <cstdio>
 
 #include "core/util/text.h"
@@ -131,6 +132,215 @@ std::optional<std::string> HugeIntegersAsDecimals(std::string_view json) {
   }
   if (out) out->append(json.substr(copied));
   return out;
+}
+
+namespace {
+
+// A forward-only reader over the start of a message.
+class Scan {
+ public:
+  explicit Scan(std::string_view text) : s_(text) {}
+
+  bool AtEnd() const { return i_ >= s_.size(); }
+  char Peek() const { return AtEnd() ? '\0' : s_[i_]; }
+  void SkipSpace() {
+    while (!AtEnd() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) {
+      ++i_;
+    }
+  }
+  bool Take(char c) {
+    if (Peek() != c || AtEnd()) return false;
+    ++i_;
+    return true;
+  }
+
+  // A string at the reader (its opening quote), decoded into *out (when given). False when it
+  // is not a complete, valid JSON string.
+  bool String(std::string* out) {
+    if (!Take('"')) return false;
+    while (!AtEnd()) {
+      const auto c = static_cast<unsigned char>(s_[i_++]);
+      if (c == '"') return true;
+      if (c < 0x20) return false;
+      if (c != '\\') {
+        if (out) out->push_back(static_cast<char>(c));
+        continue;
+      }
+      if (AtEnd()) return false;
+      const char e = s_[i_++];
+      char plain = 0;
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          plain = e;
+          break;
+        case 'b':
+          plain = '\b';
+          break;
+        case 'f':
+          plain = '\f';
+          break;
+        case 'n':
+          plain = '\n';
+          break;
+        case 'r':
+          plain = '\r';
+          break;
+        case 't':
+          plain = '\t';
+          break;
+        case 'u': {
+          uint32_t cp = 0;
+          if (!Hex4(&cp)) return false;
+          if (cp >= 0xD800 && cp < 0xDC00) {  // a high surrogate: its low one must follow
+            uint32_t low = 0;
+            if (!Take('\\') || !Take('u') || !Hex4(&low) || low < 0xDC00 || low > 0xDFFF) {
+              return false;
+            }
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            return false;
+          }
+          if (out) AppendUtf8(cp, out);
+          continue;
+        }
+        default:
+          return false;
+      }
+      if (out) out->push_back(plain);
+    }
+    return false;
+  }
+
+  // A number at the reader, as written; false when it is not a complete JSON number.
+  bool Number(std::string_view* out) {
+    const size_t from = i_;
+    Take('-');
+    if (Take('0')) {
+    } else if (!Digits()) {
+      return false;
+    }
+    if (Take('.') && !Digits()) return false;
+    if (Take('e') || Take('E')) {
+      if (!Take('+')) Take('-');
+      if (!Digits()) return false;
+    }
+    if (AtEnd()) return false;  // it may go on past what was read
+    *out = s_.substr(from, i_ - from);
+    return true;
+  }
+
+  // Any value at the reader, skipped: objects and arrays by counting their brackets. False when
+  // it is not JSON as far as the text goes.
+  bool SkipValue() {
+    size_t depth = 0;
+    do {
+      SkipSpace();
+      const char c = Peek();
+      if (c == '"') {
+        if (!String(nullptr)) return false;
+      } else if (c == '{' || c == '[') {
+        ++i_;
+        ++depth;
+        continue;  // its first member or item (or its end) follows
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) return false;
+        ++i_;
+        --depth;
+      } else if (c == '-' || (c >= '0' && c <= '9')) {
+        std::string_view n;
+        if (!Number(&n)) return false;
+      } else if (!Word("true") && !Word("false") && !Word("null")) {
+        return false;
+      }
+      // After a value inside a collection: `:` after a key, `,` before the next, or the end.
+      SkipSpace();
+      while (depth > 0 && (Peek() == '}' || Peek() == ']')) {
+        ++i_;
+        --depth;
+        SkipSpace();
+      }
+      if (depth > 0 && !Take(',') && !Take(':')) return false;
+    } while (depth > 0);
+    return true;
+  }
+
+ private:
+  bool Digits() {
+    const size_t from = i_;
+    while (!AtEnd() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+    return i_ > from;
+  }
+  bool Hex4(uint32_t* v) {
+    if (s_.size() - i_ < 4 || AtEnd()) return false;
+    for (int k = 0; k < 4; ++k) {
+      const char c = s_[i_++];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return false;
+      *v = *v * 16 + static_cast<uint32_t>(d);
+    }
+    return true;
+  }
+  bool Word(std::string_view w) {
+    if (s_.substr(i_, w.size()) != w) return false;
+    i_ += w.size();
+    return true;
+  }
+  static void AppendUtf8(uint32_t cp, std::string* out) {
+    if (cp < 0x80) {
+      out->push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+std::string LeadingRequestId(std::string_view text) {
+  Scan scan(text.substr(0, kRequestIdScanBytes));
+  scan.SkipSpace();
+  if (!scan.Take('{')) return "";
+  while (true) {
+    scan.SkipSpace();
+    std::string key;
+    if (!scan.String(&key)) return "";  // the object's end, or not JSON: no id so far
+    scan.SkipSpace();
+    if (!scan.Take(':')) return "";
+    scan.SkipSpace();
+    if (key == "id") {
+      if (scan.Peek() == '"') {
+        std::string id;
+        return scan.String(&id) ? JsonQuote(id) : "";
+      }
+      std::string_view n;
+      if (!scan.Number(&n)) return "";
+      const size_t digits = n.size() - (n.front() == '-');
+      if (n.find_first_of(".eE") != std::string_view::npos || digits > 18) return "";
+      if (digits > 1 && n[n.size() - digits] == '0') return "";
+      return std::string(n == "-0" ? "0" : n);
+    }
+    if (!scan.SkipValue()) return "";
+    scan.SkipSpace();
+    if (!scan.Take(',')) return "";  // the object ends without an id, or not JSON
+  }
 }
 
 }  // namespace rr

@@ -21,4 +21,15 @@ std::string JsonQuote(std::string_view s);
 // JSON is scanned as far as it goes and left for the parser to refuse.
 std::optional<std::string> HugeIntegersAsDecimals(std::string_view json);
 
+// How much of a message LeadingRequestId reads.
+inline constexpr size_t kRequestIdScanBytes = 64 * 1024;
+
+// The id of a JSON-RPC request read from the start of its text alone, for a message too large
+// to parse whole: the first kRequestIdScanBytes of `text` are scanned, once and without
+// recursion, for a member "id" of the top-level object (never one of a nested object, nor text
+// inside a string) whose value is a string or an integer of at most 18 digits. Returns it as
+// the server writes ids (JsonQuote of the string, the integer's digits), or "" when there is no
+// such member in that much of the text, or the text is not JSON as far as it goes.
+std::string LeadingRequestId(std::string_view text);
+
 }  // namespace rr

@@ -123,6 +123,17 @@ std::string DisplayName(std::string_view raw) {
   return out;
 }
 
+std::string EchoArgument(std::string_view raw) {
+  size_t characters = 0, prefix = 0;
+  for (size_t i = 0; i < raw.size(); ++characters) {
+    const size_t len = Utf8SequenceLength(raw, i);
+    i += len ? len : 1;
+    if (characters < kEchoedCharacters) prefix = i;
+  }
+  if (characters <= kEchoedCharacters) return DisplayName(raw);
+  return DisplayName(raw.substr(0, prefix)) + "… (" + WithCommas(characters) + " characters)";
+}
+
 std::string DisplayText(std::string_view raw, std::string* scan) {
   std::string out;
   out.reserve(raw.size());

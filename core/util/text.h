@@ -13,6 +13,13 @@ namespace rr {
 // is valid UTF-8 and holds no control character.
 std::string DisplayName(std::string_view raw);
 
+// Text a caller sent -- a path, ref, pattern, URI, repository, tool or method name -- as an
+// answer or an error repeats it: DisplayName of its first kEchoedCharacters characters, and when
+// it is longer, "… (1,048,576 characters)" after them. An answer never grows with what it was
+// asked (a byte that is not UTF-8 counts as one character).
+inline constexpr size_t kEchoedCharacters = 200;
+std::string EchoArgument(std::string_view raw);
+
 // True when DisplayName would change the text.
 bool NeedsEscaping(std::string_view raw);
 

@@ -96,6 +96,41 @@ TEST_F(ConfigTest, EachProblemIsRefusedWithFileLineColumnAndWhatToWrite) {
   }
 }
 
+TEST_F(ConfigTest, EveryTokenEnvTakesOnlyAVariablesNameAndNeverRepeatsAnythingElse) {
+  const char* const values[] = {"abc123def456", "github_token",
+                                "Token",        "1TOKEN",
+                                "A-B",          "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+                                "\"A B\"",      "\"\""};
+  const std::string repo = "repos:\n  - name: shop\n    path: shop\n";
+  for (const char* v : values) {
+    const std::string value = v;
+    for (const std::string& yaml : {
+             repo + "http:\n  token_env: " + value + "\n",
+             repo + "http:\n  tokens:\n    - token_env: " + value + "\n      repos: [shop]\n",
+             repo +
+                 "mirrors:\n  - name: web\n    url: https://github.com/acme/web.git\n"
+                 "    token_env: " +
+                 value + "\n",
+             repo + "groups:\n  - host: https://github.com\n    owner: acme\n    token_env: " +
+                 value + "\n",
+         }) {
+      auto r = Parse(yaml);
+      ASSERT_FALSE(r) << yaml;
+      EXPECT_NE(r.error().find("token_env must be the NAME of an environment variable"),
+                std::string::npos)
+          << yaml << "\n→ " << r.error();
+      if (value.size() > 4) {
+        EXPECT_EQ(r.error().find(value), std::string::npos) << r.error();
+      }
+    }
+  }
+  for (const char* name : {"REPO_READER_TOKEN", "_T", "T1", "GITHUB_TOKEN"}) {
+    auto r = Parse(repo + "http:\n  token_env: " + std::string(name) + "\n");
+    ASSERT_TRUE(r) << name << ": " << r.error();
+    EXPECT_EQ(r->http.token_env, name);
+  }
+}
+
 TEST_F(ConfigTest, AllProblemsAreReportedAtOnce) {
   auto r = Parse("repos:\n  - name: shop\n    path: nowhere\n    listed: 3\n");
   ASSERT_FALSE(r);

@@ -121,6 +121,51 @@ TEST(LoadYaml, RefusesWhatIsNotYamlAsYamlCppDoes) {
   }
 }
 
+// The bounds for text written by others: the tree is measured as if every alias were written
+// out (a node counts one, a scalar its bytes too), and each bound is refused at the event that
+// passes it, as YamlBoundsExceeded.
+TEST(LoadYaml, BoundsMeasureTheTreeWithEveryAliasWrittenOut) {
+  // map 1, key "a" 2, seq 1, "x" 2, "y" 2, key "b" 2, *a 5 (the sequence again): 15.
+  const std::string text = "a: &a [x, y]\nb: *a\n";
+  YamlBounds exact;
+  exact.max_expanded = 15;
+  const YAML::Node tree = LoadYaml(text, exact);
+  EXPECT_EQ(tree["b"][1].Scalar(), "y");
+  YamlBounds under = exact;
+  under.max_expanded = 14;
+  try {
+    LoadYaml(text, under);
+    ADD_FAILURE() << "15 bytes written out passed a bound of 14";
+  } catch (const YamlBoundsExceeded& e) {
+    EXPECT_EQ(e.msg, "larger than 14 bytes with every alias (*name) written out");
+    EXPECT_EQ(e.mark.line, 1);  // at the alias
+  }
+  YamlBounds one_alias;
+  one_alias.max_aliases = 1;
+  EXPECT_NO_THROW(LoadYaml(text, one_alias));
+  EXPECT_THROW(LoadYaml(text + "c: *a\n", one_alias), YamlBoundsExceeded);
+  YamlBounds flat;
+  flat.max_depth = 1;
+  EXPECT_NO_THROW(LoadYaml("a: b\n", flat));
+  EXPECT_THROW(LoadYaml("a: [b]\n", flat), YamlBoundsExceeded);
+  // A cycle is refused whatever the bounds: nothing that walks the tree would end.
+  EXPECT_THROW(LoadYaml("a: &a [*a]\n"), YamlBoundsExceeded);
+  EXPECT_THROW(LoadYaml("a: &a {b: *a}\n"), YamlBoundsExceeded);
+  // An alias bomb of nine levels (387 million strings written out, 300 bytes) is refused as
+  // soon as it passes the bound, in no time.
+  std::string bomb = "l0: &l0 [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n";
+  for (int i = 1; i <= 9; ++i) {
+    bomb += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 9; ++k) bomb += (k ? ",*l" : "*l") + std::to_string(i - 1);
+    bomb += "]\n";
+  }
+  YamlBounds bounded;
+  bounded.max_expanded = 1 << 20;
+  EXPECT_THROW(LoadYaml(bomb, bounded), YamlBoundsExceeded);
+  // Unbounded, the tree shares the node an alias names (yaml-cpp's own tree does too).
+  EXPECT_EQ(LoadYaml(bomb)["l9"].size(), 9u);
+}
+
 TEST(LoadYaml, ALargeTreeIsFreedAsideAndTheNodeLetGo) {
   std::string text = "repos:\n";
   for (int i = 0; i < 20000; ++i) {

@@ -280,6 +280,26 @@ TEST_F(CommandLineCheck, EveryProblemIsReportedAtOnce) {
   EXPECT_TRUE(Has(r.err, file + ":6:11: ")) << r.err;
 }
 
+TEST_F(CommandLineCheck, ATokenPastedWhereItsVariablesNameBelongsIsRefusedAndNeverShown) {
+  // A value of no known token format, lowercase: only the variable's name rule catches it.
+  const std::string token = "abc123def456abc123def456abc123def456abcd";
+  ExpectRefused(site, "repos:\n  - name: shop\n    path: shop\nhttp:\n  token_env: " + token + "\n",
+                5, 14, {"http.token_env must be the NAME of an environment variable"});
+  for (const std::string& yaml : {
+           "repos:\n  - name: shop\n    path: shop\nhttp:\n  token_env: " + token + "\n",
+           "repos:\n  - name: shop\n    path: shop\nhttp:\n  tokens:\n    - token_env: " + token +
+               "\n      repos: [shop]\n",
+           "mirrors:\n  - name: web\n    url: https://github.com/acme/web.git\n    token_env: " +
+               token + "\n",
+           "groups:\n  - host: https://github.com\n    owner: acme\n    token_env: " + token + "\n",
+       }) {
+    const CommandResult r = RunBinary({"--check", "--config", site.Config(yaml)}, site.tmp.path());
+    EXPECT_GT(r.status, 0) << yaml << r.out << r.err;
+    EXPECT_TRUE(Has(r.err, "token_env must be the NAME of an environment variable")) << r.err;
+    EXPECT_FALSE(Has(r.out + r.err, token.substr(0, 12))) << r.out << r.err;
+  }
+}
+
 TEST_F(CommandLineCheck, AMissingConfigurationFileIsRefused) {
   const CommandResult r =
       RunBinary({"--check", "--config", site.tmp / "absent.yaml"}, site.tmp.path());

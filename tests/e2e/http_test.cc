@@ -344,9 +344,14 @@ TEST(Http, ABodyPastTheLimitIs413) {
   ASSERT_TRUE(p.ok()) << p.Stderr();
   const std::string big =
       ModernCall(1, "read_file", "{\"path\":\"" + std::string(4000, 'a') + "\"}");
-  EXPECT_EQ(
-      HttpRequest(p.port(), "POST", "/mcp", big, ModernHeaders("tools/call", "read_file")).status,
-      413);
+  const HttpReply refused =
+      HttpRequest(p.port(), "POST", "/mcp", big, ModernHeaders("tools/call", "read_file"));
+  EXPECT_EQ(refused.status, 413);
+  // Answered with the request's id, read from the body's first bytes: no client waits on it.
+  const Json error = Parse(refused.body);
+  ASSERT_TRUE(error) << refused.body;
+  EXPECT_EQ(error->getValue<int>("id"), 1) << refused.body;
+  EXPECT_NE(refused.body.find("larger than 2,048 bytes"), std::string::npos) << refused.body;
   EXPECT_EQ(CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})").status, 200);
 }
 

@@ -399,7 +399,8 @@ TEST(StdioJsonRpc, AnOversizedMessageIsRefusedAndServingGoesOn) {
   Json r = p.ReadMessage(seconds(20));
   ASSERT_TRUE(r);
   EXPECT_NE(ErrorCode(r), 0) << "an oversized message must be refused with an error";
-  EXPECT_EQ(IdText(r), "null");
+  EXPECT_EQ(IdText(r), "20") << "its id is read from its first bytes: the client is not left "
+                                "waiting";
   EXPECT_NE(ErrorMessage(r).find("larger than"), std::string::npos) << ErrorMessage(r);
   ExpectAlive(p, "21");
   // No answer for the refused request ever comes.
