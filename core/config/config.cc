@@ -21,9 +21,9 @@
 #include <unordered_set>
 
 #include "core/answer/host_links.h"
-#include "core/config/yaml_load.h"
 #include "core/git/git_repo.h"
 #include "core/util/text.h"
+#include "core/util/yaml_load.h"
 
 namespace rr {
 namespace {

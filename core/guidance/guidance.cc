@@ -9,8 +9,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "core/config/yaml_load.h"
 #include "core/util/text.h"
+#include "core/util/yaml_load.h"
 
 namespace rr {
 

@@ -155,7 +155,7 @@ inline constexpr size_t kMaxFrontMatterAliases = 100;      // aliases (*name) us
 inline constexpr size_t kMaxFrontMatterExpanded = kMaxFrontMatterBytes;
 
 // The tree of a front matter's YAML (fm.yaml), read within the bounds above. Throws
-// YAML::Exception: YamlBoundsExceeded (core/config/yaml_load.h) past a bound, another when the
+// YAML::Exception: YamlBoundsExceeded (core/util/yaml_load.h) past a bound, another when the
 // text is not YAML.
 YAML::Node LoadFrontMatter(const std::string& yaml);
 

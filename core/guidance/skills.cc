@@ -10,11 +10,11 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "core/config/yaml_load.h"
 #include "core/guidance/guidance.h"
 #include "core/secrets/server_log.h"
 #include "core/util/json_text.h"
 #include "core/util/text.h"
+#include "core/util/yaml_load.h"
 
 namespace rr {
 namespace {

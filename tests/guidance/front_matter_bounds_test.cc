@@ -10,9 +10,9 @@
 #include <sstream>
 #include <string>
 
-#include "core/config/yaml_load.h"
 #include "core/guidance/guidance.h"
 #include "core/util/json_text.h"
+#include "core/util/yaml_load.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 

@@ -5,7 +5,7 @@
 // written, yaml-cpp at whatever comes next (often the next line). Text that is not YAML is
 // refused by both; two texts yaml-cpp lets through (an unclosed quote, a mapping after a list at
 // the same level) are refused too.
-#include "core/config/yaml_load.h"
+#include "core/util/yaml_load.h"
 
 #include <gtest/gtest.h>
 

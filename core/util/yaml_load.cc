@@ -1,4 +1,4 @@
-#include "core/config/yaml_load.h"
+#include "core/util/yaml_load.h"
 
 #include <malloc.h>
 #include <sys/resource.h>
