@@ -227,6 +227,11 @@ class Scan {
       if (!Digits()) return false;
     }
     if (AtEnd()) return false;  // it may go on past what was read
+    const char next = s_[i_];
+    if ((next >= '0' && next <= '9') || next == '.' || next == 'e' || next == 'E' || next == '+' ||
+        next == '-') {
+      return false;  // not JSON: 01, 1.2.3
+    }
     *out = s_.substr(from, i_ - from);
     return true;
   }

@@ -60,7 +60,7 @@ struct ShopRepo {
 TEST(HostileArguments, NoStringArgumentOfAnyToolIsEchoedWhole) {
   ShopRepo shop;
   ToolHarness h({Served("shop", shop.repo.path())});
-  const auto list = h.Raw(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", 1);
+  const auto list = h.Raw(R"({"jsonrpc":"2.0","id":900000,"method":"tools/list"})", 900000);
   ASSERT_TRUE(list && list->getObject("result"));
   const auto tools = list->getObject("result")->getArray("tools");
   ASSERT_TRUE(tools && tools->size() > 10);
@@ -115,7 +115,7 @@ TEST(HostileArguments, NoStringArgumentOfAnyToolIsEchoedWhole) {
 TEST(HostileArguments, NamesOfArgumentsToolsMethodsAndSkillUrisAreNotEchoedWhole) {
   ShopRepo shop;
   ToolHarness h({Served("shop", shop.repo.path())});
-  int id = 10;
+  int id = 800000;
   auto raw = [&](const std::string& method, const std::string& params) {
     ++id;
     const auto r = h.Raw("{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
