@@ -433,7 +433,8 @@ SkillsAnswer List(const Catalog& catalog, const SecretFilter* secrets,
         continue;
       }
       items += "{\"uri\":" + JsonQuote(UriOf(repo->name(), *skill, "SKILL.md")) +
-               ",\"name\":" + JsonQuote(repo->name() + " · " + skill->name) +
+               ",\"name\":" + JsonQuote(FolderOf(*skill)) +
+               ",\"title\":" + JsonQuote(repo->name() + " · " + FolderOf(*skill)) +
                ",\"description\":" + JsonQuote(skill->description) +
                ",\"mimeType\":\"text/markdown\"}";
     }
@@ -490,9 +491,11 @@ SkillsAnswer Read(const Catalog& catalog, const SecretFilter* secrets,
       return a;
     }
   }
-  return Fail(kResourceNotFound, "resource not found: " + DisplayName(uri) +
-                                     " (this server's resources are the files of the skills "
-                                     "skills/list lists)");
+  SkillsAnswer a = Fail(kResourceNotFound, "resource not found: " + DisplayName(uri) +
+                                               " (this server's resources are the files of the "
+                                               "skills skills/list lists)");
+  a.uri = uri;
+  return a;
 }
 
 }  // namespace
