@@ -676,9 +676,13 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req, 
       message += std::string("in ") + kModernProtocolVersions[0] + " this server answers " +
                  methods_.NamesIn(Era::kModern);
     } else {
+      std::string modern_only;  // what the other era adds
+      for (const Method& m : methods_.rows()) {
+        if (m.eras == kModernOnly) modern_only += (modern_only.empty() ? "" : ", ") + m.name;
+      }
       message += "this server answers " + methods_.NamesIn(Era::kLegacy) +
                  " (and, with params._meta naming " + kModernProtocolVersions[0] + ", " +
-                 methods_.NamesIn(Era::kModern) + ")";
+                 modern_only + ")";
     }
     ReplyError(req, {kMethodNotFound, message});
     return;

@@ -110,7 +110,7 @@ TEST(HttpMethods, ResourcesReadIn20260728NeedsMcpNameMatchingItsUri) {
   ASSERT_TRUE(p.ok()) << p.Stderr();
   const std::string uri = std::string("\"uri\":\"") + kSkillUri + "\"";
   // Missing, another URI, a broken encoding: 400 HeaderMismatch, nothing read.
-  for (const std::string name : {std::string(""), std::string("skill://shop/_owners/x/SKILL.md"),
+  for (const std::string& name : {std::string(""), std::string("skill://shop/_owners/x/SKILL.md"),
                                  std::string("=?base64?!!!?=")}) {
     SCOPED_TRACE(name);
     auto r = Ask(p.port(), true, "resources/read", uri, name);
