@@ -515,7 +515,8 @@ SkillsAnswer List(const Catalog& catalog, const SecretFilter* secrets,
         continue;
       }
       items += "{\"uri\":" + JsonQuote(UriOf(repo->name(), *skill, "SKILL.md")) +
-               ",\"name\":" + JsonQuote(repo->name() + " · " + skill->name) +
+               ",\"name\":" + JsonQuote(FolderOf(*skill)) +
+               ",\"title\":" + JsonQuote(repo->name() + " · " + FolderOf(*skill)) +
                ",\"description\":" + JsonQuote(skill->description) +
                ",\"mimeType\":\"text/markdown\"}";
     }
@@ -576,9 +577,11 @@ SkillsAnswer Read(const Catalog& catalog, const SecretFilter* secrets,
       return a;
     }
   }
-  return Fail(kResourceNotFound, "resource not found: " + EchoArgument(uri) +
-                                     " (this server's resources are the files of the skills "
-                                     "skills/list lists)");
+  SkillsAnswer a = Fail(kResourceNotFound, "resource not found: " + EchoArgument(uri) +
+                                               " (this server's resources are the files of the "
+                                               "skills skills/list lists)");
+  a.uri = uri;
+  return a;
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 //                    digest
 //   skills/get       one skill's entry by its SKILL.md URI
 //   resources/read   a skill's file: exactly the bytes the entry's size and digest cover
-//   resources/list   the SKILL.md of every skill, paged as skills/list
+//   resources/list   the SKILL.md of every skill, paged as skills/list: named by the skill's name
+//                    (its front matter's, as the extension says), titled "<repo> · <name>"
 //   resources/templates/list  none
 //
 // URIs: skill://<repo>/_owners/<skill>/<file> for the owners' skills, skill://<repo>/_operator/
@@ -44,8 +45,9 @@ std::string SkillsCapabilities();
 
 struct SkillsAnswer {
   std::string result;  // the JSON result, when error_code is 0
-  int error_code = 0;
+  int error_code = 0;  // -32002 (as 2025 spells it) for a resource not found
   std::string error_message;
+  std::string uri;  // the URI not found
 };
 
 // Answers one request of the extension. `secrets` may be null only where no detector runs.

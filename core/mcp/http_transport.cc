@@ -380,8 +380,8 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
         if (!out->good()) gone->store(true);  // the client went away: the call is cancelled
         return;
       }
-      status = o.http_status;
-      Send(res, o.http_status, o.json);
+      status = StatusOf(o);
+      Send(res, status, o.json);
     };
     t_.server_.Handle(body, caller);
     if (status == 0 && !streaming) {
@@ -530,6 +530,24 @@ bool HttpTransport::SameToken(const std::string& presented, const std::string& e
     diff |= static_cast<unsigned char>(presented[i] ^ expected[i % expected.size()]);
   }
   return diff == 0 && !presented.empty();
+}
+
+int HttpTransport::StatusOf(const McpServer::Outgoing& o) {
+  switch (o.error_code) {
+    case 0:
+      return 200;
+    case kParseError:
+    case kInvalidRequest:
+    case kHeaderMismatch:
+    case kUnsupportedProtocolVersion:
+      return 400;
+    case kMethodNotFound:
+      // 2026-07-28: a method this server does not implement is 404 (the JSON-RPC body tells it
+      // from a 404 of a server without the endpoint); 2025 answers it 200.
+      return o.modern ? 404 : 200;
+    default:
+      return o.malformed ? 400 : 200;  // a request refused for its _meta or headers
+  }
 }
 
 }  // namespace rr

@@ -88,6 +88,10 @@ class HttpTransport {
   static bool ParseListen(const std::string& text, std::string* host, uint16_t* port);
   // Whether `presented` equals `expected`, in time that depends only on `presented`'s length.
   static bool SameToken(const std::string& presented, const std::string& expected);
+  // The HTTP status of a response the server gave: 200; 400 for a message that could not be
+  // read, a request refused for its _meta or its headers, or a version not served; 404 for a
+  // method 2026-07-28 does not have here.
+  static int StatusOf(const McpServer::Outgoing& out);
 
  private:
   class Handler;

@@ -13,16 +13,16 @@
 namespace rr {
 namespace {
 
-constexpr int kParseError = -32700;
-constexpr int kInvalidRequest = -32600;
-constexpr int kMethodNotFound = -32601;
-constexpr int kInvalidParams = -32602;
-constexpr int kServerBusy = -32000;
-constexpr int kHeaderMismatch = -32020;
-constexpr int kUnsupportedProtocolVersion = -32022;
+// What the guidance join reads of a tool: its name and whether it takes `repo` and `repos`.
+GuidanceCall GuidanceCallOf(const ToolSpec& spec) {
+  GuidanceCall call{spec.name};
+  for (const auto& a : spec.args) {
+    if (a.name == "repo") call.takes_repo = true;
+    if (a.name == "repos") call.takes_repos = true;
+  }
+  return call;
+}
 
-constexpr const char* kVersionKey = "io.modelcontextprotocol/protocolVersion";
-constexpr const char* kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 // How long a client may keep tools/list and server/discover: the tools change only with the
 // binary.
 constexpr const char* kCacheHints = "\"ttlMs\":3600000,\"cacheScope\":\"public\"";
@@ -107,9 +107,6 @@ std::string ToolResult(const std::string& text, bool is_error) {
          "}],\"isError\":" + (is_error ? "true" : "false") + "}";
 }
 
-// A name the client sent, as an error may repeat it: displayable and capped.
-std::string Echo(std::string_view raw) { return EchoArgument(raw); }
-
 // A JSON number that is an integer literal too large for 64 bits (HugeIntegersAsDecimals wrote
 // it as a decimal), or any number with no fraction past what an int64 holds.
 bool HugeNumber(const Poco::Dynamic::Var& v) {
@@ -129,103 +126,27 @@ std::string ProgressTokenOf(const Poco::JSON::Object::Ptr& params) {
   return "";
 }
 
+// A JSON-RPC batch holds at most this many messages.
+constexpr size_t kMaxBatch = 100;
+
+// The error for a cursor given to a list that is always one page (tools/list,
+// resources/templates/list): none was ever handed out, so any cursor is unknown.
+RpcError OnePageCursor(const std::string& method, const Poco::JSON::Object::Ptr& params) {
+  if (!params || !params->has("cursor") || params->get("cursor").isEmpty()) return {};
+  return {kInvalidParams, "invalid params: unknown cursor; " + method +
+                              " answers everything in one page and gives no nextCursor, so "
+                              "send it without a cursor"};
+}
+
 }  // namespace
 
 // One request under way: its id, its caller, and what the server learnt of it.
 struct McpServer::Request {
-  std::string id;  // JSON text
+  std::string id;  // JSON text; "" for a notification
   Caller caller;
   std::string progress_token;  // JSON text; "" when the client asked for no progress
-  bool modern = false;         // served as 2026-07-28 defines it
+  Era era = Era::kLegacy;
 };
-
-namespace {
-
-// What the guidance join reads of a tool: its name and whether it takes `repo` and `repos`.
-GuidanceCall GuidanceCallOf(const ToolSpec& spec) {
-  GuidanceCall call{spec.name};
-  for (const auto& a : spec.args) {
-    if (a.name == "repo") call.takes_repo = true;
-    if (a.name == "repos") call.takes_repos = true;
-  }
-  return call;
-}
-
-bool IsModern(const std::string& v) {
-  for (const char* m : kModernProtocolVersions) {
-    if (v == m) return true;
-  }
-  return false;
-}
-
-bool IsLegacy(const std::string& v) {
-  for (const char* m : kProtocolVersions) {
-    if (v == m) return true;
-  }
-  return false;
-}
-
-// Every version served, newest first, as a JSON array.
-std::string AllVersionsJson() {
-  std::string out = "[";
-  for (const char* v : kModernProtocolVersions) out += (out.size() > 1 ? "," : "") + JsonQuote(v);
-  for (const char* v : kProtocolVersions) out += "," + JsonQuote(v);
-  return out + "]";
-}
-
-std::string ServerInfoJson() {
-  return "{\"name\":" + JsonQuote(kServerName) +
-         ",\"title\":\"repo-reader\",\"version\":" + JsonQuote(kServerVersion) + "}";
-}
-
-// A result object as 2026-07-28 sends it: resultType and serverInfo first, then its fields.
-std::string ModernResult(const std::string& result_json) {
-  std::string out =
-      "{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":" +
-      ServerInfoJson() + "}";
-  if (result_json.size() > 2)
-    out += "," + result_json.substr(1);
-  else
-    out += "}";
-  return out;
-}
-
-// An Mcp-Name header's value: as sent, or decoded from =?base64?…?=. False when the encoding
-// is broken (bad characters or padding).
-bool DecodeHeaderValue(const std::string& raw, std::string* out) {
-  const std::string prefix = "=?base64?", suffix = "?=";
-  if (raw.size() < prefix.size() + suffix.size() || raw.compare(0, prefix.size(), prefix) != 0 ||
-      raw.compare(raw.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    *out = raw;
-    return true;
-  }
-  const std::string b64 = raw.substr(prefix.size(), raw.size() - prefix.size() - suffix.size());
-  if (b64.size() % 4 != 0) return false;
-  static const std::string alphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  out->clear();
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < b64.size(); ++i) {
-    const char c = b64[i];
-    if (c == '=') {
-      // Padding only at the end, at most two.
-      if (i + 2 < b64.size() || (i + 1 < b64.size() && b64[i + 1] != '=')) return false;
-      break;
-    }
-    const size_t v = alphabet.find(c);
-    if (v == std::string::npos) return false;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  return true;
-}
-
-}  // namespace
 
 McpServer::McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
                      std::vector<std::unique_ptr<const Tool>> tools, Options options)
@@ -240,6 +161,7 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
       tools_(std::move(tools)),
       options_(options) {
   tools_list_ = ToolsList();
+  BuildMethods();
   indexer_ =
       std::make_unique<HistoryIndexer>(live_, HistoryIndexer::Options{options_.history_recheck});
   for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
@@ -254,6 +176,282 @@ McpServer::~McpServer() {
   cv_.notify_all();
   for (auto& t : threads_) t.join();
   indexer_.reset();  // stops the update under way and waits for it
+}
+
+// --- the method table -------------------------------------------------------------------------
+
+void McpServer::BuildMethods() {
+  auto handler = [this](MethodAnswer (McpServer::*f)(const MethodCall&) const) {
+    return [this, f](const MethodCall& call) { return (this->*f)(call); };
+  };
+  auto skills = [this](const std::string& method) {
+    return [this, method](const MethodCall& call) { return Skills(method, call); };
+  };
+  methods_.Add(
+      {"initialize", kLegacyOnly, RunOn::kInline, nullptr, handler(&McpServer::Initialize)});
+  methods_.Add({"ping", kLegacyOnly, RunOn::kInline, nullptr,
+                [](const MethodCall&) { return MethodAnswer::Result("{}"); }});
+  methods_.Add(
+      {"server/discover", kModernOnly, RunOn::kInline, nullptr, handler(&McpServer::Discover)});
+  methods_.Add({"tools/list", kBothEras, RunOn::kInline, nullptr, handler(&McpServer::ListTools)});
+  methods_.Add({"tools/call", kBothEras, RunOn::kPool, "name", handler(&McpServer::CallTool)});
+  // The MCP Skills extension (skills.h), and the resources it serves skills' files as.
+  methods_.Add({"skills/list", kBothEras, RunOn::kPool, nullptr, skills("skills/list")});
+  methods_.Add({"skills/get", kBothEras, RunOn::kPool, nullptr, skills("skills/get")});
+  methods_.Add({"resources/list", kBothEras, RunOn::kPool, nullptr, skills("resources/list")});
+  methods_.Add({"resources/read", kBothEras, RunOn::kPool, "uri", skills("resources/read")});
+  methods_.Add({"resources/templates/list", kBothEras, RunOn::kInline, nullptr,
+                [this](const MethodCall& call) {
+                  if (RpcError e = OnePageCursor("resources/templates/list", call.params)) {
+                    return MethodAnswer::Error(e);
+                  }
+                  return Skills("resources/templates/list", call);
+                }});
+}
+
+MethodAnswer McpServer::Initialize(const MethodCall& call) const {
+  std::string version = kProtocolVersions[0];
+  const auto& params = call.params;
+  if (params && params->has("protocolVersion") && params->get("protocolVersion").isString()) {
+    const std::string asked = params->getValue<std::string>("protocolVersion");
+    for (const char* v : kProtocolVersions) {
+      if (asked == v) version = v;
+    }
+  }
+  if (call.connection) {
+    std::lock_guard<std::mutex> lock(call.connection->mu);
+    call.connection->negotiated = version;
+  }
+  return MethodAnswer::Result("{\"protocolVersion\":" + JsonQuote(version) + ",\"capabilities\":" +
+                              Capabilities() + ",\"serverInfo\":" + ServerInfoJson() +
+                              ",\"instructions\":" + JsonQuote(kInstructions) + "}");
+}
+
+MethodAnswer McpServer::Discover(const MethodCall&) const {
+  return MethodAnswer::Result(
+      "{\"supportedVersions\":" + AllVersionsJson() + ",\"capabilities\":" + Capabilities() +
+      ",\"instructions\":" + JsonQuote(kInstructions) + "," + kCacheHints + "}");
+}
+
+MethodAnswer McpServer::ListTools(const MethodCall& call) const {
+  if (RpcError e = OnePageCursor("tools/list", call.params)) return MethodAnswer::Error(e);
+  if (call.era == Era::kLegacy) return MethodAnswer::Result(tools_list_);
+  return MethodAnswer::Result(tools_list_.substr(0, tools_list_.size() - 1) + "," + kCacheHints +
+                              "}");
+}
+
+MethodAnswer McpServer::Skills(const std::string& method, const MethodCall& call) const {
+  const SkillsAnswer a =
+      AnswerSkills(*call.catalog, pipeline_.secrets().get(), method, call.params, call.stop);
+  if (!a.error_code) return MethodAnswer::Result(a.result);
+  if (a.error_code == kLegacyResourceNotFound) {
+    return MethodAnswer::Error(ResourceNotFound(call.era, a.error_message, a.uri));
+  }
+  return MethodAnswer::Error({a.error_code, a.error_message});
+}
+
+MethodAnswer McpServer::CallTool(const MethodCall& call) const {
+  const auto& params = call.params;
+  if (!params || !params->has("name") || !params->get("name").isString()) {
+    return MethodAnswer::Error(
+        {kInvalidParams, pipeline_.FinishError("tools/call needs params.name, the tool's name")});
+  }
+  const std::string name = params->getValue<std::string>("name");
+  if (call.notes.tool) *call.notes.tool = Echo(name);
+  const Tool* tool = nullptr;
+  for (const auto& t : tools_) {
+    if (t->spec().name == name) tool = t.get();
+  }
+  if (!tool) {
+    std::string names;
+    for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t->spec().name;
+    return MethodAnswer::Error(
+        {kInvalidParams,
+         pipeline_.FinishError("unknown tool `" + Echo(name) + "`; the tools are: " + names)});
+  }
+  Poco::JSON::Object::Ptr arguments;
+  if (params->has("arguments") && !params->get("arguments").isEmpty()) {
+    if (params->get("arguments").type() != typeid(Poco::JSON::Object::Ptr)) {
+      if (call.notes.outcome) *call.notes.outcome = "tool error";
+      return MethodAnswer::Result(
+          ToolResult(pipeline_.FinishError("`arguments` must be an object"), true));
+    }
+    arguments = params->getObject("arguments");
+    if (call.notes.repo && arguments->has("repo") && arguments->get("repo").isString()) {
+      *call.notes.repo = Echo(arguments->getValue<std::string>("repo"));
+    }
+  }
+  bool is_error = false;
+  const std::string text = RunTool(*tool, arguments, call, &is_error);
+  if (call.notes.outcome) *call.notes.outcome = is_error ? "tool error" : "ok";
+  return MethodAnswer::Result(ToolResult(text, is_error));
+}
+
+std::string McpServer::ToolsList() const {
+  std::string out = "{\"tools\":[";
+  for (size_t i = 0; i < tools_.size(); ++i) {
+    const ToolSpec& s = tools_[i]->spec();
+    if (i) out += ",";
+    out += "{\"name\":" + JsonQuote(s.name) + ",\"title\":" + JsonQuote(s.title) +
+           ",\"description\":" + JsonQuote(s.description) + ",\"inputSchema\":" + SchemaOf(s) +
+           ",\"annotations\":{\"title\":" + JsonQuote(s.title) +
+           ",\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"
+           "\"openWorldHint\":false}}";
+  }
+  return out + "]}";
+}
+
+std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
+                               const MethodCall& call, bool* is_error) const {
+  *is_error = true;
+  try {
+    if (arguments) {
+      for (const auto& a : tool.spec().args) {
+        if (a.type == ArgType::kInteger && arguments->has(a.name) &&
+            HugeNumber(arguments->get(a.name))) {
+          return pipeline_.FinishError("argument `" + a.name +
+                                       "` is a number too large to read (past 64 bits); " +
+                                       "give an integer such as 1 or 200");
+        }
+      }
+    }
+    CallContext ctx{call.catalog, call.stop, pipeline_.answer_characters(), options_.facts,
+                    pipeline_.secrets()};
+    ctx.progress = call.progress;
+    auto args = Args::Check(tool.spec(), arguments);
+    if (!args) return pipeline_.FinishError(args.error());
+    auto draft = tool.Call(ctx, *args);
+    if (!draft) return pipeline_.FinishError(draft.error());
+    JoinGuidance(*call.catalog, GuidanceCallOf(tool.spec()), arguments, ctx.stop, &draft.value());
+    *is_error = false;
+    Draft done = draft.take();
+    done.read = ReadOf(tool.spec().name, ctx);  // the host link (core/answer/host_links.h)
+    return pipeline_.Finish(std::move(done));
+  } catch (const std::exception& e) {
+    *is_error = true;
+    return pipeline_.FinishError(std::string("internal error: ") + e.what());
+  } catch (...) {
+    *is_error = true;
+    return pipeline_.FinishError("internal error");
+  }
+}
+
+// --- the call runner --------------------------------------------------------------------------
+
+ProgressFn McpServer::Progress(const Request& req,
+                               const std::shared_ptr<std::atomic<bool>>& cancelled,
+                               std::function<void()>* close) const {
+  if (req.progress_token.empty()) return {};
+  // notifications/progress for this request, no more often than progress_interval, each with
+  // more done than the last, never after the answer (the flag is cleared first).
+  struct State {
+    std::mutex mu;
+    bool open = true;
+    uint64_t last = 0;
+    std::chrono::steady_clock::time_point next{};
+  };
+  auto state = std::make_shared<State>();
+  *close = [state] {
+    std::lock_guard<std::mutex> lock(state->mu);
+    state->open = false;
+  };
+  return [state, cancelled, reply = req.caller.reply, token = req.progress_token,
+          modern = req.era == Era::kModern, interval = options_.progress_interval](
+             uint64_t done, std::optional<uint64_t> total, const std::string& what) {
+    std::lock_guard<std::mutex> lock(state->mu);
+    const auto now = std::chrono::steady_clock::now();
+    if (!state->open || cancelled->load() || done <= state->last || now < state->next) return;
+    state->last = done;
+    state->next = now + interval;
+    Outgoing out;
+    out.final = false;
+    out.modern = modern;
+    out.json =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+        "\"progressToken\":" +
+        token + ",\"progress\":" + std::to_string(done) +
+        (total ? ",\"total\":" + std::to_string(*total) : std::string()) +
+        ",\"message\":" + JsonQuote(what) + "}}";
+    reply(out);
+  };
+}
+
+MethodAnswer McpServer::Invoke(const Method& method, const Poco::JSON::Object::Ptr& params,
+                               const Request& req,
+                               const std::shared_ptr<std::atomic<bool>>& cancelled,
+                               const ProgressFn& progress) {
+  MethodCall call{req.era, params, req.caller.catalog,
+                  cancelled ? StopToken(cancelled, options_.call_budget) : StopToken(), progress};
+  if (Record* r = req.caller.record) call.notes = {&r->tool, &r->repo, &r->outcome};
+  call.connection = req.caller.connection;
+  try {
+    return method.handler(call);
+  } catch (const std::exception& e) {
+    return MethodAnswer::Error({kInternalError, std::string("internal error: ") + e.what()});
+  } catch (...) {
+    return MethodAnswer::Error({kInternalError, "internal error"});
+  }
+}
+
+void McpServer::Answer(const Request& req, const MethodAnswer& answer) {
+  if (answer.error) {
+    ReplyError(req, answer.error);
+  } else {
+    Reply(req, answer.result);
+  }
+}
+
+void McpServer::Run(const Method& method, const Poco::JSON::Object::Ptr& params, Request& req) {
+  if (method.run == RunOn::kInline) {
+    Answer(req, Invoke(method, params, req, nullptr, {}));
+    return;
+  }
+  if (req.caller.wait) {
+    // The caller's own thread runs the call; its connection closing cancels it.
+    auto cancelled = req.caller.gone ? req.caller.gone : std::make_shared<std::atomic<bool>>(false);
+    std::function<void()> close;
+    const ProgressFn progress = Progress(req, cancelled, &close);
+    const MethodAnswer answer = Invoke(method, params, req, cancelled, progress);
+    if (close) close();
+    if (cancelled->load()) {
+      if (req.caller.record) req.caller.record->outcome = "cancelled";
+      return;
+    }
+    Answer(req, answer);
+    return;
+  }
+  auto cancelled = std::make_shared<std::atomic<bool>>(false);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (in_flight_.count(req.id)) {
+      // A second request with the id of one still running: answering both under one id
+      // would confuse the client.
+      ReplyError(req, {kInvalidRequest, "invalid request: a call with this id is still running"});
+      return;
+    }
+    if (in_flight_.size() >= options_.max_in_flight) {
+      ReplyError(req, {kServerBusy, "server busy: " + WithCommas(options_.max_in_flight) +
+                                        " calls are already running; try again shortly"});
+      return;
+    }
+    in_flight_[req.id] = cancelled;
+    Request queued = req;
+    queued.caller.record = nullptr;  // the caller does not wait for it
+    queue_.push_back([this, &method, params, req = std::move(queued), cancelled] {
+      std::function<void()> close;
+      const ProgressFn progress = Progress(req, cancelled, &close);
+      const MethodAnswer answer = Invoke(method, params, req, cancelled, progress);
+      if (close) close();
+      bool was_cancelled;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        in_flight_.erase(req.id);
+        was_cancelled = cancelled->load();
+      }
+      if (!was_cancelled) Answer(req, answer);
+    });
+  }
+  cv_.notify_one();
 }
 
 void McpServer::Drain() {
@@ -281,6 +479,8 @@ void McpServer::Worker() {
   }
 }
 
+// --- answers ----------------------------------------------------------------------------------
+
 std::string McpServer::OversizedMessageError(size_t limit, std::string_view head) {
   const std::string id = LeadingRequestId(head);
   return "{\"jsonrpc\":\"2.0\",\"id\":" + (id.empty() ? std::string("null") : id) +
@@ -293,8 +493,9 @@ std::string McpServer::OversizedMessageError(size_t limit, std::string_view head
 void McpServer::Reply(const Request& req, const std::string& result_json) {
   if (req.caller.record && req.caller.record->outcome.empty()) req.caller.record->outcome = "ok";
   Outgoing out;
+  out.modern = req.era == Era::kModern;
   out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + req.id +
-             ",\"result\":" + (req.modern ? ModernResult(result_json) : result_json) + "}";
+             ",\"result\":" + DecorateResult(req.era, result_json) + "}";
   if (req.caller.record) req.caller.record->answer_bytes = out.json.size();
   req.caller.reply(out);
   Answered();
@@ -304,29 +505,29 @@ void McpServer::Answered() {
   std::call_once(indexer_started_, [this] { indexer_->Start(); });
 }
 
-void McpServer::ReplyError(const Request& req, int code, const std::string& message,
-                           const std::string& data_json, int http_status) {
+void McpServer::ReplyError(const Request& req, const RpcError& error) {
   Outgoing out;
   out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
-             ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + JsonQuote(message) +
-             (data_json.empty() ? "" : ",\"data\":" + data_json) + "}}";
-  if (code == kParseError || code == kInvalidRequest || code == kHeaderMismatch ||
-      code == kUnsupportedProtocolVersion) {
-    out.http_status = 400;
-  }
-  if (code == kMethodNotFound && req.modern) out.http_status = 404;
-  if (http_status) out.http_status = http_status;
+             ",\"error\":{\"code\":" + std::to_string(error.code) +
+             ",\"message\":" + JsonQuote(error.message) +
+             (error.data_json.empty() ? "" : ",\"data\":" + error.data_json) + "}}";
+  out.error_code = error.code;
+  out.modern = req.era == Era::kModern;
+  out.malformed = error.malformed;
   if (req.caller.record) {
-    req.caller.record->outcome = "error " + std::to_string(code);
+    req.caller.record->outcome = "error " + std::to_string(error.code);
     req.caller.record->answer_bytes = out.json.size();
   }
   req.caller.reply(out);
   Answered();
 }
 
+// --- reading messages -------------------------------------------------------------------------
+
 void McpServer::Handle(const std::string& message) {
   Caller caller;
   caller.reply = [this](const Outgoing& out) { sink_(out.json); };
+  caller.connection = &stdio_;
   Handle(message, caller);
 }
 
@@ -354,73 +555,87 @@ void McpServer::Handle(const std::string& message, const Caller& caller) {
     } catch (const std::exception&) {
     }
     if (lone_value) {
-      ReplyError(req, kInvalidRequest, "invalid request: a message must be a JSON object");
+      ReplyError(req, {kInvalidRequest, "invalid request: a message must be a JSON object"});
     } else {
-      ReplyError(req, kParseError, "parse error: the message is not valid JSON");
+      ReplyError(req, {kParseError, "parse error: the message is not valid JSON"});
     }
     return;
   }
   if (parsed.type() == typeid(Poco::JSON::Array::Ptr)) {
-    ReplyError(req, kInvalidRequest,
-               "invalid request: batches are not supported; send one "
-               "message at a time");
+    if (req.caller.record) req.caller.record->method = "batch";
+    std::string negotiated;
+    if (req.caller.connection) {
+      std::lock_guard<std::mutex> lock(req.caller.connection->mu);
+      negotiated = req.caller.connection->negotiated;
+    }
+    if (RpcError e = CheckBatch(req.caller.http, negotiated)) {
+      ReplyError(req, e);
+      return;
+    }
+    HandleBatch(parsed.extract<Poco::JSON::Array::Ptr>(), widened.has_value(), req.caller);
     return;
   }
+  HandleMessage(parsed, widened.has_value(), req, false);
+}
+
+void McpServer::HandleMessage(const Poco::Dynamic::Var& parsed, bool widened, Request& req,
+                              bool in_batch) {
   if (parsed.type() != typeid(Poco::JSON::Object::Ptr)) {
-    ReplyError(req, kInvalidRequest, "invalid request: a message must be a JSON object");
+    ReplyError(req, {kInvalidRequest, "invalid request: a message must be a JSON object"});
     return;
   }
   const auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
-  if (caller.record && msg->has("method") && msg->get("method").isString()) {
-    caller.record->method = Echo(msg->getValue<std::string>("method"));
+  if (req.caller.record && msg->has("method") && msg->get("method").isString()) {
+    req.caller.record->method = Echo(msg->getValue<std::string>("method"));
   }
   if (!IdOf(msg, &req.id)) {
     if (widened && HugeNumber(msg->get("id"))) {
-      ReplyError(req, kParseError,
-                 "parse error: `id` is an integer past 64 bits, which this server does not "
-                 "read; use a smaller integer or a string");
+      ReplyError(req, {kParseError,
+                       "parse error: `id` is an integer past 64 bits, which this server does not "
+                       "read; use a smaller integer or a string"});
     } else {
-      ReplyError(req, kInvalidRequest, "invalid request: `id` must be a string or an integer");
+      ReplyError(req, {kInvalidRequest, "invalid request: `id` must be a string or an integer"});
     }
     return;
   }
   const bool has_method = msg->has("method");
   if (!msg->has("jsonrpc") || !msg->get("jsonrpc").isString() ||
       msg->get("jsonrpc").extract<std::string>() != "2.0") {
-    ReplyError(req, kInvalidRequest, "invalid request: `jsonrpc` must be \"2.0\"");
+    ReplyError(req, {kInvalidRequest, "invalid request: `jsonrpc` must be \"2.0\""});
     return;
   }
   if (!has_method) {
     // A response to a request: this server sends none, so there is nothing to match.
     if (msg->has("result") || msg->has("error")) return;
-    ReplyError(req, kInvalidRequest, "invalid request: `method` is missing");
+    ReplyError(req, {kInvalidRequest, "invalid request: `method` is missing"});
     return;
   }
   if (!msg->get("method").isString()) {
-    ReplyError(req, kInvalidRequest, "invalid request: `method` must be a string");
+    ReplyError(req, {kInvalidRequest, "invalid request: `method` must be a string"});
     return;
   }
   if (msg->has("params")) {
     const auto& p = msg->get("params");
     if (!p.isEmpty() && p.type() != typeid(Poco::JSON::Object::Ptr) &&
         p.type() != typeid(Poco::JSON::Array::Ptr)) {
-      ReplyError(req, kInvalidRequest, "invalid request: `params` must be an object");
+      ReplyError(req, {kInvalidRequest, "invalid request: `params` must be an object"});
       return;
     }
   }
   if (req.id.empty()) {
     HandleNotification(msg, req.caller);
   } else {
-    HandleRequest(msg, req);
+    HandleRequest(msg, req, in_batch);
   }
 }
 
 void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg, const Caller& caller) {
   const std::string method = msg->getValue<std::string>("method");
   if (method != "notifications/cancelled") return;  // initialized and others: nothing to do
-  // Only calls on the pool are named by their id: a waiting caller's call (HTTP) is cancelled
-  // by its connection closing, and its id may be another client's too.
-  if (caller.wait) return;
+  // Only a connection's own requests are named by their id (stdio's, a batch's among them): a
+  // waiting caller's call over HTTP is cancelled by its connection closing, and its id may be
+  // another client's too.
+  if (caller.wait && !caller.connection) return;
   const auto params = msg->getObject("params");
   if (!params || !params->has("requestId")) return;
   std::string key;
@@ -437,368 +652,138 @@ void McpServer::HandleNotification(const Poco::JSON::Object::Ptr& msg, const Cal
   if (it != in_flight_.end()) it->second->store(true);
 }
 
-bool McpServer::CheckModern(const Poco::JSON::Object::Ptr& msg,
-                            const Poco::JSON::Object::Ptr& params, const std::string& method,
-                            Request& req) {
-  const std::string need =
-      "; a 2026-07-28 request carries params._meta with io.modelcontextprotocol/protocolVersion "
-      "(a string) and io.modelcontextprotocol/clientCapabilities (an object)";
-  Poco::JSON::Object::Ptr meta;
-  if (params && params->has("_meta") &&
-      params->get("_meta").type() == typeid(Poco::JSON::Object::Ptr)) {
-    meta = params->getObject("_meta");
-  }
-  if (!meta || !meta->has(kVersionKey) || !meta->get(kVersionKey).isString()) {
-    ReplyError(req, kInvalidParams,
-               "invalid params: io.modelcontextprotocol/protocolVersion is missing" + need, "",
-               400);
-    return false;
-  }
-  const std::string version = meta->getValue<std::string>(kVersionKey);
-  // Over HTTP a header naming another version than the body is a mismatch, whichever of the
-  // two this server speaks: the header is what a gateway routed on.
-  if (req.caller.http && req.caller.http->protocol_version &&
-      *req.caller.http->protocol_version != version) {
-    ReplyError(req, kHeaderMismatch,
-               "header mismatch: MCP-Protocol-Version `" +
-                   Echo(*req.caller.http->protocol_version) + "` is not the body's `" +
-                   Echo(version) + "`");
-    return false;
-  }
-  if (!IsModern(version)) {
-    ReplyError(
-        req, kUnsupportedProtocolVersion,
-        "unsupported protocol version `" + Echo(version) + "`; this server speaks " +
-            kModernProtocolVersions[0] + " (and, with initialize, " + kProtocolVersions[0] +
-            " and earlier)",
-        "{\"supported\":" + AllVersionsJson() + ",\"requested\":" + JsonQuote(version) + "}");
-    return false;
-  }
-  if (!meta->has(kCapabilitiesKey) ||
-      meta->get(kCapabilitiesKey).type() != typeid(Poco::JSON::Object::Ptr)) {
-    ReplyError(req, kInvalidParams,
-               "invalid params: io.modelcontextprotocol/clientCapabilities is missing" + need, "",
-               400);
-    return false;
-  }
-  if (!req.caller.http) return true;
-  // Streamable HTTP: the headers mirror the body, and must match it.
-  const auto& h = *req.caller.http;
-  if (!h.protocol_version) {
-    ReplyError(req, kHeaderMismatch,
-               "header mismatch: the MCP-Protocol-Version header is missing; send it with the "
-               "version in params._meta");
-    return false;
-  }
-  if (!h.method) {
-    ReplyError(req, kHeaderMismatch,
-               "header mismatch: the Mcp-Method header is missing; send it with the body's "
-               "method");
-    return false;
-  }
-  if (*h.method != method) {
-    ReplyError(req, kHeaderMismatch,
-               "header mismatch: Mcp-Method `" + Echo(*h.method) + "` is not the body's method `" +
-                   Echo(method) + "`");
-    return false;
-  }
-  (void)msg;
-  if (method == "tools/call" && params && params->has("name") && params->get("name").isString()) {
-    const std::string name = params->getValue<std::string>("name");
-    std::string decoded;
-    if (!h.name) {
-      ReplyError(req, kHeaderMismatch,
-                 "header mismatch: the Mcp-Name header is missing; send it with the tool's name");
-      return false;
-    }
-    if (!DecodeHeaderValue(*h.name, &decoded)) {
-      ReplyError(req, kHeaderMismatch, "header mismatch: Mcp-Name is not valid =?base64?…?= text");
-      return false;
-    }
-    if (decoded != name) {
-      ReplyError(req, kHeaderMismatch,
-                 "header mismatch: Mcp-Name `" + Echo(decoded) + "` is not the body's name `" +
-                     Echo(name) + "`");
-      return false;
-    }
-  }
-  return true;
-}
-
-bool McpServer::CheckLegacyHttp(Request& req) {
-  if (!req.caller.http || !req.caller.http->protocol_version) return true;
-  const std::string& v = *req.caller.http->protocol_version;
-  if (IsLegacy(v)) return true;
-  if (IsModern(v)) {
-    // The header names 2026-07-28 but the body has no _meta claiming it.
-    ReplyError(req, kInvalidParams,
-               "invalid params: MCP-Protocol-Version is " + v +
-                   " but params._meta has no io.modelcontextprotocol/protocolVersion; a " + v +
-                   " request carries it (and io.modelcontextprotocol/clientCapabilities)",
-               "", 400);
-    return false;
-  }
-  ReplyError(req, kInvalidRequest,
-             "unsupported MCP-Protocol-Version `" + Echo(v) + "`; this server speaks " +
-                 kModernProtocolVersions[0] + ", " + kProtocolVersions[0] + ", " +
-                 kProtocolVersions[1] + ", " + kProtocolVersions[2] + " and " +
-                 kProtocolVersions[3]);
-  return false;
-}
-
-void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req) {
+void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req, bool in_batch) {
   const std::string method = msg->getValue<std::string>("method");
   Poco::JSON::Object::Ptr params;
   if (msg->has("params") && msg->get("params").type() == typeid(Poco::JSON::Object::Ptr)) {
     params = msg->getObject("params");
   }
   req.progress_token = ProgressTokenOf(params);
-  Poco::JSON::Object::Ptr meta;
-  if (params && params->has("_meta") &&
-      params->get("_meta").type() == typeid(Poco::JSON::Object::Ptr)) {
-    meta = params->getObject("_meta");
-  }
-  req.modern = method == "server/discover" || (meta && meta->has(kVersionKey));
-  if (req.modern) {
-    if (!CheckModern(msg, params, method, req)) return;
-    if (method == "server/discover") {
-      Reply(req, "{\"supportedVersions\":" + AllVersionsJson() +
-                     ",\"capabilities\":" + Capabilities() +
-                     ",\"instructions\":" + JsonQuote(kInstructions) + "," + kCacheHints + "}");
-      return;
-    }
-    if (method == "tools/list") {
-      Reply(req, tools_list_.substr(0, tools_list_.size() - 1) + "," + kCacheHints + "}");
-      return;
-    }
-    if (method == "tools/call") {
-      CallTool(params, req);
-      return;
-    }
-    ReplyError(req, kMethodNotFound,
-               "method not found: `" + Echo(method) + "`; in " + kModernProtocolVersions[0] +
-                   " this server answers server/discover, tools/list and tools/call");
+  req.era = EraOf(method, params);
+  const Method* row = methods_.Find(method);
+  if (in_batch && (req.era == Era::kModern || method == "initialize")) {
+    // 2025-03-26: initialize is never part of a batch; 2026-07-28 has none.
+    ReplyError(req, {kInvalidRequest,
+                     "invalid request: " + Echo(method) +
+                         (req.era == Era::kModern ? " with a 2026-07-28 _meta is sent alone"
+                                                  : " is sent alone") +
+                         ", never in a batch"});
     return;
   }
-  if (!CheckLegacyHttp(req)) return;
-  if (method == "initialize") {
-    std::string version = kProtocolVersions[0];
-    if (params && params->has("protocolVersion") && params->get("protocolVersion").isString()) {
-      const std::string asked = params->getValue<std::string>("protocolVersion");
-      for (const char* v : kProtocolVersions) {
-        if (asked == v) version = v;
+  if (req.era == Era::kModern) {
+    if (RpcError e =
+            CheckModernRequest(method, params, req.caller.http,
+                               row && InEra(row->eras, Era::kModern) ? row->mcp_name : nullptr)) {
+      ReplyError(req, e);
+      return;
+    }
+  } else if (RpcError e = CheckLegacyHttp(req.caller.http)) {
+    ReplyError(req, e);
+    return;
+  }
+  if (!row || !InEra(row->eras, req.era)) {
+    std::string message = "method not found: `" + Echo(method) + "`; ";
+    if (req.era == Era::kModern) {
+      message += std::string("in ") + kModernProtocolVersions[0] + " this server answers " +
+                 methods_.NamesIn(Era::kModern);
+    } else {
+      std::string modern_only;  // what the other era adds
+      for (const Method& m : methods_.rows()) {
+        if (m.eras == kModernOnly) modern_only += (modern_only.empty() ? "" : ", ") + m.name;
       }
+      message += "this server answers " + methods_.NamesIn(Era::kLegacy) +
+                 " (and, with params._meta naming " + kModernProtocolVersions[0] + ", " +
+                 modern_only + ")";
     }
-    Reply(req, "{\"protocolVersion\":" + JsonQuote(version) +
-                   ",\"capabilities\":" + Capabilities() + ",\"serverInfo\":" + ServerInfoJson() +
-                   ",\"instructions\":" + JsonQuote(kInstructions) + "}");
+    ReplyError(req, {kMethodNotFound, message});
     return;
   }
-  if (method == "ping") {
-    Reply(req, "{}");
-    return;
-  }
-  if (method == "tools/list") {
-    Reply(req, tools_list_);
-    return;
-  }
-  if (method == "tools/call") {
-    CallTool(params, req);
-    return;
-  }
-  if (IsSkillsMethod(method)) {  // the MCP Skills extension (skills.h)
-    auto answer = [this, method, params](const Request& r) {
-      const SkillsAnswer a =
-          AnswerSkills(*r.caller.catalog, pipeline_.secrets().get(), method, params,
-                       StopToken(std::make_shared<std::atomic<bool>>(false), options_.call_budget));
-      a.error_code ? ReplyError(r, a.error_code, a.error_message) : Reply(r, a.result);
-    };
-    if (req.caller.wait) {  // HTTP: on the request's own thread
-      answer(req);
-      return;
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Request queued = req;
-      queued.caller.record = nullptr;  // the caller does not wait for it
-      queue_.push_back([answer, r = std::move(queued)] { answer(r); });
-    }
-    cv_.notify_one();
-    return;
-  }
-  ReplyError(req, kMethodNotFound,
-             "method not found: `" + Echo(method) +
-                 "`; this server answers initialize, ping, tools/list and tools/call, "
-                 "skills/list, skills/get, resources/list and resources/read (and, with "
-                 "params._meta naming " +
-                 kModernProtocolVersions[0] + ", server/discover)");
+  Run(*row, params, req);
 }
 
-std::string McpServer::ToolsList() const {
-  std::string out = "{\"tools\":[";
-  for (size_t i = 0; i < tools_.size(); ++i) {
-    const ToolSpec& s = tools_[i]->spec();
-    if (i) out += ",";
-    out += "{\"name\":" + JsonQuote(s.name) + ",\"title\":" + JsonQuote(s.title) +
-           ",\"description\":" + JsonQuote(s.description) + ",\"inputSchema\":" + SchemaOf(s) +
-           ",\"annotations\":{\"title\":" + JsonQuote(s.title) +
-           ",\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"
-           "\"openWorldHint\":false}}";
-  }
-  return out + "]}";
-}
+// --- batches (2025-03-26) ---------------------------------------------------------------------
 
-std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
-                               const Request& req,
-                               const std::shared_ptr<std::atomic<bool>>& cancelled,
-                               bool* is_error) const {
-  *is_error = true;
-  try {
-    if (arguments) {
-      for (const auto& a : tool.spec().args) {
-        if (a.type == ArgType::kInteger && arguments->has(a.name) &&
-            HugeNumber(arguments->get(a.name))) {
-          return pipeline_.FinishError("argument `" + a.name +
-                                       "` is a number too large to read (past 64 bits); " +
-                                       "give an integer such as 1 or 200");
+// A batch under way: each request's response in its place, sent as one array when the last is
+// in.
+struct McpServer::Batch {
+  std::mutex mu;
+  std::vector<std::optional<std::string>> answers;  // by position; empty: nothing to send
+};
+
+void McpServer::HandleBatch(const Poco::JSON::Array::Ptr& batch, bool widened,
+                            const Caller& caller) {
+  Request outer;
+  outer.caller = caller;
+  if (!outer.caller.catalog) outer.caller.catalog = live_->Get();
+  if (batch->size() == 0) {
+    ReplyError(outer, {kInvalidRequest,
+                       "invalid request: an empty batch; send at least one "
+                       "message in it"});
+    return;
+  }
+  if (batch->size() > kMaxBatch) {
+    ReplyError(outer, {kInvalidRequest, "invalid request: a batch of " + WithCommas(batch->size()) +
+                                            " messages; send at most " + std::to_string(kMaxBatch) +
+                                            " in one"});
+    return;
+  }
+  // The messages run one after another on one thread: the pool's for stdio (so the reader goes
+  // on reading cancellations), the caller's own over HTTP.
+  auto run = [this, batch, widened, outer]() {
+    auto state = std::make_shared<Batch>();
+    state->answers.resize(batch->size());
+    for (size_t i = 0; i < batch->size(); ++i) {
+      Request req;
+      req.caller = outer.caller;
+      req.caller.wait = true;
+      req.caller.record = nullptr;
+      auto gone = std::make_shared<std::atomic<bool>>(false);
+      if (outer.caller.gone) gone = outer.caller.gone;
+      req.caller.gone = gone;
+      req.caller.reply = [state, i, forward = outer.caller.reply](const Outgoing& o) {
+        if (!o.final) {
+          forward(o);  // progress goes out as it comes
+          return;
+        }
+        std::lock_guard<std::mutex> lock(state->mu);
+        state->answers[i] = o.json;
+      };
+      // stdio: notifications/cancelled names a request of the batch by its id.
+      std::string key;
+      const Poco::Dynamic::Var element = batch->get(static_cast<unsigned>(i));
+      if (!outer.caller.wait && element.type() == typeid(Poco::JSON::Object::Ptr)) {
+        const auto msg = element.extract<Poco::JSON::Object::Ptr>();
+        if (msg->has("method") && IdOf(msg, &key) && !key.empty()) {
+          std::lock_guard<std::mutex> lock(mu_);
+          if (!in_flight_.emplace(key, gone).second) key.clear();
         }
       }
-    }
-    CallContext ctx{req.caller.catalog, StopToken(cancelled, options_.call_budget),
-                    pipeline_.answer_characters(), options_.facts, pipeline_.secrets()};
-    std::function<void()> close_progress;
-    if (!req.progress_token.empty()) {
-      // notifications/progress for this request, no more often than progress_interval, each
-      // with more done than the last, never after the answer (the flag is cleared first).
-      struct State {
-        std::mutex mu;
-        bool open = true;
-        uint64_t last = 0;
-        std::chrono::steady_clock::time_point next{};
-      };
-      auto state = std::make_shared<State>();
-      ctx.progress = [state, cancelled, reply = req.caller.reply, token = req.progress_token,
-                      interval = options_.progress_interval](
-                         uint64_t done, std::optional<uint64_t> total, const std::string& what) {
-        std::lock_guard<std::mutex> lock(state->mu);
-        const auto now = std::chrono::steady_clock::now();
-        if (!state->open || cancelled->load() || done <= state->last || now < state->next) return;
-        state->last = done;
-        state->next = now + interval;
-        Outgoing out;
-        out.final = false;
-        out.json =
-            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
-            "\"progressToken\":" +
-            token + ",\"progress\":" + std::to_string(done) +
-            (total ? ",\"total\":" + std::to_string(*total) : std::string()) +
-            ",\"message\":" + JsonQuote(what) + "}}";
-        reply(out);
-      };
-      close_progress = [state] {
-        std::lock_guard<std::mutex> lock(state->mu);
-        state->open = false;
-      };
-    }
-    std::string result;
-    auto args = Args::Check(tool.spec(), arguments);
-    if (!args) {
-      result = pipeline_.FinishError(args.error());
-    } else {
-      auto draft = tool.Call(ctx, *args);
-      if (draft) {
-        JoinGuidance(*req.caller.catalog, GuidanceCallOf(tool.spec()), arguments, ctx.stop,
-                     &draft.value());
-        *is_error = false;
-        Draft done = draft.take();
-        done.read = ReadOf(tool.spec().name, ctx);  // the host link (core/answer/host_links.h)
-        result = pipeline_.Finish(std::move(done));
-      } else {
-        result = pipeline_.FinishError(draft.error());
+      HandleMessage(element, widened, req, true);
+      if (!key.empty()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        in_flight_.erase(key);
       }
     }
-    if (close_progress) close_progress();
-    return result;
-  } catch (const std::exception& e) {
-    return pipeline_.FinishError(std::string("internal error: ") + e.what());
-  } catch (...) {
-    return pipeline_.FinishError("internal error");
-  }
-}
-
-void McpServer::CallTool(const Poco::JSON::Object::Ptr& params, Request& req) {
-  if (!params || !params->has("name") || !params->get("name").isString()) {
-    ReplyError(req, kInvalidParams,
-               pipeline_.FinishError("tools/call needs params.name, the tool's name"));
+    std::string json;
+    for (const auto& a : state->answers) {
+      if (a) json += (json.empty() ? "[" : ",") + *a;
+    }
+    if (json.empty()) return;  // only notifications (and responses): nothing to answer
+    Outgoing out;
+    out.json = json + "]";
+    if (outer.caller.record) {
+      outer.caller.record->outcome = "ok";
+      outer.caller.record->answer_bytes = out.json.size();
+    }
+    outer.caller.reply(out);
+  };
+  if (caller.wait) {
+    run();
     return;
   }
-  const std::string name = params->getValue<std::string>("name");
-  if (req.caller.record) req.caller.record->tool = Echo(name);
-  const Tool* tool = nullptr;
-  for (const auto& t : tools_) {
-    if (t->spec().name == name) tool = t.get();
-  }
-  if (!tool) {
-    std::string names;
-    for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t->spec().name;
-    ReplyError(req, kInvalidParams,
-               pipeline_.FinishError("unknown tool `" + Echo(name) + "`; the tools are: " + names));
-    return;
-  }
-  Poco::JSON::Object::Ptr arguments;
-  if (params->has("arguments") && !params->get("arguments").isEmpty()) {
-    if (params->get("arguments").type() != typeid(Poco::JSON::Object::Ptr)) {
-      if (req.caller.record) req.caller.record->outcome = "tool error";
-      Reply(req, ToolResult(pipeline_.FinishError("`arguments` must be an object"), true));
-      return;
-    }
-    arguments = params->getObject("arguments");
-    if (req.caller.record && arguments->has("repo") && arguments->get("repo").isString()) {
-      req.caller.record->repo = Echo(arguments->getValue<std::string>("repo"));
-    }
-  }
-  if (req.caller.wait) {
-    // The caller's own thread runs the call; its connection closing cancels it.
-    auto cancelled = req.caller.gone ? req.caller.gone : std::make_shared<std::atomic<bool>>(false);
-    bool is_error = false;
-    const std::string text = RunTool(*tool, arguments, req, cancelled, &is_error);
-    if (cancelled->load()) {
-      if (req.caller.record) req.caller.record->outcome = "cancelled";
-      return;
-    }
-    if (req.caller.record) req.caller.record->outcome = is_error ? "tool error" : "ok";
-    Reply(req, ToolResult(text, is_error));
-    return;
-  }
-  auto cancelled = std::make_shared<std::atomic<bool>>(false);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (in_flight_.count(req.id)) {
-      // A second request with the id of one still running: answering both under one id
-      // would confuse the client.
-      ReplyError(req, kInvalidRequest, "invalid request: a call with this id is still running");
-      return;
-    }
-    if (in_flight_.size() >= options_.max_in_flight) {
-      ReplyError(req, kServerBusy,
-                 "server busy: " + WithCommas(options_.max_in_flight) +
-                     " calls are already running; try again shortly");
-      return;
-    }
-    in_flight_[req.id] = cancelled;
-    Request queued = req;
-    queued.caller.record = nullptr;  // the caller does not wait for it
-    queue_.push_back([this, tool, arguments, req = std::move(queued), cancelled] {
-      bool is_error = false;
-      const std::string text = RunTool(*tool, arguments, req, cancelled, &is_error);
-      bool was_cancelled;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        in_flight_.erase(req.id);
-        was_cancelled = cancelled->load();
-      }
-      if (!was_cancelled) Reply(req, ToolResult(text, is_error));
-    });
+    queue_.push_back(std::move(run));
   }
   cv_.notify_one();
 }

@@ -2,26 +2,36 @@
 // it one message at a time (Handle) with a Caller: where the answers to that message go, and
 // what the caller may read (its Catalog). stdio and HTTP share it.
 //
-// Both eras on one endpoint, chosen per request. A request whose params._meta names
+// Both eras on one endpoint, chosen per request (era.h): a request whose params._meta names
 // io.modelcontextprotocol/protocolVersion (and server/discover, always) is served as 2026-07-28
-// defines it: the version and io.modelcontextprotocol/clientCapabilities are required (-32602
-// without them), a version not served is UnsupportedProtocolVersion (-32022) listing those that
-// are, results carry resultType "complete" and serverInfo in _meta, tools/list and
-// server/discover carry ttlMs and cacheScope; there is no initialize and no ping. Any other
-// request is served as the 2025 revisions define it: initialize (the client's protocol version
-// when supported, else the newest), notifications/initialized, ping, tools/list, tools/call.
-// notifications/cancelled cancels a call on the pool in either era.
+// defines it, any other as the 2025 revisions do. What is answered is one method table
+// (method_table.h), read by both eras:
+//
+//   method                    eras          runs on
+//   initialize                2025          inline   the client's version when served, else the
+//   newest ping                      2025          inline server/discover           2026-07-28
+//   inline   versions, capabilities, instructions tools/list                both          inline
+//   one page: a cursor is -32602 tools/call                both          pool     every answer
+//   through the AnswerPipeline skills/list, skills/get   both          pool     the MCP Skills
+//   extension (skills.h) resources/list            both          pool resources/read both pool
+//   resources/templates/list  both          inline   none; one page: a cursor is -32602
+//
+// notifications/initialized is read and needs nothing; notifications/cancelled cancels a call on
+// the pool in either era. A method of the other era is -32601, naming this era's methods.
+// A JSON-RPC batch is read at 2025-03-26 only (era.h's CheckBatch): answered with an array of
+// the responses, in the order of the requests, its requests run one after another; at any
+// other version it is refused (-32600), as later revisions removed batches.
 // Once it has answered its first message, the server starts its background history indexer
 // (history_indexer.h) for the repositories that need one.
-// tools/call runs on a worker pool (or, for a caller that waits, on the caller's thread), so a
+// Pool methods run on a worker pool (or, for a caller that waits, on the caller's thread), so a
 // slow call never holds up ping or another call; a cancelled call stops soon and sends nothing.
-// A call whose request carries a progress token (params._meta.progressToken) may send
-// notifications/progress before its answer. Every tool answer and tool error goes through the
-// AnswerPipeline.
+// A pool call whose request carries a progress token (params._meta.progressToken) may send
+// notifications/progress before its answer.
 // Numbers: an integer literal past 64 bits is never wrapped: as an id it is a parse error
 // (-32700), as a tool's argument an error naming the argument.
 #pragma once
 
+#include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 
 #include <atomic>
@@ -39,17 +49,13 @@
 
 #include "core/answer/pipeline.h"
 #include "core/history/history_indexer.h"
+#include "core/mcp/era.h"
+#include "core/mcp/method_table.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
 #include "core/tools/tool.h"
 
 namespace rr {
-
-// The revisions with an initialize handshake (legacy), newest first.
-inline constexpr const char* kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
-                                                    "2024-11-05"};
-// The revisions without one (modern): every request names its version in params._meta.
-inline constexpr const char* kModernProtocolVersions[] = {"2026-07-28"};
 
 class McpServer {
  public:
@@ -62,9 +68,12 @@ class McpServer {
     // true: the response (the last message for its request); false: a notification sent while
     // the request is under way (notifications/progress).
     bool final = true;
-    // The HTTP status a Streamable HTTP transport answers the response with: 200, or 400 / 404
-    // for the errors the transport's rules give a status of their own.
-    int http_status = 200;
+    // What a Streamable HTTP transport needs to choose the response's status (it maps them;
+    // HttpTransport::StatusOf): the error's code (0 for a result), the era it was answered in,
+    // and whether the request was refused as malformed before any method ran.
+    int error_code = 0;
+    bool modern = false;
+    bool malformed = false;
   };
   using ReplySink = std::function<void(const Outgoing&)>;
 
@@ -78,13 +87,8 @@ class McpServer {
     size_t answer_bytes = 0;
   };
 
-  // The Streamable HTTP request headers the protocol checks against the body (trimmed; absent
-  // ones empty optionals).
-  struct HttpHeaders {
-    std::optional<std::string> protocol_version;  // MCP-Protocol-Version
-    std::optional<std::string> method;            // Mcp-Method
-    std::optional<std::string> name;              // Mcp-Name, as sent (maybe =?base64?…?=)
-  };
+  // The Streamable HTTP request headers the protocol checks against the body (era.h).
+  using HttpHeaders = rr::HttpHeaders;
 
   // Who sent one message and where its answers go.
   struct Caller {
@@ -103,6 +107,9 @@ class McpServer {
     // Streamable HTTP: the request's headers, checked against the body as each revision says.
     // Null on stdio.
     const HttpHeaders* http = nullptr;
+    // What the connection remembers across messages (stdio: the version initialize negotiated);
+    // null when it keeps nothing (HTTP). Handle(message) gives stdio's.
+    Connection* connection = nullptr;
   };
 
   struct Options {
@@ -144,22 +151,36 @@ class McpServer {
 
  private:
   struct Request;
+  struct Batch;
 
-  void HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req);
+  // One parsed message (an object, or anything else to refuse) from `req`'s caller.
+  void HandleMessage(const Poco::Dynamic::Var& parsed, bool widened, Request& req, bool in_batch);
+  void HandleBatch(const Poco::JSON::Array::Ptr& batch, bool widened, const Caller& caller);
+  void HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req, bool in_batch);
   void HandleNotification(const Poco::JSON::Object::Ptr& msg, const Caller& caller);
-  void CallTool(const Poco::JSON::Object::Ptr& params, Request& req);
-  std::string RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
+  // The call runner: runs a method inline, on the caller's thread (a caller that waits) or on
+  // the pool, with its stop token and progress, and answers unless it was cancelled.
+  void Run(const Method& method, const Poco::JSON::Object::Ptr& params, Request& req);
+  MethodAnswer Invoke(const Method& method, const Poco::JSON::Object::Ptr& params,
                       const Request& req, const std::shared_ptr<std::atomic<bool>>& cancelled,
-                      bool* is_error) const;
+                      const ProgressFn& progress);
+  ProgressFn Progress(const Request& req, const std::shared_ptr<std::atomic<bool>>& cancelled,
+                      std::function<void()>* close) const;
+  void Answer(const Request& req, const MethodAnswer& answer);
+
+  // The handlers of the method table.
+  void BuildMethods();
+  MethodAnswer Initialize(const MethodCall& call) const;
+  MethodAnswer Discover(const MethodCall& call) const;
+  MethodAnswer ListTools(const MethodCall& call) const;
+  MethodAnswer CallTool(const MethodCall& call) const;
+  MethodAnswer Skills(const std::string& method, const MethodCall& call) const;
+  std::string RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
+                      const MethodCall& call, bool* is_error) const;
   std::string ToolsList() const;
+
   void Reply(const Request& req, const std::string& result_json);
-  void ReplyError(const Request& req, int code, const std::string& message,
-                  const std::string& data_json = "", int http_status = 0);
-  // The 2026-07-28 checks of a request's _meta and HTTP headers; false when it was refused.
-  bool CheckModern(const Poco::JSON::Object::Ptr& msg, const Poco::JSON::Object::Ptr& params,
-                   const std::string& method, Request& req);
-  // The checks of a 2025 request's HTTP headers; false when it was refused.
-  bool CheckLegacyHttp(Request& req);
+  void ReplyError(const Request& req, const RpcError& error);
   // Called after every answer sent: starts background work after the first.
   void Answered();
   void Worker();
@@ -170,14 +191,17 @@ class McpServer {
   std::vector<std::unique_ptr<const Tool>> tools_;
   Options options_;
   std::string tools_list_;  // built once
+  MethodTable methods_;     // built once
+  Connection stdio_;        // Handle(message)'s connection
 
   std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
   std::deque<std::function<void()>> queue_;
   size_t running_ = 0;
   bool stopping_ = false;
-  // Calls on the pool: id -> cancelled. Only the default (stdio) caller's calls are here: ids
-  // are unique per connection, and notifications/cancelled names them.
+  // Calls on the pool (and requests of a batch read from stdio): id -> cancelled. Only the
+  // default (stdio) caller's calls are here: ids are unique per connection, and
+  // notifications/cancelled names them.
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;
   std::vector<std::thread> threads_;
   std::unique_ptr<HistoryIndexer> indexer_;

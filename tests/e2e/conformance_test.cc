@@ -22,7 +22,8 @@ namespace {
 const std::string kSdkDir = std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk";
 const std::string kDir = std::string(RR_SOURCE_DIR) + "/tests/e2e/conformance";
 
-// scenarios.txt's lines whose revision is (`modern`) or is not 2026-07-28.
+// scenarios.txt's lines whose revision is (`modern`) or is not 2026-07-28 (an extension's
+// scenario, "extension", runs at 2026-07-28: the suite's default for one).
 std::vector<std::pair<std::string, std::string>> Scenarios(bool modern) {
   std::ifstream in(kDir + "/scenarios.txt");
   std::vector<std::pair<std::string, std::string>> out;
@@ -32,7 +33,9 @@ std::vector<std::pair<std::string, std::string>> Scenarios(bool modern) {
     std::istringstream words(line);
     std::string scenario, revision;
     words >> scenario >> revision;
-    if ((revision == "2026-07-28") == modern) out.emplace_back(scenario, revision);
+    if ((revision == "2026-07-28" || revision == "extension") == modern) {
+      out.emplace_back(scenario, revision);
+    }
   }
   return out;
 }
@@ -46,6 +49,11 @@ void RunScenarios(bool modern) {
   TempDir tmp;
   TestRepo shop(tmp / "shop");
   shop.Write("README.md", "# Shop\n");
+  // A skill, for the Skills extension's scenarios (they read what skills/list offers).
+  shop.Write(
+      ".claude/skills/refund-flow/SKILL.md",
+      "---\nname: refund-flow\ndescription: Issue a refund for one order.\n---\n# Refunds\n");
+  shop.Write(".claude/skills/refund-flow/reference.md", "POST /refunds\n");
   shop.Commit("Add the shop");
   const std::string config = tmp / "config.yaml";
   std::ofstream(config) << "repos:\n  - name: shop\n    path: " << shop.path() << "\n";
@@ -55,11 +63,12 @@ void RunScenarios(bool modern) {
 
   const std::string cli = kSdkDir + "/node_modules/@modelcontextprotocol/conformance/dist/index.js";
   for (const auto& [scenario, revision] : scenarios) {
-    const CommandResult r =
-        Run({FindNode(kSdkDir), cli, "server", "--url", server.url(), "--scenario", scenario,
-             "--spec-version", revision, "--expected-failures", kDir + "/expected-failures.yaml",
-             "--timeout", "20000", "-o", tmp / "results"},
-            tmp.path(), {{"HOME", tmp.path()}, {"NO_COLOR", "1"}});
+    std::vector<std::string> command = {FindNode(kSdkDir), cli,          "server", "--url",
+                                        server.url(),      "--scenario", scenario};
+    if (revision != "extension") command.insert(command.end(), {"--spec-version", revision});
+    command.insert(command.end(), {"--expected-failures", kDir + "/expected-failures.yaml",
+                                   "--timeout", "20000", "-o", tmp / "results"});
+    const CommandResult r = Run(command, tmp.path(), {{"HOME", tmp.path()}, {"NO_COLOR", "1"}});
     EXPECT_EQ(r.status, 0) << scenario << " at " << revision << " failed:\n"
                            << r.out << "\n"
                            << r.err;

@@ -1,8 +1,10 @@
 // End-to-end with the official MCP Skills client: runs tests/e2e/skills/skills_client.mjs, which
-// starts the repo-reader binary with a configuration and drives it with the TypeScript SDK v2's
-// SkillsClient — that client verifies every file's size and SHA-256 digest, and SKILL.md's front
-// matter, against the listing. Skipped, saying why, when Node.js 20+ or the client's
-// node_modules are not installed (npm ci --prefix tests/e2e/skills installs them).
+// drives the repo-reader binary (over stdio, or serving HTTP with a token) with the TypeScript SDK
+// v2's SkillsClient, in both protocol eras: the SDK's default (initialize, 2025-11-25) and pinned
+// to 2026-07-28 (server/discover, _meta on every request) — that client verifies every file's
+// size and SHA-256 digest, and SKILL.md's front matter, against the listing. Skipped, saying
+// why, when Node.js 20+ or the client's node_modules are not installed (npm ci --prefix
+// tests/e2e/skills installs them).
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
@@ -12,12 +14,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/secrets/generated_values.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/http_server.h"
 #include "tests/testkit/node.h"
 
 namespace rr::testing {
@@ -28,7 +34,80 @@ std::string Skill(const std::string& name, const std::string& description,
   return "---\nname: " + name + "\ndescription: " + description + "\n---\n" + body;
 }
 
-TEST(SkillsClientE2e, TheOfficialSkillsClientVerifiesEverySkillFileServed) {
+// The official client in one era over one transport.
+struct Mode {
+  bool modern;  // pinned to 2026-07-28; else the SDK's default (initialize: 2025-11-25)
+  bool http;    // a server running with --http and a token; else the binary over stdio
+};
+
+// Skills in four repositories, as the tests below serve them: valid and refused ones, the
+// operator's and the owners', one planted on a branch, one in an unlisted repository.
+struct SkillsWorld {
+  TempDir tmp;
+  std::string token = "ghp_" + Chars(36, kBase62, 91);
+  std::string config;
+  std::vector<std::unique_ptr<TestRepo>> repos;
+
+  SkillsWorld() {
+    TestRepo& shop = Add("shop");
+    shop.Write(".claude/skills/refund-flow/SKILL.md",
+               "---\nname: refund-flow\ndescription: Issue a refund for one order.\nmetadata:\n  "
+               "owner: payments\nversion: 1.0\n---\n# Refunds\nThe API token is " +
+                   token + " (never paste it).\n");
+    shop.Write(".claude/skills/refund-flow/reference.md", "POST /refunds {order, cents}\r\n");
+    shop.Write(".claude/skills/refund-flow/scripts/run me.sh", "echo refund\n");
+    shop.Write(".claude/skills/refund-flow/logo.png", std::string("\x89PNG\0\0\x01", 7));
+    shop.Write(".claude/skills/Bad_Name/SKILL.md", Skill("Bad_Name", "Not a skill name.", "x\n"));
+    shop.Write(".claude/skills/broken/SKILL.md", "---\nname: [broken\n---\nx\n");
+    shop.Write(".claude/skills/secret-notes/SKILL.md",
+               Skill("secret-notes", "Excluded by the configuration.", "x\n"));
+    shop.Commit("Skills");
+    shop.Git({"checkout", "-q", "-b", "feature"});
+    shop.Write(".claude/skills/planted/SKILL.md", Skill("planted", "Planted on a branch.", "x\n"));
+    shop.Commit("Plant a skill on a branch");
+    shop.Git({"checkout", "-q", "main"});
+
+    TestRepo& acme = Add("acme");
+    acme.Write("shop/.claude/skills/house-style/SKILL.md",
+               Skill("house-style", "\"The house style: short sentences.\"", "Be short.\n"));
+    acme.Write("legacy/.claude/skills/legacy-notes/SKILL.md",
+               Skill("legacy-notes", "How the legacy system is run.", "Ask ops first.\n"));
+    acme.Commit("Operator's skills");
+    TestRepo& legacy = Add("legacy");
+    legacy.Write(".claude/skills/owners-only/SKILL.md",
+                 Skill("owners-only", "Its owners are not trusted.", "x\n"));
+    legacy.Commit("Owners' skill");
+    TestRepo& hidden = Add("hidden");
+    hidden.Write(".claude/skills/unlisted/SKILL.md", Skill("unlisted", "Not listed.", "x\n"));
+    hidden.Commit("Unlisted skill");
+
+    config = tmp / "repo-reader.yaml";
+    std::ofstream(config) << "repos:\n"
+                             "  - name: shop\n    path: "
+                          << shop.path()
+                          << "\n    exclude: [\".claude/skills/secret-notes\"]\n"
+                             "  - name: acme-rules\n    path: "
+                          << acme.path()
+                          << "\n    listed: false\n"
+                             "  - name: legacy\n    path: "
+                          << legacy.path()
+                          << "\n    own: false\n"
+                             "  - name: hidden\n    path: "
+                          << hidden.path()
+                          << "\n    listed: false\n"
+                             "guidance:\n  repo: acme-rules\n";
+  }
+
+  TestRepo& Add(const std::string& name) {
+    repos.push_back(std::make_unique<TestRepo>(tmp / name));
+    return *repos.back();
+  }
+};
+
+// Runs tests/e2e/skills/skills_client.mjs in `mode` against the world's skills and checks what
+// the official client saw: every listed skill and each of its files verified, nothing it must
+// not see, and the probes of what is not served refused as the era spells it.
+void ExpectTheClientVerifiesEverySkill(const Mode& mode) {
   const std::string dir = std::string(RR_SOURCE_DIR) + "/tests/e2e/skills";
   // Node.js 22 as tests/e2e/sdk installs it (the npm package node@22), else the one on PATH.
   const std::string node = FindNode(std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk");
@@ -44,67 +123,36 @@ TEST(SkillsClientE2e, TheOfficialSkillsClientVerifiesEverySkillFileServed) {
                     "`npm ci --prefix tests/e2e/skills` from the source folder";
   }
 
-  TempDir tmp;
-  const std::string token = "ghp_" + Chars(36, kBase62, 91);
-  TestRepo shop(tmp / "shop");
-  shop.Write(".claude/skills/refund-flow/SKILL.md",
-             "---\nname: refund-flow\ndescription: Issue a refund for one order.\nmetadata:\n  "
-             "owner: payments\nversion: 1.0\n---\n# Refunds\nThe API token is " +
-                 token + " (never paste it).\n");
-  shop.Write(".claude/skills/refund-flow/reference.md", "POST /refunds {order, cents}\r\n");
-  shop.Write(".claude/skills/refund-flow/scripts/run me.sh", "echo refund\n");
-  shop.Write(".claude/skills/refund-flow/logo.png", std::string("\x89PNG\0\0\x01", 7));
-  shop.Write(".claude/skills/Bad_Name/SKILL.md", Skill("Bad_Name", "Not a skill name.", "x\n"));
-  shop.Write(".claude/skills/broken/SKILL.md", "---\nname: [broken\n---\nx\n");
-  shop.Write(".claude/skills/secret-notes/SKILL.md",
-             Skill("secret-notes", "Excluded by the configuration.", "x\n"));
-  shop.Commit("Skills");
-  shop.Git({"checkout", "-q", "-b", "feature"});
-  shop.Write(".claude/skills/planted/SKILL.md", Skill("planted", "Planted on a branch.", "x\n"));
-  shop.Commit("Plant a skill on a branch");
-  shop.Git({"checkout", "-q", "main"});
-
-  TestRepo acme(tmp / "acme");
-  acme.Write("shop/.claude/skills/house-style/SKILL.md",
-             Skill("house-style", "\"The house style: short sentences.\"", "Be short.\n"));
-  acme.Write("legacy/.claude/skills/legacy-notes/SKILL.md",
-             Skill("legacy-notes", "How the legacy system is run.", "Ask ops first.\n"));
-  acme.Commit("Operator's skills");
-  TestRepo legacy(tmp / "legacy");
-  legacy.Write(".claude/skills/owners-only/SKILL.md",
-               Skill("owners-only", "Its owners are not trusted.", "x\n"));
-  legacy.Commit("Owners' skill");
-  TestRepo hidden(tmp / "hidden");
-  hidden.Write(".claude/skills/unlisted/SKILL.md", Skill("unlisted", "Not listed.", "x\n"));
-  hidden.Commit("Unlisted skill");
-
-  const std::string config = tmp / "repo-reader.yaml";
-  std::ofstream(config) << "repos:\n"
-                           "  - name: shop\n    path: "
-                        << shop.path()
-                        << "\n    exclude: [\".claude/skills/secret-notes\"]\n"
-                           "  - name: acme-rules\n    path: "
-                        << acme.path()
-                        << "\n    listed: false\n"
-                           "  - name: legacy\n    path: "
-                        << legacy.path()
-                        << "\n    own: false\n"
-                           "  - name: hidden\n    path: "
-                        << hidden.path()
-                        << "\n    listed: false\n"
-                           "guidance:\n  repo: acme-rules\n";
-
-  const CommandResult r = rr::testing::Run(
-      {node, dir + "/skills_client.mjs", RR_BINARY, config,
-       "skill://shop/_owners/refund-flow/logo.png", "skill://shop/_owners/planted/SKILL.md",
+  SkillsWorld world;
+  const std::string& token = world.token;
+  std::vector<std::string> command = {node, dir + "/skills_client.mjs"};
+  if (mode.modern) command.insert(command.end(), {"--pin", "2026-07-28"});
+  std::unique_ptr<HttpServerProcess> server;
+  if (mode.http) {
+    const std::string config = world.tmp / "http.yaml";
+    std::ifstream in(world.config);
+    std::ofstream(config) << in.rdbuf() << "http:\n  token_env: RR_TEST_TOKEN\n";
+    server = std::make_unique<HttpServerProcess>(
+        std::vector<std::string>{RR_BINARY, "--config", config, "--http", "127.0.0.1:0"},
+        world.tmp.path(), std::map<std::string, std::string>{{"RR_TEST_TOKEN", "skills-token"}});
+    ASSERT_TRUE(server->ok()) << server->Stderr();
+    command.insert(command.begin(), {"/usr/bin/env", "RR_TEST_TOKEN=skills-token"});
+    command.insert(command.end(), {"--http", server->url()});
+  } else {
+    command.insert(command.end(), {RR_BINARY, world.config});
+  }
+  command.insert(
+      command.end(),
+      {"skill://shop/_owners/refund-flow/logo.png", "skill://shop/_owners/planted/SKILL.md",
        "skill://shop/_owners/secret-notes/SKILL.md", "skill://hidden/_owners/unlisted/SKILL.md",
-       "skill://legacy/_owners/owners-only/SKILL.md"},
-      dir);
+       "skill://legacy/_owners/owners-only/SKILL.md"});
+  const CommandResult r = rr::testing::Run(command, dir);
   ASSERT_EQ(r.status, 0) << "skills_client.mjs failed\nstdout:\n"
                          << r.out << "\nstderr:\n"
-                         << r.err;
+                         << r.err << (server ? "\nserver:\n" + server->Stderr() : "");
   Poco::JSON::Parser parser;
   auto report = parser.parse(r.out).extract<Poco::JSON::Object::Ptr>();
+  EXPECT_EQ(report->getValue<std::string>("negotiated"), mode.modern ? "2026-07-28" : "2025-11-25");
   EXPECT_TRUE(report->getValue<bool>("supported"));
   EXPECT_EQ(report->getValue<int>("ttlMs"), 60000);
 
@@ -152,7 +200,27 @@ TEST(SkillsClientE2e, TheOfficialSkillsClientVerifiesEverySkillFileServed) {
   for (size_t i = 0; i < probes->size(); ++i) {
     auto p = probes->getObject(static_cast<unsigned>(i));
     EXPECT_FALSE(p->getValue<bool>("answered")) << p->getValue<std::string>("uri");
+    // A resource not found, as the SDK reports it in either era (it reads 2025's -32002 as
+    // -32602; the codes on the wire: StdioMethods.AResourceNotFoundIsSpeltAsEachEraSpellsIt).
+    EXPECT_EQ(p->getValue<int>("code"), -32602)
+        << p->getValue<std::string>("uri") << ": " << p->getValue<std::string>("error");
   }
+}
+
+TEST(SkillsClientE2e, TheOfficialSkillsClientVerifiesEverySkillFileServed) {
+  ExpectTheClientVerifiesEverySkill({false, false});
+}
+
+TEST(SkillsClientE2e, At20260728OverStdioTheClientListsGetsAndVerifiesEverySkill) {
+  ExpectTheClientVerifiesEverySkill({true, false});
+}
+
+TEST(SkillsClientE2e, At20260728OverHttpTheClientListsGetsAndVerifiesEverySkill) {
+  ExpectTheClientVerifiesEverySkill({true, true});
+}
+
+TEST(SkillsClientE2e, In2025OverHttpTheClientListsGetsAndVerifiesEverySkill) {
+  ExpectTheClientVerifiesEverySkill({false, true});
 }
 
 }  // namespace
