@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/policy/front_matter.h"
 #include "core/policy/glob.h"
 #include "core/policy/repo_path.h"
 #include "core/policy/served_repo.h"
@@ -131,15 +132,5 @@ struct GuidanceFile {
 };
 Result<GuidanceFile> ReadGuidanceFile(const ServedRepo& repo, const GuidancePiece& piece,
                                       const Node& file);
-
-// A front matter: the YAML between a first line `---` and the next line `---` (a byte order
-// mark and CRLF line ends allowed), as SKILL.md readers split it.
-struct FrontMatter {
-  bool present = false;    // the text begins with a `---` line
-  std::string yaml;        // the YAML, LF line ends
-  size_t body_offset = 0;  // where the text after the closing line begins
-  std::string problem;     // present but never closed
-};
-FrontMatter SplitFrontMatter(std::string_view text);
 
 }  // namespace rr
