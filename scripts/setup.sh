@@ -9,7 +9,8 @@ set -euo pipefail
 packages=(g++ cmake make git pkg-config ca-certificates
   libpoco-dev libgit2-dev libyaml-cpp-dev libyaml-dev libpcre2-dev libdeflate-dev
   libboost-dev libboost-filesystem-dev libgtest-dev clang-format haproxy
-  python3)  # python3: the sync tests' git smart-HTTP server (tests/sync/git_http_server.py)
+  python3  # python3: the sync tests' git smart-HTTP server (tests/sync/git_http_server.py)
+  clang libclang-rt-14-dev)  # the fuzz targets (scripts/fuzz.sh): clang and libFuzzer's runtime
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()

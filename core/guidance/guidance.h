@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/guidance/front_matter.h"
 #include "core/policy/glob.h"
 #include "core/policy/repo_path.h"
 #include "core/served/served_repo.h"
@@ -135,28 +136,5 @@ struct GuidanceFile {
 };
 Result<GuidanceFile> ReadGuidanceFile(const ServedRepo& repo, const GuidancePiece& piece,
                                       const Node& file);
-
-// A front matter: the YAML between a first line `---` and the next line `---` (a byte order
-// mark and CRLF line ends allowed), as SKILL.md readers split it.
-struct FrontMatter {
-  bool present = false;    // the text begins with a `---` line
-  std::string yaml;        // the YAML, LF line ends
-  size_t body_offset = 0;  // where the text after the closing line begins
-  std::string problem;     // present but never closed, or larger than kMaxFrontMatterBytes
-};
-FrontMatter SplitFrontMatter(std::string_view text);
-
-// A front matter is written by whoever can push to a repository, and read for every agent: its
-// YAML is read within bounds (docs/safety.md, "Front matter is read within bounds").
-inline constexpr size_t kMaxFrontMatterBytes = 64 * 1024;  // its YAML's text
-inline constexpr size_t kMaxFrontMatterDepth = 32;         // collections within collections
-inline constexpr size_t kMaxFrontMatterAliases = 100;      // aliases (*name) used
-// The tree with every alias written out: no larger than a front matter may be written.
-inline constexpr size_t kMaxFrontMatterExpanded = kMaxFrontMatterBytes;
-
-// The tree of a front matter's YAML (fm.yaml), read within the bounds above. Throws
-// YAML::Exception: YamlBoundsExceeded (core/util/yaml_load.h) past a bound, another when the
-// text is not YAML.
-YAML::Node LoadFrontMatter(const std::string& yaml);
 
 }  // namespace rr

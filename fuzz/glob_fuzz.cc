@@ -1,0 +1,33 @@
+// Globs (core/policy/glob.h): a pattern and a path, cut at the first newline. The pattern is
+// compiled (case-sensitive, and ignoring case) and matched against the path's parts by every
+// public entry: Matches, MatchesPathOrFolder, CouldMatchBelow, MatchesName, MatchPart.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/policy/glob.h"
+#include "fuzz_util.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const auto [pattern, path] =
+      rr_fuzz::Cut(std::string_view(reinterpret_cast<const char*>(data), size), '\n');
+  std::vector<std::string_view> parts;
+  for (std::string_view rest = path; !rest.empty();) {
+    const auto [part, after] = rr_fuzz::Cut(rest, '/');
+    parts.push_back(part);
+    if (after.empty() && rest.size() == part.size()) break;
+    rest = after;
+  }
+  for (const bool ignore_case : {false, true}) {
+    auto glob = rr::Glob::Compile(pattern, ignore_case);
+    if (!glob) continue;
+    (void)glob->Matches(parts);
+    (void)glob->MatchesPathOrFolder(parts);
+    (void)glob->CouldMatchBelow(parts);
+    if (!parts.empty()) (void)glob->MatchesName(parts.back());
+  }
+  if (pattern.find('/') == std::string_view::npos && !parts.empty()) {
+    (void)rr::MatchPart(pattern, parts.back(), false);
+  }
+  return 0;
+}
