@@ -1,4 +1,4 @@
-// A SKILL.md's or a rule's front matter: SplitFrontMatter cuts it from the file, and yaml-cpp's
+// A SKILL.md's or a rule's front matter: SplitFrontMatter cuts it from the file, and
 // LoadFrontMatter reads it within its bounds, as the guidance reader (core/guidance/guidance.cc)
 // and the skills extension (core/guidance/skills.cc) do. The tree is then walked with a node
 // budget.
