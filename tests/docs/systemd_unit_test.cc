@@ -21,7 +21,10 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheUnit) {
   ss << in.rdbuf();
   std::string unit = ss.str();
   ASSERT_NE(unit.find("--http 127.0.0.1:8080"), std::string::npos);
-  const std::string installed = "/usr/local/bin/repo-reader";
+  // A missing /etc/repo-reader/env (no token: loopback only) must not stop the service.
+  EXPECT_NE(unit.find("\nEnvironmentFile=-/etc/repo-reader/env\n"), std::string::npos);
+  EXPECT_NE(unit.find("\nUser=repo-reader\n"), std::string::npos);  // the package's user
+  const std::string installed = "/usr/bin/repo-reader";
   const size_t at = unit.find(installed);
   ASSERT_NE(at, std::string::npos);
   unit.replace(at, installed.size(), RR_BINARY);
