@@ -8,8 +8,9 @@
 # the base is kept in BUILD_DIR/packaging-test, so reruns skip it) gets the server with
 # `apt-get install ./repo-reader_<version>_amd64.deb`, and inside it, as the user `repo-reader`
 # the package made: --version, `man repo-reader`, --check on the example configuration, an MCP
-# session over stdio (initialize, tools/list, read_file on a repository made there), and one over
-# HTTP with a token from the environment, from a client outside on loopback.
+# session over stdio (initialize, tools/list, read_file on a repository made there); over HTTP
+# as the service starts it, with no token file; and over HTTP with a token from the environment
+# (the example's token lines turned on), from a client outside on loopback.
 # Prints the time of each step. Exit 77 (skipped) when not run as root.
 set -euo pipefail
 src=$(cd "$1" && pwd)
@@ -106,31 +107,48 @@ python3 "$src/tests/packaging/mcp_session.py" stdio -- \
   "$src/packaging/rootfs.sh" run "$root" runuser -u repo-reader -- \
   repo-reader --config /etc/repo-reader/config.yaml || fail "the stdio session failed"
 
-step "inside: over HTTP with a token from the environment; a client outside, on loopback"
-token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
-REPO_READER_TOKEN=$token "$src/packaging/rootfs.sh" run "$root" \
-  runuser -u repo-reader -w REPO_READER_TOKEN -- \
-  repo-reader --config /etc/repo-reader/config.yaml --http 127.0.0.1:0 2>"$work/http.log" &
-server=$!
+# Starts the installed server over HTTP on a free loopback port as the user repo-reader, with
+# the configuration $1 (and REPO_READER_TOKEN when set); sets $server (unshare) and $url.
+start_http() {
+  "$src/packaging/rootfs.sh" run "$root" runuser -u repo-reader -w REPO_READER_TOKEN -- \
+    repo-reader --config "$1" --http 127.0.0.1:0 2>"$work/http.log" &
+  server=$!
+  url=""
+  for _ in $(seq 1 100); do
+    url=$(grep -o "http://127.0.0.1:[0-9]*/mcp" "$work/http.log" | head -1 || true)
+    [ -n "$url" ] && return 0
+    kill -0 $server 2>/dev/null || { cat "$work/http.log"; fail "the HTTP server stopped"; }
+    sleep 0.1
+  done
+  cat "$work/http.log"
+  fail "the HTTP server never said its address"
+}
+# SIGKILL to unshare: --kill-child ends the server's PID namespace with it, at once.
+stop_http() { kill -KILL $server; wait $server 2>/dev/null || true; trap - EXIT; }
+
+step "inside: over HTTP as the service starts it, with no /etc/repo-reader/env (no token)"
+[ ! -e "$root/etc/repo-reader/env" ] || fail "the package made /etc/repo-reader/env"
+start_http /etc/repo-reader/config.yaml
 trap 'kill -KILL $server 2>/dev/null || true' EXIT
-url=""
-for _ in $(seq 1 100); do
-  url=$(grep -o "http://127.0.0.1:[0-9]*/mcp" "$work/http.log" | head -1 || true)
-  [ -n "$url" ] && break
-  kill -0 $server 2>/dev/null || { cat "$work/http.log"; fail "the HTTP server stopped"; }
-  sleep 0.1
-done
-[ -n "$url" ] || { cat "$work/http.log"; fail "the HTTP server never said its address"; }
+[ "$(curl -s "${url%/mcp}/healthz")" = "ok" ] || fail "/healthz on loopback without a token"
+stop_http
+
+step "inside: over HTTP with the token from the environment; a client outside, on loopback"
+# The example's two token lines turned on, as its comment says to.
+inroot /bin/sh -ec 'sed "s/^#http:/http:/; s/^#  token_env:/  token_env:/" \
+  /etc/repo-reader/config.yaml >/etc/repo-reader/token.yaml'
+grep -q "^  token_env: REPO_READER_TOKEN" "$root/etc/repo-reader/token.yaml" ||
+  fail "the example configuration has no line '#  token_env: REPO_READER_TOKEN' to turn on"
+token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+REPO_READER_TOKEN=$token start_http /etc/repo-reader/token.yaml
+trap 'kill -KILL $server 2>/dev/null || true' EXIT
 health=${url%/mcp}/healthz
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$health")" = "401" ] ||
   fail "/healthz without the token was not refused"
 [ "$(curl -s -H "Authorization: Bearer $token" "$health")" = "ok" ] || fail "/healthz with the token"
 REPO_READER_TOKEN=$token python3 "$src/tests/packaging/mcp_session.py" http "$url" ||
   fail "the HTTP session failed"
-# SIGKILL to unshare: --kill-child ends the server's PID namespace with it, at once.
-kill -KILL $server
-wait $server 2>/dev/null || true
-trap - EXIT
+stop_http
 grep -q "tools/call read_file repo=shop" "$work/http.log" || fail "the access log lacks the call"
 
 step "done: the package installs and serves on a fresh Debian 12"
