@@ -57,8 +57,10 @@ cp "$build/packages/repo-reader_${version}_amd64.deb" "$build/packages/repo-read
 lintian --fail-on error,warning "$dist"/*.deb
 
 echo "== image"
+# The Debian base (mmdebstrap) and apt's downloads are kept in build-image-cache/ between
+# releases (the base is made again once a week old).
 packaging/image/build-image.sh "$dist/repo-reader_${version}_amd64.deb" \
-  "$dist/repo-reader-$version.oci.tar" "$build/image-cache"
+  "$dist/repo-reader-$version.oci.tar" build-image-cache
 
 cp server.json CHANGELOG.md "$dist/"
 (cd "$dist" && sha256sum -- *.deb *.oci.tar server.json CHANGELOG.md >SHA256SUMS)
