@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -31,7 +32,16 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheUnit) {
   TempDir tmp;
   const std::string path = tmp / "repo-reader.service";
   std::ofstream(path) << unit;
-  const CommandResult r = rr::testing::Run({analyze, "verify", path}, tmp.path());
+  // Documentation=man:repo-reader(1): verify runs `man`; the page is the one this build made
+  // (help2man, packaging/Packaging.cmake), found through MANPATH.
+  const std::string page =
+      std::filesystem::path(RR_BINARY).parent_path().string() + "/packaging/repo-reader.1.gz";
+  ASSERT_TRUE(std::filesystem::exists(page))
+      << page << " is missing: install help2man (scripts/setup.sh --test) and build again";
+  std::filesystem::create_directories(tmp / "man/man1");
+  std::filesystem::copy_file(page, tmp / "man/man1/repo-reader.1.gz");
+  const CommandResult r =
+      rr::testing::Run({analyze, "verify", path}, tmp.path(), {{"MANPATH", tmp / "man"}});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err.find("repo-reader.service:"), std::string::npos) << r.err;
 }

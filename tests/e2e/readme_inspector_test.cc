@@ -70,9 +70,9 @@ TEST(ReadmeInspector, TheReadmeCliExamplesWorkAsWritten) {
       inspector + "/clients/launcher/build/index.js' \"$@\"; }\n";
   for (const std::string& line : lines) {
     SCOPED_TRACE(line);
-    const CommandResult r =
-        Run({"/bin/bash", "-c", npx + line}, repo.path(),
-            {{"PATH", node_dir + ":" + (tmp / "bin") + ":/usr/bin:/bin"}, {"HOME", tmp / "home"}});
+    const CommandResult r = rr::testing::Run(
+        {"/bin/bash", "-c", npx + line}, repo.path(),
+        {{"PATH", node_dir + ":" + (tmp / "bin") + ":/usr/bin:/bin"}, {"HOME", tmp / "home"}});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     if (line.find("tools/list") != std::string::npos) {
       EXPECT_NE(r.out.find("\"name\": \"read_file\""), std::string::npos) << r.out;

@@ -67,7 +67,7 @@ done
   fail "/etc/repo-reader/config.yaml is not a conffile"
 
 step "lintian"
-lintian --fail-on error,warning --suppress-tags-from-file /dev/null "$deb" "$devdeb" |
+lintian --fail-on error,warning "$deb" "$devdeb" 2>&1 |
   tee "$work/lintian.log" || fail "lintian found problems (above)"
 
 step "a fresh Debian 12 root filesystem; apt-get install ./$(basename "$deb")"

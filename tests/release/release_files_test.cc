@@ -1,6 +1,6 @@
 // The release's files agree with the one version (CMakeLists.txt's project VERSION, compiled in
 // as kServerVersion): server.json for the MCP registry (and the shape its published schema,
-// 2025-12-11, asks for), CHANGELOG.md's newest entry, and the image tag docs/operating.md runs.
+// 2025-12-11, asks for), CHANGELOG.md's newest entry, and the packages and image the docs name.
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
@@ -85,13 +85,19 @@ TEST(ReleaseFiles, ServerJsonFollowsTheRegistrySchema) {
     for (const char* list : {"runtimeArguments", "packageArguments"}) {
       const auto args = p->getArray(list);
       if (!args) continue;
-      if (std::string(list) == "runtimeArguments") EXPECT_TRUE(p->has("runtimeHint"));
+      if (std::string(list) == "runtimeArguments") {
+        EXPECT_TRUE(p->has("runtimeHint"));
+      }
       for (size_t j = 0; j < args->size(); ++j) {
         const auto a = args->getObject(j);
         const std::string type = a->getValue<std::string>("type");
         ASSERT_TRUE(type == "named" || type == "positional") << type;
-        if (type == "named") EXPECT_FALSE(a->getValue<std::string>("name").empty());
-        if (type == "positional") EXPECT_TRUE(a->has("value") || a->has("valueHint"));
+        if (type == "named") {
+          EXPECT_FALSE(a->getValue<std::string>("name").empty());
+        }
+        if (type == "positional") {
+          EXPECT_TRUE(a->has("value") || a->has("valueHint"));
+        }
       }
     }
   }
@@ -106,15 +112,20 @@ TEST(ReleaseFiles, ChangelogsNewestEntryIsTheVersion) {
   EXPECT_EQ(m[1].str(), kServerVersion) << "CHANGELOG.md's newest entry is not this version";
 }
 
-TEST(ReleaseFiles, TheDocsImageTagIsTheVersion) {
-  const std::string ops = ReadAll("docs/operating.md");
-  const std::regex tag("repo-reader:([0-9]+\\.[0-9]+\\.[0-9]+)");
-  int seen = 0;
-  for (auto it = std::sregex_iterator(ops.begin(), ops.end(), tag); it != std::sregex_iterator();
-       ++it, ++seen) {
-    EXPECT_EQ((*it)[1].str(), kServerVersion) << "docs/operating.md names image " << (*it)[0];
+// The docs' package file names and image tags (repo-reader_0.1.0_amd64.deb,
+// repo-reader-0.1.0.oci.tar, repo-reader:0.1.0) name this version, never an older one.
+TEST(ReleaseFiles, TheDocsNameThisVersionsPackagesAndImage) {
+  const std::regex named("repo-reader(-dev)?[_:-]([0-9]+\\.[0-9]+\\.[0-9]+)");
+  for (const char* doc : {"README.md", "docs/operating.md", "docs/plugins.md"}) {
+    SCOPED_TRACE(doc);
+    const std::string text = ReadAll(doc);
+    int seen = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), named);
+         it != std::sregex_iterator(); ++it, ++seen) {
+      EXPECT_EQ((*it)[2].str(), kServerVersion) << doc << " names " << (*it)[0];
+    }
+    EXPECT_GT(seen, 0) << doc << " names no package or image of this version";
   }
-  EXPECT_GT(seen, 0) << "docs/operating.md names no image tag";
 }
 
 }  // namespace
