@@ -1,17 +1,40 @@
 #!/usr/bin/env bash
-# Installs what repo-reader needs to build and test, from Debian 12's packages.
+# Installs what repo-reader needs from Debian 12's packages:
+#   setup.sh            what the server needs to build and run (scripts/run.sh, scripts/build.sh)
+#   setup.sh --package  that, and what makes the packages and the image (scripts/release.sh)
+#   setup.sh --test     all of that, and the test tools (scripts/test.sh)
 # Idempotent: when everything is already there it asks apt nothing and returns at once.
 set -euo pipefail
 
-# haproxy runs the replicas test. npm (with Debian's nodejs) installs the end-to-end tests' MCP
-# clients and, as the npm package node@22, the Node.js 22 they run on (scripts/test.sh); an npm
-# already on PATH (another Node.js distribution) is used as it is.
+# The server: the compiler, CMake, and the libraries it links.
 packages=(g++ cmake make git pkg-config ca-certificates
   libpoco-dev libgit2-dev libyaml-cpp-dev libyaml-dev libpcre2-dev libdeflate-dev
-  libboost-dev libboost-filesystem-dev libgtest-dev clang-format haproxy
-  python3  # python3: the sync tests' git smart-HTTP server (tests/sync/git_http_server.py)
-  clang libclang-rt-14-dev)  # the fuzz targets (scripts/fuzz.sh): clang and libFuzzer's runtime
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+  libboost-dev libboost-filesystem-dev)
+
+# The packages and the image (scripts/release.sh, tests/packaging/): cpack's dpkg-shlibdeps
+# (dpkg-dev), the man page (help2man), lintian, a fresh Debian 12 (mmdebstrap, with Debian's
+# keyring), and the OCI image (umoci).
+packaging=(dpkg-dev help2man lintian mmdebstrap debian-archive-keyring umoci)
+
+case "${1:-}" in
+  "") ;;
+  --package) packages+=("${packaging[@]}") ;;
+  --test)
+    # haproxy runs the replicas test; python3 the sync tests' git smart-HTTP server
+    # (tests/sync/git_http_server.py) and the packaging tests' MCP session; npm (with Debian's
+    # nodejs) installs the end-to-end tests' MCP clients and the MCP Inspector and, as the npm
+    # package node@22, the Node.js 22 they run on (scripts/test.sh); an npm already on PATH
+    # (another Node.js distribution) is used as it is.
+    packages+=(libgtest-dev clang-format haproxy python3 curl)
+    # The fuzz targets (scripts/fuzz.sh, run over their seeds by scripts/test.sh): clang and
+    # libFuzzer's runtime.
+    packages+=(clang libclang-rt-14-dev)
+    command -v npm >/dev/null 2>&1 || packages+=(npm)
+    # The packaging tests: the above, and podman to run the image where the machine allows.
+    packages+=("${packaging[@]}" podman)
+    ;;
+  *) echo "usage: setup.sh [--package | --test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

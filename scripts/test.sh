@@ -7,9 +7,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
-[ "${1:-}" = "--quick" ] && quick=1
+case "${1:-}" in
+  "") ;;
+  --quick) quick=1 ;;
+  -h|--help)
+    cat <<'HELP'
+usage: scripts/test.sh [--quick]
 
-./scripts/setup.sh
+Installs what the tests need (Debian 12's packages, scripts/setup.sh --test, as root; the MCP
+clients and the Inspector with npm), builds repo-reader into build/, and runs every test: the
+format check, the suite (ctest; the packaging tests among them: the .deb on a fresh Debian 12
+and the container image), then the suite again under AddressSanitizer and
+UndefinedBehaviorSanitizer in build-asan/.
+  --quick   skip the sanitizer build
+One test: cd build && ctest -R NAME, or ./tests/rr_tests --gtest_filter='Suite.*'.
+HELP
+    exit 0 ;;
+  *) echo "test.sh: unknown option ${1}; see scripts/test.sh --help" >&2; exit 2 ;;
+esac
+
+./scripts/setup.sh --test
 
 # The end-to-end tests with the official MCP TypeScript SDK clients (v1 and v2, and v2's skills
 # client in tests/e2e/skills) and the conformance suite run on Node.js 22, which npm installs
@@ -18,6 +35,11 @@ if command -v npm >/dev/null 2>&1; then
   if [ ! -x tests/e2e/sdk/node_modules/.bin/node ] ||
      [ tests/e2e/sdk/package-lock.json -nt tests/e2e/sdk/node_modules ]; then
     npm ci --prefix tests/e2e/sdk --no-audit --no-fund --loglevel=error
+  fi
+  # The MCP Inspector the README's examples use (tests/e2e/readme_inspector_test.cc).
+  if [ ! -d tests/e2e/inspector/node_modules ] ||
+     [ tests/e2e/inspector/package-lock.json -nt tests/e2e/inspector/node_modules ]; then
+    npm ci --prefix tests/e2e/inspector --no-audit --no-fund --loglevel=error
   fi
   if [ ! -d tests/e2e/skills/node_modules ] ||
      [ tests/e2e/skills/package-lock.json -nt tests/e2e/skills/node_modules ]; then

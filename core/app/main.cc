@@ -132,7 +132,10 @@ class RepoReaderApp : public Application {
       hf.setHeader(
           "A read-only MCP server for git repositories, over stdio, or over HTTP with --http. "
           "Without --config it serves the git repository of the current folder.");
-      hf.setFooter("Docs: README.md, docs/configuration.md, docs/tools.md, docs/safety.md.");
+      hf.setFooter(
+          "Manual: man repo-reader. Docs: /usr/share/doc/repo-reader/ (the Debian package; "
+          "/usr/local/share/doc/repo-reader/ from a source install, docs/ in the source): "
+          "README.md, configuration.md, tools.md, safety.md, operating.md, plugins.md.");
       hf.format(std::cout);
       return kExitOk;
     }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,14 +22,26 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheUnit) {
   ss << in.rdbuf();
   std::string unit = ss.str();
   ASSERT_NE(unit.find("--http 127.0.0.1:8080"), std::string::npos);
-  const std::string installed = "/usr/local/bin/repo-reader";
+  // A missing /etc/repo-reader/env (no token: loopback only) must not stop the service.
+  EXPECT_NE(unit.find("\nEnvironmentFile=-/etc/repo-reader/env\n"), std::string::npos);
+  EXPECT_NE(unit.find("\nUser=repo-reader\n"), std::string::npos);  // the package's user
+  const std::string installed = "/usr/bin/repo-reader";
   const size_t at = unit.find(installed);
   ASSERT_NE(at, std::string::npos);
   unit.replace(at, installed.size(), RR_BINARY);
   TempDir tmp;
   const std::string path = tmp / "repo-reader.service";
   std::ofstream(path) << unit;
-  const CommandResult r = rr::testing::Run({analyze, "verify", path}, tmp.path());
+  // Documentation=man:repo-reader(1): verify runs `man`; the page is the one this build made
+  // (help2man, packaging/Packaging.cmake), found through MANPATH.
+  const std::string page =
+      std::filesystem::path(RR_BINARY).parent_path().string() + "/packaging/repo-reader.1.gz";
+  ASSERT_TRUE(std::filesystem::exists(page))
+      << page << " is missing: install help2man (scripts/setup.sh --test) and build again";
+  std::filesystem::create_directories(tmp / "man/man1");
+  std::filesystem::copy_file(page, tmp / "man/man1/repo-reader.1.gz");
+  const CommandResult r =
+      rr::testing::Run({analyze, "verify", path}, tmp.path(), {{"MANPATH", tmp / "man"}});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err.find("repo-reader.service:"), std::string::npos) << r.err;
 }

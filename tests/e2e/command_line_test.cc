@@ -355,6 +355,10 @@ TEST_F(CommandLineOptions, HelpDescribesEveryOption) {
     for (const char* part : {"--config", "--check", "--version", "--help", "repo-reader"}) {
       EXPECT_TRUE(Has(r.out, part)) << part << "\nin:\n" << r.out;
     }
+    // Where the rest is, once installed: the man page and the package's docs.
+    for (const char* part : {"man repo-reader", "/usr/share/doc/repo-reader/"}) {
+      EXPECT_TRUE(Has(r.out, part)) << part << "\nin:\n" << r.out;
+    }
   }
 }
 
