@@ -18,8 +18,9 @@ Installs what the tests need (Debian 12's packages, scripts/setup.sh --test, as 
 clients and the Inspector with npm), builds repo-reader into build/, and runs every test: the
 format check, the suite (ctest; the packaging tests among them: the .deb on a fresh Debian 12
 and the container image), then the suite again under AddressSanitizer and
-UndefinedBehaviorSanitizer in build-asan/.
-  --quick   skip the sanitizer build
+UndefinedBehaviorSanitizer in build-asan/, then every fuzz target once over its seeds
+(scripts/fuzz.sh --seeds-only, built with clang into build-fuzz/).
+  --quick   skip the sanitizer build and the fuzz targets
 One test: cd build && ctest -R NAME, or ./tests/rr_tests --gtest_filter='Suite.*'.
 HELP
     exit 0 ;;
