@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/config/config.h"
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
@@ -31,6 +32,20 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheUnit) {
   const CommandResult r = rr::testing::Run({analyze, "verify", path}, tmp.path());
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err.find("repo-reader.service:"), std::string::npos) << r.err;
+}
+
+// systemd kills what is still running at TimeoutStopSec; the server is gone within
+// http.drain_seconds + 1 s (HttpFront.SigtermRefusesNewConnectionsAtOnceAndExitsWithinTheDrain),
+// so with the default drain the unit's timeout must be longer.
+TEST(SystemdUnit, StopTimeoutIsAboveTheDrain) {
+  std::ifstream in(std::string(RR_SOURCE_DIR) + "/scripts/systemd/repo-reader.service");
+  std::string line;
+  long timeout = -1;
+  while (std::getline(in, line)) {
+    if (line.rfind("TimeoutStopSec=", 0) == 0) timeout = std::stol(line.substr(15));
+  }
+  ASSERT_GT(timeout, 0) << "no TimeoutStopSec= in the unit";
+  EXPECT_GT(timeout, static_cast<long>(HttpConfig{}.drain_seconds) + 1);
 }
 
 }  // namespace
