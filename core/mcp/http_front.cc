@@ -1,5 +1,6 @@
 #include "core/mcp/http_front.h"
 
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -14,9 +15,9 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <ctime>
-#include <future>
 #include <map>
 #include <stdexcept>
 #include <unordered_set>
@@ -312,6 +313,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
   std::shared_ptr<std::atomic<bool>> gone = std::make_shared<std::atomic<bool>>(false);
   std::deque<Out> out;
   bool writing = false;
+  // The worker answering a request writes to the socket itself (the event loop leaves it alone
+  // then); Close() on the event loop takes this lock to close the descriptor.
+  std::mutex fd_mu;
+  bool fd_closed = false;  // guarded by fd_mu
 
   const HttpFront::Options& opt() const { return front.options_; }
 
@@ -442,7 +447,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
         continued = true;
         const auto expect = parser->get()[http::field::expect];
         if (SameName(std::string_view(expect.data(), expect.size()), "100-continue")) {
-          Queue({"HTTP/1.1 100 Continue\r\n\r\n", false, nullptr, nullptr});
+          // 25 bytes on a connection with nothing else to write: sent whole, or the client
+          // sends its body after its own wait.
+          static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+          ::send(sock.native_handle(), kContinue, sizeof kContinue - 1, MSG_NOSIGNAL);
         }
       }
       WaitRead();
@@ -540,13 +548,58 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     WriteNext();
   }
 
+  // On a worker: writes `bytes` to the socket, waiting for room up to idle_time. False when
+  // the connection closed or the client does not read.
+  bool WriteDirect(const std::string& bytes) {
+    size_t at = 0;
+    const auto deadline = Clock::now() + opt().idle_time;
+    while (at < bytes.size()) {
+      int fd;
+      ssize_t n;
+      int err = 0;
+      {
+        std::lock_guard<std::mutex> lock(fd_mu);
+        if (fd_closed) return false;
+        fd = sock.native_handle();
+        n = ::send(fd, bytes.data() + at, bytes.size() - at, MSG_NOSIGNAL);
+        if (n < 0) err = errno;
+      }
+      if (n > 0) {
+        at += static_cast<size_t>(n);
+        continue;
+      }
+      if (n < 0 && (err == EAGAIN || err == EWOULDBLOCK || err == EINTR)) {
+        if (Clock::now() >= deadline) return false;
+        pollfd p{fd, POLLOUT, 0};
+        ::poll(&p, 1, 50);  // in slices, so that a Close() meanwhile is seen
+        continue;
+      }
+      return false;
+    }
+    return true;
+  }
+
+  // On the event loop: the worker wrote the whole answer (`keep`: and the connection stays).
+  void Answered(bool keep_it) {
+    if (state == State::kClosed) return;
+    if (!keep_it || front.stopping_.load()) {
+      Close();
+      return;
+    }
+    Next();
+  }
+
   void Close() {
     if (state == State::kClosed) return;
     state = State::kClosed;
     gone->store(true);
-    error_code ec;
-    sock.shutdown(tcp::socket::shutdown_both, ec);
-    sock.close(ec);
+    {
+      std::lock_guard<std::mutex> lock(fd_mu);
+      fd_closed = true;
+      error_code ec;
+      sock.shutdown(tcp::socket::shutdown_both, ec);
+      sock.close(ec);
+    }
     timer.cancel();
     auto pending = std::move(out);
     out.clear();
@@ -612,32 +665,19 @@ std::string HttpResponse::Head(int status, const std::string& content_type,
   return h;
 }
 
-bool HttpResponse::Post(std::string bytes, bool last, bool wait) {
-  std::shared_ptr<std::promise<bool>> written;
-  std::future<bool> result;
-  if (wait) {
-    written = std::make_shared<std::promise<bool>>();
-    result = written->get_future();
-  }
-  auto conn = conn_;
-  const bool keep = keep_;
-  std::shared_ptr<void> hold = last ? std::move(hold_) : nullptr;
-  asio::post(front_.loop_->io, [conn, keep, last, written, hold = std::move(hold),
-                                bytes = std::move(bytes)]() mutable {
-    if (last) conn->keep = conn->keep && keep;
-    std::function<void(bool)> done;
-    if (written) done = [written](bool ok) { written->set_value(ok); };
-    conn->Queue({std::move(bytes), last, std::move(done), std::move(hold)});
-  });
-  if (!wait) return true;
-  // Bounded: a write that stalls closes its connection after idle_time, which answers this.
-  if (result.wait_for(front_.options_.idle_time + std::chrono::seconds(5)) !=
-      std::future_status::ready) {
-    gone_->store(true);
-    return false;
-  }
-  const bool ok = result.get();
+bool HttpResponse::Post(std::string bytes, bool last) {
+  // Written from this thread: an answer reaches the client without waiting for the event loop
+  // to be scheduled (two thread hand-offs a request instead of three).
+  const bool ok = bytes.empty() || conn_->WriteDirect(bytes);
   if (!ok) gone_->store(true);
+  if (last) {
+    auto conn = conn_;
+    const bool keep = keep_ && ok;
+    asio::post(front_.loop_->io, [conn, keep, hold = std::move(hold_)]() mutable {
+      conn->Answered(keep);
+      hold.reset();  // this request's answer is written
+    });
+  }
   return ok;
 }
 
@@ -647,21 +687,21 @@ void HttpResponse::Send(int status, const std::string& body, const std::string& 
   const std::string length = std::to_string(body.size());
   std::string bytes = Head(status, body.empty() ? "" : content_type, &length);
   if (!head_only_) bytes += body;
-  Post(std::move(bytes), true, false);
+  Post(std::move(bytes), true);
 }
 
 bool HttpResponse::StartStream(int status, const std::string& content_type) {
   if (state_ != State::kNone) return false;
   state_ = State::kStream;
-  return Post(Head(status, content_type, nullptr), false, true);
+  return Post(Head(status, content_type, nullptr), false);
 }
 
 bool HttpResponse::Write(const std::string& piece) {
   if (state_ != State::kStream || piece.empty()) return state_ == State::kStream;
-  if (http10_) return Post(piece, false, true);
+  if (http10_) return Post(piece, false);
   char size[24];
   std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
-  return Post(size + piece + "\r\n", false, true);
+  return Post(size + piece + "\r\n", false);
 }
 
 void HttpResponse::Finish() {
@@ -670,7 +710,7 @@ void HttpResponse::Finish() {
       Send(500, ErrorJson(-32603, "internal error: no answer was made"), "application/json");
       break;
     case State::kStream:
-      Post(http10_ ? "" : "0\r\n\r\n", true, false);
+      Post(http10_ ? "" : "0\r\n\r\n", true);
       break;
     case State::kWhole:
       break;

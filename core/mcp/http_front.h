@@ -158,7 +158,8 @@ class HttpResponse {
   // false: the connection closes after this response.
   void setKeepAlive(bool keep) { keep_ = keep_ && keep; }
 
-  // The whole response at once; returns at once (the front writes it).
+  // The whole response at once, written before it returns (up to idle_time for a client that
+  // does not read).
   void Send(int status, const std::string& body, const std::string& content_type);
   // Starts a streamed response; each Write sends one piece and returns when it was written, or
   // false when the client is gone (the connection closed or stopped reading).
@@ -175,8 +176,9 @@ class HttpResponse {
   HttpResponse(HttpFront& front, std::shared_ptr<HttpFront::Conn> conn, std::shared_ptr<void> hold,
                bool head_only, bool http10, bool keep);
   std::string Head(int status, const std::string& content_type, const std::string* length);
-  // Hands bytes to the event loop; waits for them to be written when `wait`.
-  bool Post(std::string bytes, bool last, bool wait);
+  // Writes bytes to the connection (from the worker); `last`: then hands the connection back
+  // to the event loop.
+  bool Post(std::string bytes, bool last);
   void Finish();  // called by the front after the handler returns
 
   HttpFront& front_;
