@@ -7,7 +7,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -423,8 +426,8 @@ class RepoReaderApp : public Application {
     std::thread([set, t = transport.get()] {
       int sig = 0;
       sigwait(&set, &sig);
-      LogLine("repo-reader: stopping: calls under way finish first");
       t->Stop();
+      LogLine("repo-reader: stopping: calls under way finish first");
     }).detach();
 
     LogLine("repo-reader " + std::string(kServerVersion) + ": serving " +
@@ -443,6 +446,14 @@ class RepoReaderApp : public Application {
     }
     LogLine(add);
     transport->Run();
+    // Connections close now, cancelling the calls still running; a call that does not stop
+    // within the second after the drain is not waited for (the process exits; it writes
+    // nothing).
+    if (!transport->Finish(std::chrono::milliseconds(700))) {
+      LogLine("repo-reader: stopped: a call still running after http.drain_seconds was cut off");
+      std::fflush(nullptr);
+      std::_Exit(kExitOk);
+    }
     transport.reset();
     return kExitOk;
   }

@@ -602,10 +602,13 @@ void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
     p.Add(http, "`http` must be a mapping, e.g. http: {listen: \"127.0.0.1:8080\"}");
     return;
   }
-  static const char* const kHttpKeys[] = {"listen",          "token_env",       "tokens",
-                                          "behind_gateway",  "allowed_origins", "max_body_bytes",
-                                          "idle_seconds",    "call_seconds",    "max_calls",
-                                          "max_connections", "drain_seconds",   "metrics"};
+  static const char* const kHttpKeys[] = {"listen",          "token_env",
+                                          "tokens",          "behind_gateway",
+                                          "allowed_origins", "max_body_bytes",
+                                          "idle_seconds",    "call_seconds",
+                                          "max_calls",       "max_connections",
+                                          "drain_seconds",   "metrics",
+                                          "request_seconds", "max_connections_per_address"};
   CheckKeys(http, std::begin(kHttpKeys), std::end(kHttpKeys), "http", p);
   if (http["listen"] && GetString(http["listen"], "http.listen", p, &h->listen)) {
     const std::string& l = h->listen;
@@ -675,6 +678,13 @@ void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
   if (http["max_calls"]) GetCount(http["max_calls"], "http.max_calls", 1, 4096, p, &h->max_calls);
   if (http["max_connections"]) {
     GetCount(http["max_connections"], "http.max_connections", 1, 65536, p, &h->max_connections);
+  }
+  if (http["max_connections_per_address"]) {
+    GetCount(http["max_connections_per_address"], "http.max_connections_per_address", 1, 65536, p,
+             &h->max_connections_per_address);
+  }
+  if (http["request_seconds"]) {
+    GetCount(http["request_seconds"], "http.request_seconds", 1, 3600, p, &h->request_seconds);
   }
   if (http["drain_seconds"]) {
     GetCount(http["drain_seconds"], "http.drain_seconds", 0, 3600, p, &h->drain_seconds);

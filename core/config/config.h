@@ -48,10 +48,12 @@ struct HttpConfig {
   bool behind_gateway = false;  // a gateway in front checks who may call
   std::vector<std::string> allowed_origins;
   size_t max_body_bytes = 1048576;
-  size_t idle_seconds = 60;
+  size_t idle_seconds = 60;     // a kept-alive connection waits this long for its next request
+  size_t request_seconds = 10;  // a request's head and body arrive within this, from its first byte
   size_t call_seconds = 30;
   size_t max_calls = 32;
-  size_t max_connections = 128;
+  size_t max_connections = 1024;
+  size_t max_connections_per_address = 256;
   size_t drain_seconds = 20;
   bool metrics = false;
 };

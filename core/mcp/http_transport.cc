@@ -1,22 +1,11 @@
 #include "core/mcp/http_transport.h"
 
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerRequestImpl.h>
-#include <Poco/Net/HTTPServerResponse.h>
-#include <Poco/Net/ServerSocket.h>
-#include <Poco/Net/SocketAddress.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
-#include <istream>
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "core/policy/glob.h"
 #include "core/secrets/server_log.h"
@@ -25,10 +14,8 @@
 
 namespace rr {
 
-using Poco::Net::HTTPRequest;
-using Poco::Net::HTTPResponse;
-using Poco::Net::HTTPServerRequest;
-using Poco::Net::HTTPServerResponse;
+using HTTPServerRequest = HttpRequest;
+using HTTPServerResponse = HttpResponse;
 
 // Counters for /metrics, in the Prometheus text format.
 class HttpMetrics {
@@ -147,46 +134,13 @@ std::optional<std::string> Header(const HTTPServerRequest& req, const std::strin
 // Sends a whole response: status, headers, body.
 void Send(HTTPServerResponse& res, int status, const std::string& body,
           const std::string& content_type = "application/json") {
-  res.setStatusAndReason(static_cast<HTTPResponse::HTTPStatus>(status));
-  if (!body.empty()) res.setContentType(content_type);
-  res.setContentLength(static_cast<std::streamsize>(body.size()));
-  res.sendBuffer(body.data(), body.size());
+  res.Send(status, body, content_type);
 }
 
-// At most this much of a refused request's body is read (and dropped) to keep its connection.
-constexpr size_t kRefusedBodyBytes = 64 * 1024;
-
-// Reads and drops the request's body, so that the connection's next request starts where it
-// should: a request answered without reading its body (401, 403, 404, 405, 503) leaves it unread,
-// and a client that reuses the connection would have its next request read from the middle of
-// this one. A body past kRefusedBodyBytes is not read: the connection closes after the response.
-void DropBody(HTTPServerRequest& req, HTTPServerResponse& res) {
-  if (req.hasContentLength()) {
-    if (req.getContentLength64() == 0) return;
-    if (req.getContentLength64() > static_cast<Poco::Int64>(kRefusedBodyBytes)) {
-      res.setKeepAlive(false);
-      return;
-    }
-  } else if (!req.getChunkedTransferEncoding()) {
-    return;  // no body
-  }
-  std::istream& in = req.stream();
-  char buf[16384];
-  size_t n = 0;
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    n += static_cast<size_t>(in.gcount());
-    if (n > kRefusedBodyBytes) {
-      res.setKeepAlive(false);
-      return;
-    }
-  }
-  if (in.bad()) res.setKeepAlive(false);
-}
-
-// Send() for a request whose body was not read: drops it first (DropBody).
-void SendUnread(HTTPServerRequest& req, HTTPServerResponse& res, int status,
+// Send() for a request answered without looking at its body. The front reads every body whole
+// before the handler sees the request, so nothing is left on the connection to drop.
+void SendUnread(const HTTPServerRequest&, HTTPServerResponse& res, int status,
                 const std::string& body, const std::string& content_type = "application/json") {
-  DropBody(req, res);
   Send(res, status, body, content_type);
 }
 
@@ -197,15 +151,11 @@ std::string ErrorBody(int code, const std::string& message) {
 
 }  // namespace
 
-class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
+class HttpTransport::Handler {
  public:
   explicit Handler(HttpTransport& t) : t_(t) {}
 
-  void handleRequest(HTTPServerRequest& req, HTTPServerResponse& res) override {
-    try {
-      static_cast<Poco::Net::HTTPServerRequestImpl&>(req).socket().setNoDelay(true);
-    } catch (...) {
-    }
+  void handleRequest(const HTTPServerRequest& req, HTTPServerResponse& res) {
     const auto start = std::chrono::steady_clock::now();
     McpServer::Record record;
     const int status = Answer(req, res, &record);
@@ -227,7 +177,7 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
 
  private:
   // Answers one request; returns the status sent.
-  int Answer(HTTPServerRequest& req, HTTPServerResponse& res, McpServer::Record* record) {
+  int Answer(const HTTPServerRequest& req, HTTPServerResponse& res, McpServer::Record* record) {
     // Who may call comes first: a caller without the token learns nothing else.
     std::shared_ptr<const Catalog> catalog;
     if (!t_.setup_.tokens.empty()) {
@@ -271,7 +221,7 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     const std::string uri = req.getURI();
     const std::string path = uri.substr(0, uri.find('?'));
     if (path == "/healthz") {
-      if (req.getMethod() != HTTPRequest::HTTP_GET && req.getMethod() != HTTPRequest::HTTP_HEAD) {
+      if (req.getMethod() != "GET" && req.getMethod() != "HEAD") {
         res.set("Allow", "GET");
         SendUnread(req, res, 405, "");
         return 405;
@@ -290,7 +240,7 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
       SendUnread(req, res, 404, ErrorBody(-32600, "not found: the MCP endpoint is /mcp"));
       return 404;
     }
-    if (req.getMethod() != HTTPRequest::HTTP_POST) {
+    if (req.getMethod() != "POST") {
       res.set("Allow", "POST");
       SendUnread(req, res, 405,
                  ErrorBody(-32600,
@@ -301,8 +251,8 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
     return Post(req, res, catalog, record);
   }
 
-  int Post(HTTPServerRequest& req, HTTPServerResponse& res, std::shared_ptr<const Catalog> catalog,
-           McpServer::Record* record) {
+  int Post(const HTTPServerRequest& req, HTTPServerResponse& res,
+           std::shared_ptr<const Catalog> catalog, McpServer::Record* record) {
     const HttpConfig& c = t_.setup_.config;
     // Calls at once are bounded: past the limit, 503 at once, never a queue.
     struct Slot {
@@ -318,44 +268,17 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
                                        " calls are already running; try again shortly"));
       return 503;
     }
-    if (req.hasContentLength() &&
-        req.getContentLength64() > static_cast<Poco::Int64>(c.max_body_bytes)) {
-      // Only its start is read: enough to answer with its id.
-      std::string head(std::min(kRequestIdScanBytes, c.max_body_bytes), '\0');
-      req.stream().read(head.data(), static_cast<std::streamsize>(head.size()));
-      head.resize(static_cast<size_t>(std::max<std::streamsize>(req.stream().gcount(), 0)));
-      res.setKeepAlive(false);
-      Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes, head));
-      return 413;
-    }
-    std::string body;
-    {
-      std::istream& in = req.stream();
-      char buf[16384];
-      while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        body.append(buf, static_cast<size_t>(in.gcount()));
-        if (body.size() > c.max_body_bytes) {
-          res.setKeepAlive(false);
-          Send(res, 413, McpServer::OversizedMessageError(c.max_body_bytes, body));
-          return 413;
-        }
-      }
-    }
+    // The front answered 413 to a body past http.max_body_bytes; this one is whole.
+    const std::string& body = req.body();
     McpServer::HttpHeaders headers;
     headers.protocol_version = Header(req, "MCP-Protocol-Version");
     headers.method = Header(req, "Mcp-Method");
     headers.name = Header(req, "Mcp-Name");
-    // Poco reads header values as RFC 2047 text and drops the "=?" of a word it cannot decode,
-    // so the sentinel =?base64?…?= arrives as base64?…?=: put it back to decode it ourselves.
-    if (headers.name && headers.name->rfind("base64?", 0) == 0 && headers.name->size() > 9 &&
-        headers.name->compare(headers.name->size() - 2, 2, "?=") == 0) {
-      headers.name = "=?" + *headers.name;
-    }
 
     int status = 0;
     bool streaming = false;
-    std::ostream* out = nullptr;
-    auto gone = std::make_shared<std::atomic<bool>>(false);
+    // Set by the front when the connection closes (the client left, or the drain ended).
+    const auto& gone = res.gone();
     McpServer::Caller caller;
     caller.wait = true;
     caller.catalog = std::move(catalog);
@@ -367,17 +290,13 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
         // The first notification of a call: the answer becomes an SSE stream.
         streaming = true;
         status = 200;
-        res.setStatusAndReason(HTTPResponse::HTTP_OK);
-        res.setContentType("text/event-stream");
         res.set("Cache-Control", "no-cache");
         res.set("X-Accel-Buffering", "no");
-        res.setChunkedTransferEncoding(true);
-        out = &res.send();
+        if (!res.StartStream(200, "text/event-stream")) gone->store(true);
       }
       if (streaming) {
-        *out << "event: message\ndata: " << o.json << "\n\n";
-        out->flush();
-        if (!out->good()) gone->store(true);  // the client went away: the call is cancelled
+        // A write that fails means the client went away: the call is cancelled.
+        if (!res.Write("event: message\ndata: " + o.json + "\n\n")) gone->store(true);
         return;
       }
       status = StatusOf(o);
@@ -395,48 +314,50 @@ class HttpTransport::Handler : public Poco::Net::HTTPRequestHandler {
   HttpTransport& t_;
 };
 
-class HttpTransport::Factory : public Poco::Net::HTTPRequestHandlerFactory {
- public:
-  explicit Factory(HttpTransport& t) : t_(t) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(const HTTPServerRequest&) override {
-    return new Handler(t_);
-  }
-
- private:
-  HttpTransport& t_;
-};
-
 HttpTransport::HttpTransport(McpServer& server, Setup setup)
     : server_(server), setup_(std::move(setup)) {
   const HttpConfig& c = setup_.config;
   std::string bind_host = setup_.host == "localhost" ? "127.0.0.1" : setup_.host;
-  Poco::Net::ServerSocket socket;
-  socket.bind(Poco::Net::SocketAddress(bind_host, setup_.port), true);
-  socket.listen(static_cast<int>(std::min<size_t>(c.max_connections, 1024)));
-  port_ = socket.address().port();
+  HttpFront::Options o;
+  o.max_connections = c.max_connections;
+  o.max_connections_per_address = c.max_connections_per_address;
+  o.max_body_bytes = c.max_body_bytes;
+  o.request_time = std::chrono::seconds(c.request_seconds);
+  o.idle_time = std::chrono::seconds(c.idle_seconds);
+  // Workers past http.max_calls answer the cheap requests (and the 503 past the limit) while
+  // that many calls run.
+  o.workers = c.max_calls + 4;
+  o.max_queued = c.max_connections;
+  // RFC 9110: one Host; and every header that says who calls, from where, or what runs (a
+  // gateway that reads the last of two and this server the first would disagree).
+  o.single_headers = {{"Host", -32600},
+                      {"Content-Length", -32600},
+                      {"Authorization", -32600},
+                      {"Origin", -32600},
+                      {"Mcp-Method", -32020},
+                      {"Mcp-Name", -32020},
+                      {"MCP-Protocol-Version", -32020}};
+  o.too_large_body = [limit = c.max_body_bytes](std::string_view start) {
+    return McpServer::OversizedMessageError(limit, start);
+  };
+  o.busy_body = ErrorBody(-32000, "server busy: too many requests waiting; try again shortly");
+  o.stopping_body =
+      ErrorBody(-32000, "server stopping: send this request again (to a new connection)");
+  front_ = std::make_unique<HttpFront>(bind_host, setup_.port, std::move(o),
+                                       [this](const HttpRequest& req, HttpResponse& res) {
+                                         Handler(*this).handleRequest(req, res);
+                                       });
+  port_ = front_->port();
   const std::string p = std::to_string(port_);
   if (IsLoopbackName(setup_.host)) {
     if (setup_.tokens.empty()) hosts_ok_ = {"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p};
     origins_ok_ = {"http://127.0.0.1:" + p, "http://localhost:" + p, "http://[::1]:" + p};
   }
-  for (const auto& o : c.allowed_origins) origins_ok_.push_back(Lower(o));
+  for (const auto& origin : c.allowed_origins) origins_ok_.push_back(Lower(origin));
   if (c.metrics) metrics_ = std::make_unique<HttpMetrics>();
-
-  auto params = new Poco::Net::HTTPServerParams;
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(static_cast<long>(c.idle_seconds), 0));
-  params->setTimeout(Poco::Timespan(static_cast<long>(c.idle_seconds), 0));
-  params->setMaxThreads(static_cast<int>(c.max_connections));
-  params->setMaxQueued(static_cast<int>(c.max_connections));
-  params->setMaxKeepAliveRequests(0);  // no limit
-  params->setServerName("repo-reader");
-  pool_ = std::make_unique<Poco::ThreadPool>(2, static_cast<int>(c.max_connections) + 1);
-  http_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(*this), *pool_, socket, params);
 }
 
-HttpTransport::~HttpTransport() {
-  if (http_) http_->stopAll(true);
-}
+HttpTransport::~HttpTransport() = default;
 
 std::string HttpTransport::url() const {
   std::string host = setup_.host;
@@ -446,21 +367,21 @@ std::string HttpTransport::url() const {
 }
 
 void HttpTransport::Run() {
-  http_->start();
+  front_->Start();
   {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return stopping_; });
   }
-  http_->stop();  // no new connection
-  // Calls in flight finish, up to the drain time.
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(setup_.config.drain_seconds);
-  while (calls_.load() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  front_->StopAccepting();  // new connections are refused from now
+  // Requests in flight are answered, up to the drain time.
+  front_->WaitIdle(std::chrono::steady_clock::now() +
+                   std::chrono::seconds(setup_.config.drain_seconds));
 }
 
+bool HttpTransport::Finish(std::chrono::milliseconds grace) { return front_->Close(grace); }
+
 void HttpTransport::Stop() {
+  front_->StopAccepting();  // from this thread: refused at once, not when Run next wakes
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;

@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP, on Poco's HTTPServer. Stateless: no session is ever minted, so any
+// MCP over Streamable HTTP. Stateless: no session is ever minted, so any
 // replica answers any request.
 //
 //   POST /mcp     one JSON-RPC message. A request is answered with application/json (200, or
@@ -19,19 +19,21 @@
 //   localhost:PORT or [::1]:PORT; else 403 (DNS rebinding).
 // - an Origin header, when sent, must be the server's own loopback origin or one of
 //   http.allowed_origins; else 403.
-// Bounded: the body (413 past http.max_body_bytes), headers (Poco's limits: 100 fields, names of
-// 256 bytes, values of 8,192), idle connections (http.idle_seconds), a call's time
-// (http.call_seconds), calls at once (past http.max_calls: 503 with Retry-After, never a queue),
-// connections (http.max_connections). Stop() drains: no new connection, calls in flight finish up
-// to http.drain_seconds.
+// The connections, reading and writing are HttpFront's (http_front.h): it hands this file's
+// handler only complete requests whose heads it read strictly. Bounded there: the head (16 KB),
+// the body (413 past http.max_body_bytes), the time a request takes to arrive
+// (http.request_seconds), idle kept-alive connections (http.idle_seconds), connections
+// (http.max_connections, http.max_connections_per_address). Bounded here: a call's time
+// (http.call_seconds), calls at once (past http.max_calls: 503 with Retry-After, never a queue).
+// Stop() drains: the listening socket closes, requests arriving on kept-alive connections get
+// 503 with Connection: close, calls in flight finish up to http.drain_seconds; then Finish()
+// closes every connection, which cancels the calls still running.
 // One access-log line per POST on stderr: method, tool, repository, status, outcome, duration,
 // size; never a token, never content.
 #pragma once
 
-#include <Poco/Net/HTTPServer.h>
-#include <Poco/ThreadPool.h>
-
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -40,6 +42,7 @@
 #include <vector>
 
 #include "core/config/config.h"
+#include "core/mcp/http_front.h"
 #include "core/mcp/server.h"
 
 namespace rr {
@@ -68,7 +71,7 @@ class HttpTransport {
     HttpConfig config;
   };
 
-  // Binds the address; throws Poco::Exception when it cannot.
+  // Binds the address; throws std::exception (std::system_error, …) when it cannot.
   HttpTransport(McpServer& server, Setup setup);
   ~HttpTransport();
 
@@ -78,6 +81,10 @@ class HttpTransport {
 
   // Serves until Stop(); then waits for calls in flight, up to http.drain_seconds.
   void Run();
+  // After Run: closes every connection, which cancels the calls still running, and gives them
+  // `grace` to return. False when one has not: the McpServer must then outlive this process
+  // (exit without destroying it).
+  bool Finish(std::chrono::milliseconds grace);
   // Thread-safe, from a signal thread: stop accepting and let Run return after draining.
   void Stop();
 
@@ -95,7 +102,6 @@ class HttpTransport {
 
  private:
   class Handler;
-  class Factory;
   friend class Handler;
 
   McpServer& server_;
@@ -104,8 +110,7 @@ class HttpTransport {
   std::vector<std::string> hosts_ok_;    // Host values accepted on loopback without a token
   std::vector<std::string> origins_ok_;  // Origin values accepted
   std::unique_ptr<HttpMetrics> metrics_;
-  std::unique_ptr<Poco::ThreadPool> pool_;
-  std::unique_ptr<Poco::Net::HTTPServer> http_;
+  std::unique_ptr<HttpFront> front_;
 
   std::atomic<size_t> calls_{0};  // POSTs being answered
   std::mutex mu_;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/config/config.h"
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
@@ -55,6 +56,20 @@ TEST(SystemdUnit, TheUnitRestartsTheServerWhenItEndsOnAFault) {
   const std::string unit = ss.str();
   EXPECT_NE(unit.find("\nRestart=on-failure\n"), std::string::npos) << unit;
   EXPECT_NE(unit.find("\nRestartSec=2\n"), std::string::npos) << unit;
+}
+
+// systemd kills what is still running at TimeoutStopSec; the server is gone within
+// http.drain_seconds + 1 s (HttpFront.SigtermRefusesNewConnectionsAtOnceAndExitsWithinTheDrain),
+// so with the default drain the unit's timeout must be longer.
+TEST(SystemdUnit, StopTimeoutIsAboveTheDrain) {
+  std::ifstream in(std::string(RR_SOURCE_DIR) + "/scripts/systemd/repo-reader.service");
+  std::string line;
+  long timeout = -1;
+  while (std::getline(in, line)) {
+    if (line.rfind("TimeoutStopSec=", 0) == 0) timeout = std::stol(line.substr(15));
+  }
+  ASSERT_GT(timeout, 0) << "no TimeoutStopSec= in the unit";
+  EXPECT_GT(timeout, static_cast<long>(HttpConfig{}.drain_seconds) + 1);
 }
 
 }  // namespace
