@@ -22,7 +22,8 @@ A finding (a crash, a sanitizer report, a hang past 10 s, more than 2 GB of memo
 target; its input is written to build-fuzz/findings/<target>-<kind>-<hash>, and the script goes
 on with the next target. Reproduce one with:  build-fuzz/fuzz/<target>_fuzz <input>
 Ends with a line "fuzz: N passed, N failed" and exits 1 when any target failed.
-Needs clang and libclang-rt-14-dev (scripts/setup.sh installs them).
+Needs clang and libclang-rt-14-dev (scripts/setup.sh installs them). Two runs at once need
+two build folders (BUILD_DIR=...): both would rebuild the same one.
 USAGE
 }
 
