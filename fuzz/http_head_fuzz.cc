@@ -1,82 +1,75 @@
-// The HTTP request head and body framing as the HTTP transport (core/mcp/http_transport.cc)
-// receives them: Poco's HTTPServerSession / HTTPServerRequestImpl with the HTTPServerParams the
-// transport sets (keep-alive, no request limit, Poco's header limits), over a real loopback
-// connection, requests read one after another on it as HTTPServerConnection reads them, and each
-// body read through its stream (Content-Length, chunked, or none) up to 64 KiB, as the transport's
-// POST handler and DropBody read it. The transport's own checks on the headers (Host, Origin,
-// Authorization) are not reached here: they live in its request handler.
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/HTTPServerRequestImpl.h>
-#include <Poco/Net/HTTPServerResponseImpl.h>
-#include <Poco/Net/HTTPServerSession.h>
-#include <Poco/Net/NetException.h>
-#include <Poco/Net/ServerSocket.h>
-#include <Poco/Net/StreamSocket.h>
-
+// The HTTP request head and body framing as the HTTP front (core/mcp/http_front.cc) reads
+// them: the head up to its blank line is checked by HttpFront::CheckHead with the single-header
+// list the transport gives it (core/mcp/http_transport.cc), and a head it lets through is read
+// by Boost.Beast's request parser with the front's settings (a head of at most 16 KiB, a body of
+// at most 64 KiB here, eager), body and all, then its fields as the handler reads them. Several
+// requests on one connection are read one after another, as the front does.
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
+
+#include "core/mcp/http_front.h"
 
 namespace {
 
-Poco::Net::ServerSocket& Listener() {
-  static Poco::Net::ServerSocket* s = [] {
-    auto* socket = new Poco::Net::ServerSocket;
-    socket->bind(Poco::Net::SocketAddress("127.0.0.1", 0), true);
-    socket->listen(4);
-    return socket;
-  }();
-  return *s;
+namespace http = boost::beast::http;
+
+// As http_transport.cc gives them to the front.
+const std::vector<std::pair<std::string, int>>& SingleHeaders() {
+  static const std::vector<std::pair<std::string, int>> list = {{"Host", -32600},
+                                                                {"Content-Length", -32600},
+                                                                {"Authorization", -32600},
+                                                                {"Origin", -32600},
+                                                                {"Mcp-Method", -32020},
+                                                                {"Mcp-Name", -32020},
+                                                                {"MCP-Protocol-Version", -32020}};
+  return list;
 }
+
+constexpr size_t kMaxHead = 16 * 1024;
+constexpr size_t kMaxBody = 64 * 1024;
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  // A loopback socket's buffers take this much before anyone reads; the head's own limits (100
-  // fields of 8 KiB) are reached by the fields' count and length within it.
-  if (size > 60000) return 0;
-  Poco::Net::StreamSocket client(Listener().address());
-  client.setSendBufferSize(256 * 1024);
-  Poco::Net::StreamSocket server = Listener().acceptConnection();
-  size_t sent = 0;
-  while (sent < size) {
-    const int n = client.sendBytes(data + sent, static_cast<int>(size - sent));
-    if (n <= 0) break;
-    sent += static_cast<size_t>(n);
-  }
-  client.shutdownSend();
-
-  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(1, 0));
-  params->setTimeout(Poco::Timespan(1, 0));
-  params->setMaxKeepAliveRequests(0);
-  params->setServerName("repo-reader");
-  Poco::Net::HTTPServerSession session(server, params);
-  try {
-    for (int i = 0; i < 8 && session.hasMoreRequests(); ++i) {
-      Poco::Net::HTTPServerResponseImpl response(session);
-      Poco::Net::HTTPServerRequestImpl request(response, session, params);
-      (void)request.getMethod();
-      (void)request.getURI();
-      (void)request.has("Host");
-      (void)request.has("Origin");
-      (void)request.has("Authorization");
-      if (request.hasContentLength()) (void)request.getContentLength64();
-      std::istream& in = request.stream();
-      char buf[16384];
-      size_t body = 0;
-      while ((in.read(buf, sizeof buf) || in.gcount() > 0) && body <= 65536) {
-        body += static_cast<size_t>(in.gcount());
-      }
-      response.setKeepAlive(request.getKeepAlive() && body <= 65536);
-      response.setContentLength(0);
-      response.send();
-      session.setKeepAlive(response.getKeepAlive());
+  std::string in(reinterpret_cast<const char*>(data), size);
+  for (int i = 0; i < 8 && !in.empty(); ++i) {
+    size_t skip = 0;  // RFC 9112 2.2: empty lines before a request line are ignored
+    while (in.size() >= skip + 2 && in[skip] == '\r' && in[skip + 1] == '\n') skip += 2;
+    in.erase(0, skip);
+    const size_t end = in.find("\r\n\r\n");
+    if (end == std::string::npos || end + 4 > kMaxHead) return 0;  // waits, or 431
+    if (auto err =
+            rr::HttpFront::CheckHead(std::string_view(in).substr(0, end + 4), SingleHeaders())) {
+      if (err->status < 400 || err->status > 599 || err->message.empty()) std::abort();
+      return 0;  // refused, and the connection closes
     }
-  } catch (const Poco::Exception&) {
-    // NoMessageException, MessageException (a malformed head: the connection answers 400 and
-    // closes), timeouts, a reset connection
-  } catch (const std::exception&) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<uint32_t>(kMaxHead));
+    parser.body_limit(kMaxBody);
+    parser.eager(true);
+    boost::beast::error_code ec;
+    size_t used = 0;
+    while (!parser.is_done() && used < in.size()) {
+      const size_t n = parser.put(boost::asio::buffer(in.data() + used, in.size() - used), ec);
+      used += n;
+      if (ec == http::error::need_more) break;
+      if (ec || n == 0) return 0;  // 400 or 413, and the connection closes
+    }
+    if (!parser.is_done()) return 0;  // waits for the rest
+    const auto& req = parser.get();
+    (void)req.method();
+    (void)req.target();
+    (void)req.find("Host");
+    (void)req.find("Origin");
+    (void)req.find("Authorization");
+    if (req.body().size() > kMaxBody) std::abort();
+    if (!req.keep_alive()) return 0;
+    in.erase(0, used);
   }
   return 0;
 }
