@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "core/tools/common.h"
+#include "core/tools/first_few.h"
 #include "core/tools/history_common.h"
 #include "core/tools/read_guidance.h"
 #include "core/util/text.h"
@@ -53,7 +54,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
   Draft d;
   d.body_kind = TextKind::kCommitMessage;
   size_t total = 0, with = 0, failed = 0;
-  std::vector<std::string> partial;
+  FirstFew partial;
   // Progress: the commits walked so far, over every repository (so it only grows).
   uint64_t walked_before = 0, walked_here = 0;
   size_t index = 0;
@@ -62,7 +63,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
     walked_before += walked_here;
     walked_here = 0;
     if (ctx.stop.stopped()) {
-      partial.push_back(repo->name());
+      partial.Add(repo->name());
       continue;
     }
     auto reader = repo->Open();
@@ -84,7 +85,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
       failed++;
       continue;
     }
-    if (!found->stopped.empty()) partial.push_back(repo->name());
+    if (!found->stopped.empty()) partial.Add(repo->name());
     if (found->commits.empty()) continue;
     with++;
     total += found->commits.size();
@@ -128,9 +129,8 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
              Plural(with, "repository", "repositories") + ", newest first";
   if (total == 0 && d.lines.empty()) d.lines.push_back("No commit matches.");
   if (!partial.empty()) {
-    std::string names;
-    for (const auto& n : partial) names += (names.empty() ? "" : ", ") + n;
-    d.closing.push_back("[partial: " + ctx.stop.Why() + " — not searched in full: " + names + "]");
+    d.closing.push_back("[partial: " + ctx.stop.Why() +
+                        " — not searched in full: " + partial.Text() + "]");
   }
   d.cut_note = [](const std::vector<std::string>& lines, size_t first) {
     return "[" + Plural(lines.size() - first, "more line", "more lines") +
