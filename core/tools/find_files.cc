@@ -14,13 +14,6 @@
 #include "core/util/text.h"
 
 namespace rr {
-namespace {
-
-// The bytes of paths a call over several repositories keeps at most (KeptLines).
-constexpr size_t kKeptBytes = 8 * 1024 * 1024;
-
-}  // namespace
-
 const ToolSpec& FindFilesTool::spec() const {
   static const ToolSpec s{
       "find_files",
@@ -268,7 +261,8 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
   // within one bound for them all (KeptLines), and a repository whose paths the answer reaches
   // but that gave them up is read again below, at the same commit.
   std::vector<Found> found(repos.size());
-  KeptLines kept(found, kKeptBytes);
+  // 64 answers' worth: 2.5 MB of paths with the default cap.
+  KeptLines kept(found, 64 * ctx.answer_characters);
   const size_t workers =
       std::min<size_t>({repos.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
   std::atomic<size_t> next{0};

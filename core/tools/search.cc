@@ -140,6 +140,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   StartHits(width, &d);
   size_t budget = 0, failures = 0;
   FirstFew partial, out_of_time;  // "name (searched k of n files)"
+  bool unopened = false;          // a repository could not be opened to read its files
   // Files not read, per repository: "name: 2 files (big.bin, data/dump.sql)"
   FirstFew unreadable(5);
   size_t unreadable_files = 0;
@@ -166,6 +167,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
           (report.problem.empty() || !found.why.empty() ? "" : ": " + report.problem) + ")";
       if (!report.listed && report.files == 0) done = " (not reached)";
       (report.out_of_time ? out_of_time : partial).Add(repos[i]->name() + done);
+      unopened = unopened || (!report.out_of_time && !report.problem.empty());
     }
     if (report.unreadable) {
       std::string named;
@@ -214,9 +216,11 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                         unreadable.Text() + "]");
   }
   if (!partial.empty()) {
-    d.closing.push_back(
-        "[partial: " + (found.why.empty() ? "the search stopped early" : found.why) +
-        " — not searched in full: " + partial.Text() + "]");
+    d.closing.push_back("[partial: " +
+                        (!found.why.empty() ? found.why
+                         : unopened         ? "a repository could not be opened to read its files"
+                                            : "the search stopped early") +
+                        " — not searched in full: " + partial.Text() + "]");
   }
   if (!out_of_time.empty()) {
     const auto seconds =
