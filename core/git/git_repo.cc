@@ -398,11 +398,10 @@ bool GitRepo::PackedBlob(const git_oid& oid, size_t max_bytes, std::string* out)
 
 void GitRepo::Idle(bool idle) {
   if (!packs_) return;
-  if (idle) {
-    packs_->Trim();
-  } else if (!packs_->Current()) {
-    packs_.reset();  // a pack came or went: the list is read again on the next read
-  }
+  // An idle handle keeps no pack open: with handles of many repositories idle at once, the
+  // descriptors would add up (a search over thousands of repositories). The reader is opened
+  // again on the first read after it is lent out.
+  if (idle || !packs_->Current()) packs_.reset();
 }
 
 namespace {

@@ -145,8 +145,8 @@ class GitRepo {
  private:
   friend class RepoHandles;
   explicit GitRepo(git_repository* r) : repo_(r) {}
-  // The handle goes idle (true) or is lent out again (false): the pack reader's cache is
-  // dropped, or its packs looked at again.
+  // The handle goes idle (true) or is lent out again (false): the pack reader is closed (no
+  // idle handle holds a pack open), or its packs looked at again.
   void Idle(bool idle);
   std::unique_ptr<git_repository, Deleter> repo_;
   std::unique_ptr<git_odb, Deleter> odb_;

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -367,73 +369,110 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
 
 }  // namespace
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A file walked, waiting to be searched: its target, its place in the target's walk, itself.
+struct WorkItem {
+  size_t target = 0;
+  size_t index = 0;
+  Node node;
+};
+
+// The files between the walkers and the searching threads: at most `capacity` at once, so the
+// walkers wait while the searchers catch up. Pop answers nullopt once every walker is done and
+// nothing is left.
+class WorkQueue {
+ public:
+  WorkQueue(size_t capacity, size_t walkers) : capacity_(capacity), walkers_(walkers) {}
+
+  // False when `stop` fired while it waited for room: the item is dropped.
+  bool Push(WorkItem item, const StopToken& stop) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (items_.size() >= capacity_) {
+      if (stop.stopped()) return false;
+      not_full_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    items_.push_back(std::move(item));
+    not_empty_.notify_one();
+    return true;
+  }
+
+  std::optional<WorkItem> Pop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_empty_.wait(lock, [&] { return !items_.empty() || walkers_ == 0; });
+    if (items_.empty()) return std::nullopt;
+    WorkItem item = std::move(items_.front());
+    items_.pop_front();
+    not_full_.notify_one();
+    return item;
+  }
+
+  void WalkerDone() {
+    std::lock_guard<std::mutex> lock(mu_);
+    --walkers_;
+    not_empty_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable not_empty_, not_full_;
+  std::deque<WorkItem> items_;
+  size_t capacity_;
+  size_t walkers_;
+};
+
+// The readers one searching thread keeps: at most SearchOptions::kReadersPerThread, the least
+// recently used closed first (its handle goes back to the repository's pool, bounded there).
+class ReaderCache {
+ public:
+  Result<RepoReader>* Of(const ServedRepo* repo) {
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (slots_[i].first != repo) continue;
+      std::rotate(slots_.begin() + i, slots_.begin() + i + 1, slots_.end());
+      return slots_.back().second.get();
+    }
+    if (slots_.size() == SearchOptions::kReadersPerThread) slots_.erase(slots_.begin());
+    slots_.emplace_back(repo, std::make_unique<Result<RepoReader>>(repo->Open()));
+    return slots_.back().second.get();
+  }
+
+ private:
+  std::vector<std::pair<const ServedRepo*, std::unique_ptr<Result<RepoReader>>>> slots_;
+};
+
+}  // namespace
+
 SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPattern& pattern,
                         const SecretFilter* secrets, const SearchOptions& options,
                         const StopToken& stop) {
   SearchResult result;
   result.targets.resize(targets.size());
   const size_t threads = options.threads ? options.threads : DefaultThreads();
+  if (targets.empty()) return result;
+  const size_t walkers = std::min(threads, targets.size());
+  WorkQueue queue(SearchOptions::kQueueItems, walkers);
 
-  // Runs `work(i)` for i in [0, count) on the pool; each thread keeps one reader a repository.
-  using Readers = std::map<const ServedRepo*, std::optional<Result<RepoReader>>>;
-  auto run = [&](size_t count, const std::function<void(size_t, Readers&)>& work) {
-    std::atomic<size_t> next{0};
-    auto loop = [&] {
-      Readers readers;
-      for (size_t i; (i = next.fetch_add(1)) < count;) work(i, readers);
-    };
-    const size_t extra = std::min(threads, count) > 0 ? std::min(threads, count) - 1 : 0;
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < extra; ++t) pool.emplace_back(loop);
-    loop();
-    for (auto& t : pool) t.join();
+  // What the threads share, under `mu`: the reports, the files kept (by target and place in
+  // its walk; only the first in that order while their bytes fit keep_bytes), and from where
+  // on a matching file is no longer kept.
+  std::mutex mu;
+  using Key = std::pair<size_t, size_t>;
+  struct Kept {
+    FileHits hits;
+    size_t bytes = 0;
   };
-  auto reader_of = [](const ServedRepo* repo, Readers& readers) -> Result<RepoReader>* {
-    auto& slot = readers[repo];
-    if (!slot) slot.emplace(repo->Open());
-    return &*slot;
-  };
-
-  // 1. The served files of each target, walked on the pool.
-  std::vector<std::vector<Node>> files(targets.size());
-  run(targets.size(), [&](size_t t, Readers& readers) {
-    const SearchTarget& target = targets[t];
-    TargetReport& report = result.targets[t];
-    Result<RepoReader>* reader = reader_of(target.repo, readers);
-    if (!*reader) {
-      report.error = reader->error();
-      return;
-    }
-    if (target.under.kind != EntryKind::kFolder) {
-      if (target.under.kind == EntryKind::kFile) files[t].push_back(target.under);
-    } else {
-      Status walked = (*reader)->Walk(
-          target.under, stop,
-          [&](const Node& node) {
-            if (node.kind == EntryKind::kFile) files[t].push_back(node);
-            return true;
-          },
-          &report.too_deep);
-      if (!walked) report.partial = true;
-    }
-    report.files = files[t].size();
-    // A mirror fetches, in batches, the contents its local copy lacks (an older ref).
-    (*reader)->FetchMissing(files[t], stop);
-  });
-
-  // 2. Every file of every target, in order, read and matched on the pool.
-  std::vector<std::pair<size_t, size_t>> order;  // (target, file)
-  for (size_t t = 0; t < targets.size(); ++t) {
-    for (size_t f = 0; f < files[t].size(); ++f) order.emplace_back(t, f);
-  }
-  enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
-  std::vector<Outcome> outcome(order.size(), Outcome::kNotSearched);
-  std::vector<FileHits> hits(order.size());
-  std::atomic<size_t> kept{0};
+  std::map<Key, Kept> kept;
+  std::map<Key, FileHits> costly;  // files a regular expression was too costly on
   ScanFailures failures;
+  size_t kept_bytes = 0;
+  Key cut_from{SIZE_MAX, SIZE_MAX};
+  std::vector<size_t> handled(targets.size(), 0);  // files searched, or known unreadable
+  std::vector<std::vector<std::pair<size_t, RepoPath>>> unreadable_at(targets.size());
+
   // Per target: when its first file began (steady-clock ticks; 0 = not yet), and whether its
   // own time ran out.
-  using Clock = std::chrono::steady_clock;
   std::vector<std::atomic<Clock::rep>> began(targets.size());
   std::vector<std::atomic<bool>> out_of_time(targets.size());
   for (size_t t = 0; t < targets.size(); ++t) {
@@ -441,105 +480,227 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     out_of_time[t].store(false);
   }
   const bool timed = options.per_target.count() > 0;
+
+  std::atomic<size_t> listed{0};  // files walked, every target
+  std::atomic<size_t> walks_left{targets.size()};
   std::atomic<size_t> finished{0};
   std::mutex progress_mu;
   // Counts a file searched (read, whatever came of it); never throws (it runs in a destructor).
   auto count_file = [&]() noexcept {
     if (!options.progress) return;
     const size_t n = finished.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (n % SearchOptions::kProgressEvery != 0 && n != order.size()) return;
+    const bool all_listed = walks_left.load() == 0;
+    const size_t total = listed.load();
+    // The last file searched is told once every thread is done (below), with the total.
+    if (n % SearchOptions::kProgressEvery != 0 || n == total) return;
     try {
       std::lock_guard<std::mutex> lock(progress_mu);
-      options.progress(n, order.size());
+      options.progress(n, all_listed ? std::optional<size_t>(total) : std::nullopt);
     } catch (...) {
       // Progress is a courtesy: a report that fails is not sent, and the search goes on.
     }
   };
-  run(order.size(), [&](size_t i, Readers& readers) {
-    if (stop.stopped()) return;
-    const auto [t, f] = order[i];
-    if (timed) {
-      if (out_of_time[t].load(std::memory_order_relaxed)) return;
-      const Clock::rep now = Clock::now().time_since_epoch().count();
-      Clock::rep first = 0;
-      if (!began[t].compare_exchange_strong(first, now)) {
-        if (Clock::duration(now - first) >= options.per_target) {
-          out_of_time[t].store(true, std::memory_order_relaxed);
-          return;
+
+  // 1. The walkers: each takes the next target, walks it and hands its files on as it goes.
+  std::atomic<size_t> next_target{0};
+  auto walk = [&] {
+    for (size_t t; (t = next_target.fetch_add(1)) < targets.size();) {
+      const SearchTarget& target = targets[t];
+      size_t files = 0, too_deep = 0;
+      bool whole = false;
+      std::string error;
+      if (stop.stopped()) {  // not reached: nothing of it is opened
+        walks_left.fetch_sub(1);
+        continue;
+      }
+      auto reader = target.repo->Open();
+      if (!reader) {
+        error = reader.error();
+      } else if (target.under.kind != EntryKind::kFolder) {
+        whole = true;
+        if (target.under.kind == EntryKind::kFile) {
+          reader->FetchMissing({target.under}, stop);
+          whole = queue.Push(WorkItem{t, files++, target.under}, stop);
+          if (whole) listed.fetch_add(1);
+        }
+      } else {
+        // A mirror fetches, in batches, the contents its local copy lacks (an older ref):
+        // files wait here until a batch is full.
+        const bool fetching = target.repo->settings().fetcher != nullptr;
+        std::vector<Node> batch;
+        bool cut = false;
+        auto flush = [&] {
+          if (batch.empty()) return;
+          reader->FetchMissing(batch, stop);
+          for (Node& n : batch) {
+            if (cut) break;
+            if (!queue.Push(WorkItem{t, files, std::move(n)}, stop)) {
+              cut = true;
+              break;
+            }
+            ++files;
+            listed.fetch_add(1);
+          }
+          batch.clear();
+        };
+        Status walked = reader->Walk(
+            target.under, stop,
+            [&](const Node& node) {
+              if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
+                cut = true;
+                return false;
+              }
+              if (node.kind != EntryKind::kFile) return true;
+              batch.push_back(node);
+              if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
+              return !cut;
+            },
+            &too_deep);
+        if (!cut) flush();
+        whole = walked && !cut;
+      }
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        TargetReport& report = result.targets[t];
+        report.error = std::move(error);
+        report.files = files;
+        report.listed = whole;
+        report.too_deep = too_deep;
+      }
+      walks_left.fetch_sub(1);
+    }
+    queue.WalkerDone();
+  };
+
+  // 2. The searching threads: every file handed on, read and matched.
+  enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
+  auto search = [&] {
+    ReaderCache readers;
+    while (auto item = queue.Pop()) {
+      if (stop.stopped()) continue;
+      const size_t t = item->target;
+      if (timed) {
+        if (out_of_time[t].load(std::memory_order_relaxed)) continue;
+        const Clock::rep now = Clock::now().time_since_epoch().count();
+        Clock::rep first = 0;
+        if (!began[t].compare_exchange_strong(first, now)) {
+          if (Clock::duration(now - first) >= options.per_target) {
+            out_of_time[t].store(true, std::memory_order_relaxed);
+            continue;
+          }
         }
       }
-    }
-    struct Counted {  // however the file's turn ends from here
-      decltype(count_file)& count;
-      ~Counted() { count(); }
-    } counted{count_file};
-    const Node& node = files[t][f];
-    Result<RepoReader>* reader = reader_of(targets[t].repo, readers);
-    if (!*reader) return;
-    auto data = (*reader)->Read(node);
-    if (!data) {
-      outcome[i] = Outcome::kUnreadable;
-      return;
-    }
-    if (data->kind == FileData::Kind::kBinary) {
-      outcome[i] = Outcome::kBinary;
-      return;
-    }
-    FileHits& h = hits[i];
-    h.target = t;
-    if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h, &failures)) {
-      outcome[i] = Outcome::kWithheld;
-      h = FileHits{};
-      return;
-    }
-    outcome[i] = Outcome::kSearched;
-    if (h.matches == 0 && h.costly_lines.empty()) return;
-    h.node = node;
-    size_t bytes = 0;
-    for (const auto& l : h.lines) bytes += l.text.size() + 16;
-    if (kept.fetch_add(bytes) + bytes > options.keep_bytes) {
-      h.lines.clear();
-      h.lines.shrink_to_fit();
-      h.kept = false;
-    }
-  });
-
-  for (size_t i = 0; i < order.size(); ++i) {
-    TargetReport& report = result.targets[order[i].first];
-    switch (outcome[i]) {
-      case Outcome::kNotSearched:
-        report.partial = true;
-        break;
-      case Outcome::kSearched:
-        report.searched++;
-        if (!hits[i].costly_lines.empty()) {
-          FileHits costly;
-          costly.target = hits[i].target;
-          costly.node = hits[i].node;
-          costly.costly_lines = hits[i].costly_lines;
-          costly.costly_rest = hits[i].costly_rest;
-          result.too_costly.push_back(std::move(costly));
+      struct Counted {  // however the file's turn ends from here
+        decltype(count_file)& count;
+        ~Counted() { count(); }
+      } counted{count_file};
+      const Node& node = item->node;
+      Result<RepoReader>* reader = readers.Of(targets[t].repo);
+      if (!*reader) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (result.targets[t].problem.empty()) result.targets[t].problem = reader->error();
+        continue;
+      }
+      Outcome outcome = Outcome::kSearched;
+      FileHits h;
+      auto data = (*reader)->Read(node);
+      if (!data) {
+        outcome = Outcome::kUnreadable;
+      } else if (data->kind == FileData::Kind::kBinary) {
+        outcome = Outcome::kBinary;
+      } else if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h,
+                              &failures)) {
+        outcome = Outcome::kWithheld;
+        h = FileHits{};
+      }
+      size_t bytes = 0;
+      if (h.matches) {
+        h.target = t;
+        h.node = node;
+        bytes = node.path.str().size() + sizeof(FileHits);
+        for (const auto& l : h.lines) bytes += l.text.size() + 16;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      TargetReport& report = result.targets[t];
+      ++handled[t];
+      switch (outcome) {
+        case Outcome::kNotSearched:
+          break;
+        case Outcome::kSearched:
+          report.searched++;
+          break;
+        case Outcome::kBinary:
+          report.searched++;
+          report.binary++;
+          break;
+        case Outcome::kWithheld:
+          // The filter failed on the file: never shown; the caller withholds its answer.
+          report.withheld++;
+          break;
+        case Outcome::kUnreadable: {
+          report.unreadable++;
+          auto& first = unreadable_at[t];
+          first.emplace_back(item->index, node.path);
+          std::sort(first.begin(), first.end(),
+                    [](const auto& a, const auto& b) { return a.first < b.first; });
+          if (first.size() > SearchOptions::kNamedUnreadable) first.pop_back();
+          break;
         }
-        if (hits[i].matches) result.files.push_back(std::move(hits[i]));
-        break;
-      case Outcome::kBinary:
-        report.searched++;
-        report.binary++;
-        break;
-      case Outcome::kUnreadable:
-        report.unreadable++;
-        break;
-      case Outcome::kWithheld:
-        // The filter failed on the file: never shown; the caller withholds its answer.
-        report.withheld++;
-        break;
+      }
+      if (!h.costly_lines.empty()) {
+        FileHits c;
+        c.target = t;
+        c.node = node;
+        c.costly_lines = h.costly_lines;
+        c.costly_rest = h.costly_rest;
+        costly.emplace(Key{t, item->index}, std::move(c));
+      }
+      if (!h.matches) continue;
+      report.matched_files++;
+      report.matched_lines += h.matches;
+      report.more = report.more || h.more;
+      const Key key{t, item->index};
+      if (key >= cut_from) continue;
+      kept[key] = Kept{std::move(h), bytes};
+      kept_bytes += bytes;
+      while (kept_bytes > options.keep_bytes && !kept.empty()) {
+        auto last = std::prev(kept.end());
+        kept_bytes -= last->second.bytes;
+        cut_from = last->first;
+        kept.erase(last);
+      }
+    }
+  };
+
+  {
+    std::vector<std::thread> pool;
+    for (size_t w = 0; w < walkers; ++w) pool.emplace_back(walk);
+    for (size_t s = 1; s < threads; ++s) pool.emplace_back(search);
+    search();
+    for (auto& t : pool) t.join();
+  }
+  if (options.progress && finished.load() > 0 && finished.load() == listed.load()) {
+    try {
+      options.progress(finished.load(), listed.load());
+    } catch (...) {
     }
   }
+
+  size_t matched = 0;
   for (size_t t = 0; t < targets.size(); ++t) {
-    result.targets[t].out_of_time = out_of_time[t].load() && result.targets[t].partial;
+    TargetReport& report = result.targets[t];
+    for (auto& [index, path] : unreadable_at[t]) report.unreadable_first.push_back(std::move(path));
+    report.partial = report.error.empty() && (!report.listed || handled[t] < report.files);
+    report.out_of_time = out_of_time[t].load() && report.partial;
+    if (!report.partial || report.out_of_time) report.problem.clear();
+    matched += report.matched_files;
+    result.stopped = result.stopped || report.partial;
   }
+  result.files.reserve(kept.size());
+  for (auto& [key, k] : kept) result.files.push_back(std::move(k.hits));
+  result.unkept = matched - result.files.size();
+  for (auto& [key, c] : costly) result.too_costly.push_back(std::move(c));
   result.filter_failure = failures.First();
-  for (const auto& r : result.targets) result.stopped = result.stopped || r.partial;
   if (result.stopped && stop.stopped()) result.why = stop.Why();
   return result;
 }

@@ -19,21 +19,31 @@
 //     are then what they would be had the dropped line not matched.
 //   - Up to max_per_file matching lines a file (git grep -m); `context` lines before and after
 //     each (git grep -C), groups that touch or overlap merged.
-//   - Bounded by `stop`: past it, no further file is read, and the result says it is partial
-//     and how many files it covered. With `per_target` set, each target also has its own time:
-//     counted from when its first file is read, past it no further file of that target is
-//     read (the target is reported partial, `out_of_time`), and the others go on — so one huge
-//     repository cannot take a whole search's time from the rest.
-//   - Progress: once the files are known, `progress` hears how many are searched of how many.
-//   - Several threads, each with its own RepoReader (ServedRepo::Open) per repository; the
-//     result is in the order the files are in their trees (git's path order), whatever the
-//     threads did: deterministic.
+//   - Streamed: the files are read as the trees are walked -- walkers (one a target at a time)
+//     hand them to the searching threads through a queue of at most kQueueItems files -- so the
+//     memory a search takes does not grow with the files a tree names (a few-KB tree whose
+//     folders share subtrees names millions); only the first files that match are kept with
+//     their lines (keep_bytes, paths included), the others counted.
+//   - Bounded by `stop`, checked at every tree entry and every file: past it, nothing more is
+//     walked or read, and the result says it is partial and how many files it covered. With
+//     `per_target` set, each target also has its own time: counted from when its first file is
+//     read, past it no further file of that target is walked or read (the target is reported
+//     partial, `out_of_time`), and the others go on — so one huge repository cannot take a
+//     whole search's time from the rest.
+//   - Open handles are bounded: a walker holds one (its target's), a searching thread at most
+//     kReadersPerThread; a repository that cannot be opened (too many open files, say) is
+//     reported with the reason, never passed over in silence.
+//   - Progress: `progress` hears how many files are searched, and of how many once every tree
+//     is walked.
+//   - The result is in the order the files are in their trees (git's path order), whatever the
+//     threads did: deterministic (which files keep their lines too).
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,11 +100,13 @@ struct ShownLine {
   std::string text;
 };
 
+// A file that matches, kept with its lines.
 struct FileHits {
   size_t target = 0;  // which SearchTarget
   Node node;
-  size_t matches = 0;  // matching lines counted (at most max_per_file)
-  bool more = false;   // matching lines past max_per_file
+  size_t matches = 0;            // matching lines counted (at most max_per_file)
+  bool more = false;             // matching lines past max_per_file
+  std::vector<ShownLine> lines;  // the lines to show, in order (none with files_only)
   // Lines a regular expression was too costly on (PCRE2 gave up: Ere::GaveUp), by number, in
   // order: not known to match or not. A line holding a value the secret filter hides is never
   // named (it never matches a regular expression either). After kMaxCostlyLines the rest of the
@@ -102,10 +114,6 @@ struct FileHits {
   static constexpr size_t kMaxCostlyLines = 5;
   std::vector<size_t> costly_lines;
   bool costly_rest = false;
-  // The lines to show, in order (none with files_only). `kept` false: the search kept no more
-  // lines (the result was already larger than any answer); the file is counted only.
-  std::vector<ShownLine> lines;
-  bool kept = true;
 };
 
 struct SearchTarget {
@@ -119,37 +127,54 @@ struct SearchOptions {
   size_t context = 0;
   bool files_only = false;
   size_t threads = 0;  // 0: DefaultThreads()
-  // Lines are kept until the bytes kept pass this; files after are counted, not kept.
+  // Matching files are kept (with their lines and paths) until the bytes kept would pass this;
+  // the files after are counted, not kept.
   size_t keep_bytes = 8 * 1024 * 1024;
   // The time each target may take (zero: only `stop` bounds it).
   std::chrono::milliseconds per_target{0};
-  // Told how many files have been searched of how many there are to search, every
-  // kProgressEvery files and when the last is (files passed over once the time is up are not
-  // counted); called from the search's threads, never two at once. Empty: nobody asked.
-  std::function<void(size_t searched, size_t total)> progress;
+  // Told how many files have been searched, every kProgressEvery files and when the last is
+  // (files passed over once the time is up are not counted), and of how many once every tree
+  // is walked (before: nullopt); called from the search's threads, never two at once. Empty:
+  // nobody asked.
+  std::function<void(size_t searched, std::optional<size_t> total)> progress;
   static constexpr size_t kProgressEvery = 256;
+  // Files walked but not yet searched, at most (the queue between walkers and searchers).
+  static constexpr size_t kQueueItems = 1024;
+  // Repositories a searching thread keeps open at once (the least recently used is closed).
+  static constexpr size_t kReadersPerThread = 4;
+  // Paths of unreadable files a target names (TargetReport::unreadable_first).
+  static constexpr size_t kNamedUnreadable = 3;
 };
 
 struct TargetReport {
-  std::string error;  // non-empty: the target could not be walked
-  size_t files = 0;   // served files below it (regular files, walked)
+  std::string error;    // non-empty: the target could not be walked (nothing of it searched)
+  size_t files = 0;     // served files found below it (regular files, walked)
+  bool listed = false;  // the walk went through: `files` is all of them
   size_t searched = 0;
-  size_t binary = 0;         // skipped as binary
-  size_t unreadable = 0;     // over 10 MB, or not in the local copy
+  size_t binary = 0;      // skipped as binary
+  size_t unreadable = 0;  // over 10 MB, or not in the local copy
+  size_t withheld = 0;    // the secret filter failed on it: see SearchResult::filter_failure
+  // The first of them (at most SearchOptions::kNamedUnreadable), in path order.
+  std::vector<RepoPath> unreadable_first;
   size_t too_deep = 0;       // paths too long to serve, passed over
-  size_t withheld = 0;       // the secret filter failed on it: see SearchResult::filter_failure
+  size_t matched_files = 0;  // files with a matching line (kept in `files` or not)
+  size_t matched_lines = 0;  // matching lines counted in them
+  bool more = false;         // some file has matching lines past max_per_file
   bool partial = false;      // stopped before every file was searched
   bool out_of_time = false;  // partial because its own time (per_target) ran out
+  std::string problem;       // partial because the repository could not be opened to read a file
 };
 
 struct SearchResult {
-  std::vector<FileHits> files;  // by target, then in path order (those with matching lines)
-  // The files a regular expression was too costly on somewhere (FileHits::costly_lines), in the
-  // same order, with or without matching lines.
-  std::vector<FileHits> too_costly;
+  std::vector<FileHits> files;  // the first matching files kept, by target, in path order
   std::vector<TargetReport> targets;
   bool stopped = false;  // some target is partial
   std::string why;       // when `stop` stopped it; empty when only targets' own times ran out
+  // Files with a matching line that are counted in their target but not kept in `files`.
+  size_t unkept = 0;
+  // The files a regular expression was too costly on somewhere (FileHits::costly_lines), by
+  // target, in path order, with or without matching lines.
+  std::vector<FileHits> too_costly;
   // The first failure of the secret filter on a file (ScanResult::failure), "" for none.
   std::string filter_failure;
 };

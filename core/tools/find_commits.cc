@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "core/tools/common.h"
+#include "core/tools/first_few.h"
 #include "core/tools/history_common.h"
 #include "core/tools/read_guidance.h"
 #include "core/util/text.h"
@@ -50,7 +51,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
   Draft d;
   d.body_kind = TextKind::kCommitMessage;
   size_t total = 0, with = 0, failed = 0, costly = 0;
-  std::vector<std::string> partial;
+  FirstFew partial;
   // Progress: the commits walked so far, over every repository (so it only grows).
   uint64_t walked_before = 0, walked_here = 0;
   size_t index = 0;
@@ -59,7 +60,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
     walked_before += walked_here;
     walked_here = 0;
     if (ctx.stop.stopped()) {
-      partial.push_back(repo->name());
+      partial.Add(repo->name());
       continue;
     }
     auto reader = repo->Open();
@@ -81,7 +82,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
       failed++;
       continue;
     }
-    if (!found->stopped.empty()) partial.push_back(repo->name());
+    if (!found->stopped.empty()) partial.Add(repo->name());
     if (found->too_costly.count) {
       costly += found->too_costly.count;
       d.closing.push_back(
@@ -137,9 +138,8 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
     d.lines.push_back(costly ? kNoneKnownToMatch : "No commit matches.");
   }
   if (!partial.empty()) {
-    std::string names;
-    for (const auto& n : partial) names += (names.empty() ? "" : ", ") + n;
-    d.closing.push_back("[partial: " + ctx.stop.Why() + " — not searched in full: " + names + "]");
+    d.closing.push_back("[partial: " + ctx.stop.Why() +
+                        " — not searched in full: " + partial.Text() + "]");
   }
   d.cut_note = [](const std::vector<std::string>& lines, size_t first) {
     return "[" + Plural(lines.size() - first, "more line", "more lines") +

@@ -3,15 +3,17 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "core/policy/glob.h"
 #include "core/tools/common.h"
+#include "core/tools/first_few.h"
 #include "core/tools/read_guidance.h"
 #include "core/util/text.h"
 
 namespace rr {
-
 const ToolSpec& FindFilesTool::spec() const {
   static const ToolSpec s{
       "find_files",
@@ -119,52 +121,103 @@ std::string Mark(EntryKind k) {
 struct Found {
   std::string error;               // not read: why
   std::string heading;             // "shop · main @ 14a4c0422ae3 (2026-03-01)"
-  std::vector<std::string> lines;  // the first matching paths, as shown
-  size_t count = 0;                // every match
+  std::string commit;              // the commit read (hex), to read it again
+  std::vector<std::string> lines;  // matching paths as shown, from the `first`-th on
+  size_t first = 0;
+  bool dropped = false;  // lines it found were not kept (KeptLines): read again to show them
+  size_t count = 0;      // every match
   size_t too_deep = 0;
   bool stopped = false;
 };
 
-Found FindIn(const ServedRepo& repo, const std::optional<std::string>& ref, const FileGlob& glob,
-             size_t keep, const StopToken& stop) {
-  Found out;
+// The lines every repository of a call keeps, at most `limit_bytes` together: past it, the
+// repositories last in the answer's order give theirs up first (and keep no more), so what is
+// kept is always the answer's first lines. Thread-safe.
+class KeptLines {
+ public:
+  KeptLines(std::vector<Found>& found, size_t limit_bytes) : found_(found), limit_(limit_bytes) {}
+
+  void Keep(size_t repo, std::string line) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Found& f = found_[repo];
+    if (repo >= cut_) {
+      f.dropped = true;
+      return;
+    }
+    bytes_ += line.size() + sizeof(std::string);
+    f.lines.push_back(std::move(line));
+    holders_.insert(repo);
+    while (bytes_ > limit_ && !holders_.empty()) {
+      const size_t last = *holders_.rbegin();
+      Found& g = found_[last];
+      for (const auto& l : g.lines) bytes_ -= l.size() + sizeof(std::string);
+      g.lines.clear();
+      g.lines.shrink_to_fit();
+      g.dropped = true;
+      holders_.erase(last);
+      cut_ = std::min(cut_, last);
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<Found>& found_;
+  size_t limit_;
+  size_t bytes_ = 0;
+  size_t cut_ = SIZE_MAX;
+  std::set<size_t> holders_;
+};
+
+// Walks a repository at `ref`, counting its matching paths into *out and keeping those from
+// the `from`-th to before the `to`-th: in *out, or through `kept` (as repository `index`).
+void FindIn(const ServedRepo& repo, const std::optional<std::string>& ref, const FileGlob& glob,
+            size_t from, size_t to, const StopToken& stop, Found* out, KeptLines* kept = nullptr,
+            size_t index = 0) {
   if (stop.stopped()) {
-    out.stopped = true;
-    return out;
+    out->stopped = true;
+    return;
   }
   auto reader = repo.Open();
   if (!reader) {
-    out.error = reader.error();
-    return out;
+    out->error = reader.error();
+    return;
   }
   auto at = reader->At(ref);
   if (!at) {
-    out.error = at.error();
-    return out;
+    out->error = at.error();
+    return;
   }
-  out.heading = at->Where(repo.name());
+  out->heading = at->Where(repo.name());
+  out->commit = at->commit.id.Hex();
+  out->first = from;
   auto root = reader->Find(*at, RepoPath::Root(), stop);
   if (!root) {
     // The root holds nothing served: no file to list.
-    if (stop.stopped()) out.stopped = true;
-    return out;
+    if (stop.stopped()) out->stopped = true;
+    return;
   }
   Status st = reader->Walk(
       *root, stop,
       [&](const Node& f) {
         if (!glob.Matches(f.path)) return true;
-        if (out.count++ < keep) out.lines.push_back(f.path.Display() + Mark(f.kind));
+        const size_t j = out->count++;
+        if (j < from || j >= to) return true;
+        std::string line = f.path.Display() + Mark(f.kind);
+        if (kept) {
+          kept->Keep(index, std::move(line));
+        } else {
+          out->lines.push_back(std::move(line));
+        }
         return true;
       },
-      &out.too_deep, [&](const RepoPath& folder) { return glob.CouldMatchBelow(folder); });
+      &out->too_deep, [&](const RepoPath& folder) { return glob.CouldMatchBelow(folder); });
   if (!st) {
     if (stop.stopped()) {
-      out.stopped = true;
+      out->stopped = true;
     } else {
-      out.error = st.error();
+      out->error = st.error();
     }
   }
-  return out;
 }
 
 }  // namespace
@@ -201,13 +254,22 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
   // past `skip` (its own first paths are at or after the answer's first), the rest only counted.
   const size_t keep = skip + ctx.answer_characters / 2 + 1;
 
+  // One repository keeps only the paths the answer can show; several keep their first ones
+  // within one bound for them all (KeptLines), and a repository whose paths the answer reaches
+  // but that gave them up is read again below, at the same commit.
   std::vector<Found> found(repos.size());
+  // 64 answers' worth: 2.5 MB of paths with the default cap.
+  KeptLines kept(found, 64 * ctx.answer_characters);
   const size_t workers =
       std::min<size_t>({repos.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < repos.size();) {
-      found[i] = FindIn(*repos[i], single ? ref : std::nullopt, *glob, keep, ctx.stop);
+      if (single) {
+        FindIn(*repos[i], ref, *glob, skip, keep, ctx.stop, &found[i]);
+      } else {
+        FindIn(*repos[i], std::nullopt, *glob, 0, keep, ctx.stop, &found[i], &kept, i);
+      }
     }
   };
   if (workers <= 1) {
@@ -219,11 +281,11 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
   }
 
   size_t total = 0, with = 0, failed = 0, too_deep = 0;
-  std::vector<std::string> partial;
+  FirstFew partial;
   for (size_t i = 0; i < repos.size(); ++i) {
     const Found& f = found[i];
     if (!f.error.empty()) failed++;
-    if (f.stopped) partial.push_back(repos[i]->name());
+    if (f.stopped) partial.Add(repos[i]->name());
     total += f.count;
     with += f.count > 0;
     too_deep += f.too_deep;
@@ -239,6 +301,30 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
   if (skip > 0 && skip >= total && partial.empty()) {
     return Error{"skip " + WithCommas(skip) + " is past the end: " +
                  Plural(total, "path", "paths") + " match; give a smaller skip"};
+  }
+
+  // The repositories the answer reaches whose paths were given up: read again for those it
+  // shows (until the lines read could fill the answer twice over).
+  {
+    size_t index = 0, chars = 0;
+    for (size_t i = 0; i < repos.size() && chars <= 2 * ctx.answer_characters; ++i) {
+      Found& f = found[i];
+      const size_t before = index;
+      index += f.count;
+      if (!f.error.empty() || index <= skip) continue;
+      const size_t from = skip > before ? skip - before : 0;
+      if (f.dropped) {
+        Found again;
+        FindIn(*repos[i], f.commit, *glob, from, from + (keep - skip), ctx.stop, &again);
+        if (!again.error.empty() || again.count != f.count) break;  // not read the same: cut
+        f.lines = std::move(again.lines);
+        f.first = from;
+        f.dropped = false;
+      }
+      for (size_t j = from; j >= f.first && j - f.first < f.lines.size(); ++j) {
+        chars += f.lines[j - f.first].size() + 1;
+      }
+    }
   }
 
   Draft d;
@@ -267,12 +353,12 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
     d.lines.push_back(std::move(heading));
     for (size_t j = 0; j < f.count; ++j, ++index) {
       if (index < skip) continue;
-      if (j >= f.lines.size()) {
+      if (f.dropped || j < f.first || j - f.first >= f.lines.size()) {
         held_back = true;
         break;
       }
       paths_before->push_back(shown++);
-      d.lines.push_back(f.lines[j]);
+      d.lines.push_back(f.lines[j - f.first]);
     }
   }
 
@@ -292,9 +378,8 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
                         " passed over: their paths are longer than 4,096 bytes]");
   }
   if (!partial.empty()) {
-    std::string list;
-    for (const auto& n : partial) list += (list.empty() ? "" : ", ") + n;
-    d.closing.push_back("[partial: " + ctx.stop.Why() + " — not searched in full: " + list + "]");
+    d.closing.push_back("[partial: " + ctx.stop.Why() +
+                        " — not searched in full: " + partial.Text() + "]");
   }
   d.cut_note = [paths_before, total, skip, single](const std::vector<std::string>& lines,
                                                    size_t first) {

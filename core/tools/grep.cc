@@ -54,9 +54,10 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
   options.max_per_file = kMaxPerFile;
   options.context = static_cast<size_t>(args.Integer("context").value_or(0));
   options.files_only = args.Boolean("files_only", false);
-  options.progress = [&ctx](size_t searched, size_t total) {
+  options.progress = [&ctx](size_t searched, std::optional<size_t> total) {
     ctx.Progress(searched, total,
-                 WithCommas(searched) + " of " + WithCommas(total) + " files searched");
+                 total ? WithCommas(searched) + " of " + WithCommas(*total) + " files searched"
+                       : WithCommas(searched) + " files searched (more being listed)");
   };
   const SearchResult found = SearchText({SearchTarget{o->repo.get(), o->at, *node}}, *pattern,
                                         ctx.secrets.get(), options, ctx.stop);
@@ -71,24 +72,24 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
   const std::string repo = o->repo->name();
   std::string where = o->at.Where(repo);
   where = where.substr(repo.size() + std::string(" · ").size());  // "main @ 14a4c0422ae3 (…)"
-  size_t lines = 0;
-  bool capped = false;
-  for (const auto& f : found.files) {
-    lines += f.matches;
-    capped = capped || f.more;
-  }
+  const size_t lines = report.matched_lines, matched = report.matched_files;
+  const bool capped = report.more;
   Draft d;
   d.header = repo + " · grep " + DescribePattern(args) + " · " + where + " — ";
   if (options.files_only) {
-    d.header += Plural(found.files.size(), "matching file", "matching files");
+    d.header += Plural(matched, "matching file", "matching files");
   } else {
     d.header += Plural(lines, "matching line", "matching lines") + " in " +
-                Plural(found.files.size(), "file", "files");
+                Plural(matched, "file", "files");
     if (capped) d.header += " (at most 100 a file)";
   }
   if (!node->path.is_root()) d.header += " · under " + node->path.Display();
 
-  if (found.files.empty()) {
+  // More than an answer holds: the cap cuts where they begin, and its note says how to narrow.
+  const std::string more_files =
+      "[more files match; their lines are not shown here — narrow with path, a more precise "
+      "pattern, or files_only]";
+  if (matched == 0) {
     if (node->kind == EntryKind::kLink || node->kind == EntryKind::kSubmodule) {
       // As git grep at a tree: links and submodules are not searched.
       d.lines.push_back("`" + node->path.Display() + "` is " +
@@ -103,18 +104,17 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
     }
   } else if (options.files_only) {
     for (const auto& f : found.files) d.lines.push_back(DisplayName(f.node.path.str()));
+    if (found.unkept) d.lines.push_back(more_files);
   } else {
     const size_t width = NumberWidth(found.files);
     StartHits(width, &d);
     // One file: the secret filter reads its lines knowing which file they come from.
     if (found.files.size() == 1) d.body_path = found.files.front().node.path.str();
     size_t budget = 0;
+    bool all = true;
     for (const auto& f : found.files) {
-      if (!f.kept || budget > ctx.answer_characters) {
-        // More than an answer holds: the cap cuts here, and its note says how to narrow.
-        d.lines.push_back(
-            "[more files match; their lines are not shown here — narrow with "
-            "path, a more precise pattern, or files_only]");
+      if (budget > ctx.answer_characters) {
+        all = false;
         break;
       }
       budget += AppendHits(f, width, options.context > 0, &d);
@@ -125,6 +125,7 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
             "pattern]");
       }
     }
+    if (!all || found.unkept) d.lines.push_back(more_files);
   }
   if (!found.too_costly.empty()) d.closing.push_back(CostlyLinesNote(found.too_costly));
   if (report.binary) {
@@ -136,10 +137,12 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
                         " not searched: over 10 MB, or not in the local copy]");
   }
   if (found.stopped) {
-    d.closing.push_back(
-        "[partial: " + (found.why.empty() ? "the search stopped early" : found.why) +
-        " — searched " + WithCommas(report.searched) + " of " + WithCommas(report.files) +
-        " files]");
+    const std::string why = !found.why.empty()        ? found.why
+                            : !report.problem.empty() ? report.problem
+                                                      : "the search stopped early";
+    d.closing.push_back("[partial: " + why + " — searched " + WithCommas(report.searched) + " of " +
+                        (report.listed ? "" : "the first ") + WithCommas(report.files) + " files" +
+                        (report.listed ? "" : " found; the rest were not listed") + "]");
   }
   d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>&, size_t) {
     return "[the answer reached its limit of " + WithCommas(limit) +

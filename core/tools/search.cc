@@ -2,6 +2,7 @@
 
 #include "core/search/text_search.h"
 #include "core/tools/common.h"
+#include "core/tools/first_few.h"
 #include "core/tools/read_guidance.h"
 #include "core/tools/text_hits.h"
 #include "core/util/text.h"
@@ -50,7 +51,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   // Each repository's default branch and the path there, on this thread; a repository that
   // fails here is reported in its place.
   std::vector<std::string> failed(repos.size());
-  std::vector<std::string> without;  // repositories where `path` is not a served folder or file
+  FirstFew without;  // repositories where `path` is not a served folder or file
   std::vector<SearchTarget> targets;
   std::vector<size_t> target_of(repos.size(), SIZE_MAX);
   // Progress counts the repositories opened, then goes on counting the files searched past
@@ -90,11 +91,11 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       if (cut_short()) break;
       // Not there in this repository (or outside what it serves): nothing to search in it.
       if (repos.size() == 1) return Error{node.error()};
-      without.push_back(repos[i]->name());
+      without.Add(repos[i]->name());
       continue;
     }
     if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) {
-      without.push_back(repos[i]->name());
+      without.Add(repos[i]->name());
       continue;
     }
     target_of[i] = targets.size();
@@ -109,9 +110,10 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     options.per_target =
         std::chrono::duration_cast<std::chrono::milliseconds>(ctx.stop.budget() / 3);
   }
-  options.progress = [&ctx, n](size_t searched, size_t total) {
-    ctx.Progress(n + searched, n + total,
-                 WithCommas(searched) + " of " + WithCommas(total) + " files searched");
+  options.progress = [&ctx, n](size_t searched, std::optional<size_t> total) {
+    ctx.Progress(n + searched, total ? std::optional<uint64_t>(n + *total) : std::nullopt,
+                 total ? WithCommas(searched) + " of " + WithCommas(*total) + " files searched"
+                       : WithCommas(searched) + " files searched (more being listed)");
   };
   const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
   if (!found.filter_failure.empty()) {
@@ -122,24 +124,28 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
 
   // The files of each target, in order.
   std::vector<std::vector<const FileHits*>> by_target(targets.size());
-  size_t lines = 0, with = 0;
-  for (const auto& f : found.files) {
-    by_target[f.target].push_back(&f);
-    lines += f.matches;
+  size_t lines = 0, files = 0, with = 0;
+  for (const auto& f : found.files) by_target[f.target].push_back(&f);
+  for (const auto& report : found.targets) {
+    lines += report.matched_lines;
+    files += report.matched_files;
+    with += report.matched_files > 0;
   }
-  for (const auto& files : by_target) with += files.empty() ? 0 : 1;
 
   Draft d;
   d.header = DescribePattern(args) + " in " + Plural(repos.size(), "repository", "repositories") +
              (repos.size() == 1 ? " (its default branch)" : " (their default branches)");
   if (!path->is_root()) d.header += ", under " + path->Display();
-  d.header += ": " + Plural(lines, "line", "lines") + " in " +
-              Plural(found.files.size(), "file", "files") + " of " +
-              Plural(with, "repository", "repositories") + " — at most 5 lines a file.";
+  d.header += ": " + Plural(lines, "line", "lines") + " in " + Plural(files, "file", "files") +
+              " of " + Plural(with, "repository", "repositories") + " — at most 5 lines a file.";
   const size_t width = NumberWidth(found.files);
   StartHits(width, &d);
   size_t budget = 0, failures = 0;
-  std::vector<std::string> partial, out_of_time;  // "name (searched k of n files)"
+  FirstFew partial, out_of_time;  // "name (searched k of n files)"
+  bool unopened = false;          // a repository could not be opened to read its files
+  // Files not read, per repository: "name: 2 files (big.bin, data/dump.sql)"
+  FirstFew unreadable(5);
+  size_t unreadable_files = 0;
   for (size_t i = 0; i < reached; ++i) {
     if (!failed[i].empty()) {
       d.aside.push_back(d.lines.size());
@@ -157,16 +163,30 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       continue;
     }
     if (report.partial) {
-      (report.out_of_time ? out_of_time : partial)
-          .push_back(repos[i]->name() + " (searched " + WithCommas(report.searched) + " of " +
-                     WithCommas(report.files) + " files)");
+      std::string done =
+          " (searched " + WithCommas(report.searched) + " of " +
+          (report.listed ? "" : "at least ") + WithCommas(report.files) + " files" +
+          (report.problem.empty() || !found.why.empty() ? "" : ": " + report.problem) + ")";
+      if (!report.listed && report.files == 0) done = " (not reached)";
+      (report.out_of_time ? out_of_time : partial).Add(repos[i]->name() + done);
+      unopened = unopened || (!report.out_of_time && !report.problem.empty());
     }
-    if (by_target[t].empty()) continue;
+    if (report.unreadable) {
+      std::string named;
+      for (const auto& p : report.unreadable_first) {
+        named += (named.empty() ? "" : ", ") + p.Display();
+      }
+      if (report.unreadable > report.unreadable_first.size()) named += ", …";
+      unreadable.Add(repos[i]->name() + ": " + Plural(report.unreadable, "file", "files") + " (" +
+                     named + ")");
+      unreadable_files += report.unreadable;
+    }
+    if (report.matched_files == 0) continue;
     d.aside.push_back(d.lines.size());
     d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()) +
                       GuidanceMark(*repos[i], ctx.stop));
     for (const FileHits* f : by_target[t]) {
-      if (!f->kept || budget > ctx.answer_characters) break;
+      if (budget > ctx.answer_characters) break;
       budget += AppendHits(*f, width, false, &d);
     }
   }
@@ -186,38 +206,41 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     for (const auto& line : d.lines) why += (why.empty() ? "" : "\n") + line.substr(3);
     return Error{why};
   }
-  if (found.files.empty()) {
+  if (files == 0) {
     d.aside.push_back(d.lines.size());
     d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched."
                       : !found.too_costly.empty()    ? kNoLineKnownToMatch
                                                      : "No line matches.");
   }
-  auto list = [](const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-  };
   if (!found.too_costly.empty()) {
     d.closing.push_back(
         CostlyLinesNote(found.too_costly, [&](size_t t) { return targets[t].repo->name(); }));
   }
+  if (!unreadable.empty()) {
+    d.closing.push_back("[" + Plural(unreadable_files, "file", "files") +
+                        " not searched — over 10 MB, or not in the local copy — in " +
+                        Plural(unreadable.count(), "repository", "repositories") + ": " +
+                        unreadable.Text() + "]");
+  }
   if (!partial.empty()) {
-    d.closing.push_back(
-        "[partial: " + (found.why.empty() ? "the search stopped early" : found.why) +
-        " — not searched in full: " + list(partial) + "]");
+    d.closing.push_back("[partial: " +
+                        (!found.why.empty() ? found.why
+                         : unopened         ? "a repository could not be opened to read its files"
+                                            : "the search stopped early") +
+                        " — not searched in full: " + partial.Text() + "]");
   }
   if (!out_of_time.empty()) {
     const auto seconds =
         std::chrono::duration_cast<std::chrono::seconds>(options.per_target).count();
     d.closing.push_back("[partial: a repository is searched for at most " +
                         Plural(static_cast<size_t>(seconds), "second", "seconds") +
-                        " when several are — not searched in full: " + list(out_of_time) +
+                        " when several are — not searched in full: " + out_of_time.Text() +
                         "; grep searches one repository with the call's whole time]");
   }
   if (!without.empty()) {
     d.closing.push_back("[no " + path->Display() + " to search in " +
-                        Plural(without.size(), "repository", "repositories") +
-                        " (missing there, or not served): " + list(without) + "]");
+                        Plural(without.count(), "repository", "repositories") +
+                        " (missing there, or not served): " + without.Text() + "]");
   }
   d.cut_note = [limit = ctx.answer_characters](const std::vector<std::string>&, size_t) {
     return "[the answer reached its limit of " + WithCommas(limit) +

@@ -291,8 +291,11 @@ TEST(ServerProgress, GrepSaysHowManyFilesAreSearchedOfHowMany) {
   auto params = ProgressOf(
       s.Send(ToolCall(3, "grep", R"({"repo":"big","pattern":"no such text"})", "g")), "g");
   ASSERT_GE(params.size(), 2u);
+  // The files are searched as the tree is walked: the total comes once every file is listed.
   for (const auto& p : params) {
-    EXPECT_EQ(p->getValue<uint64_t>("total"), 5000u);
+    if (p->has("total")) {
+      EXPECT_EQ(p->getValue<uint64_t>("total"), 5000u);
+    }
     EXPECT_NE(p->getValue<std::string>("message").find("files searched"), std::string::npos);
   }
   // The last one: every file searched.

@@ -21,6 +21,7 @@ class HttpServerProcess {
 
   bool ok() const { return port_ != 0; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string url() const { return url_; }
   // Everything written to stderr so far.
   std::string Stderr() const;
