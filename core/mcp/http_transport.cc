@@ -132,8 +132,19 @@ std::optional<std::string> Header(const HTTPServerRequest& req, const std::strin
 }
 
 // Sends a whole response: status, headers, body.
+// What the worker thread must do just before its request's answer is written: count it in the
+// metrics (Handler::handleRequest sets it). A worker writes the answer to the socket itself, so
+// a client that reads an answer and then asks /metrics would otherwise, now and then, find the
+// call not counted yet. A streamed answer ends after the handler returns, so it is counted first.
+thread_local std::function<void(int status)>* t_before_send = nullptr;
+
 void Send(HTTPServerResponse& res, int status, const std::string& body,
           const std::string& content_type = "application/json") {
+  if (t_before_send) {
+    std::function<void(int)>* before = t_before_send;
+    t_before_send = nullptr;
+    if (*before) (*before)(status);
+  }
   res.Send(status, body, content_type);
 }
 
@@ -158,10 +169,20 @@ class HttpTransport::Handler {
   void handleRequest(const HTTPServerRequest& req, HTTPServerResponse& res) {
     const auto start = std::chrono::steady_clock::now();
     McpServer::Record record;
+    bool counted = false;
+    std::function<void(int)> count = [&](int sent) {
+      counted = true;
+      if (!t_.metrics_) return;
+      t_.metrics_->Count(
+          record, sent,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    };
+    t_before_send = &count;
     const int status = Answer(req, res, &record);
+    t_before_send = nullptr;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (t_.metrics_) t_.metrics_->Count(record, status, seconds);
+    if (!counted && t_.metrics_) t_.metrics_->Count(record, status, seconds);
     if (req.getURI() == "/healthz" || req.getURI() == "/metrics") return;
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.1f ms", seconds * 1000);
