@@ -94,6 +94,15 @@ TEST(SearchBounds, ATreeOfAHundredMillionPathsFromSharedSubtreesIsSearchedInBoun
   const size_t at_start = PeakMemory(server.pid());
   ASSERT_GT(at_start, 0u);
 
+  // What a call may add to the server's peak. Under AddressSanitizer (the suite's second build)
+  // freed memory waits in ASan's quarantine (256 MB by default) and every allocation carries
+  // its redzones, so the bound there is wider; the walk that listed the tree first took 1.5 GB
+  // and more in either build.
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr size_t kAllowance = 640u << 20;
+#else
+  constexpr size_t kAllowance = 200u << 20;
+#endif
   struct Case {
     std::string tool, args;
   };
@@ -115,7 +124,7 @@ TEST(SearchBounds, ATreeOfAHundredMillionPathsFromSharedSubtreesIsSearchedInBoun
     EXPECT_TRUE(Has(text, "the call was stopped after 5 seconds")) << text.substr(0, 2000);
     EXPECT_LT(seconds, 6.0) << text.substr(0, 2000);
     const size_t peak = PeakMemory(server.pid());
-    EXPECT_LT(peak, at_start + (200u << 20)) << "peak " << (peak >> 20) << " MB";
+    EXPECT_LT(peak, at_start + kAllowance) << "peak " << (peak >> 20) << " MB";
   }
   server.Terminate();
   server.Wait();
