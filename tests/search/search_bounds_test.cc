@@ -94,12 +94,13 @@ TEST(SearchBounds, ATreeOfAHundredMillionPathsFromSharedSubtreesIsSearchedInBoun
   const size_t at_start = PeakMemory(server.pid());
   ASSERT_GT(at_start, 0u);
 
-  // What a call may add to the server's peak. Under AddressSanitizer (the suite's second build)
-  // freed memory waits in ASan's quarantine (256 MB by default) and every allocation carries
-  // its redzones, so the bound there is wider; the walk that listed the tree first took 1.5 GB
-  // and more in either build.
+  // What a call may add to the server's peak. The normal build holds the real bound. Under
+  // AddressSanitizer (the suite's second build) freed memory waits in ASan's quarantine (256 MB
+  // by default) and every small allocation carries its redzones (find_files' paths: about 840 MB
+  // there against under 200 MB in the normal build), so the bound there only catches a walk
+  // that lists the whole tree first (1.5 GB and more without the sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
-  constexpr size_t kAllowance = 640u << 20;
+  constexpr size_t kAllowance = 1400u << 20;
 #else
   constexpr size_t kAllowance = 200u << 20;
 #endif
@@ -220,7 +221,15 @@ TEST(SearchBounds, ASearchWithFewFileDescriptorsReachesEveryRepositoryOrSaysWhyN
   const rlimit back{128, 128};
   ASSERT_EQ(prlimit(server.pid(), RLIMIT_NOFILE, &back, nullptr), 0);
   server.CloseInput();
+#if defined(__SANITIZE_ADDRESS__)
+  // libgit2 1.5 leaks what it had allocated when a repository's open fails for want of a file
+  // descriptor (LeakSanitizer's report at exit shows only libgit2's frames), and the report
+  // makes the exit status 1 in the sanitizer build; the answers above are what this test is for.
+  const int status = server.Wait();
+  EXPECT_TRUE(status == 0 || Has(server.Stderr(), "LeakSanitizer")) << server.Stderr();
+#else
   EXPECT_EQ(server.Wait(), 0) << server.Stderr();
+#endif
 }
 
 // Thousands of repositories (one repository served under 3,000 long names): the notes naming
