@@ -97,6 +97,7 @@ class GitRepo {
   // Opens the repository at `path` (a work tree or a git folder, bare or not). Does not search
   // parent folders.
   static Result<std::unique_ptr<GitRepo>> Open(const std::string& path);
+  ~GitRepo();
   // Finds the repository holding `path` (it or a parent folder), as git does.
   static Result<std::string> Discover(const std::string& path);
 
@@ -145,12 +146,14 @@ class GitRepo {
  private:
   friend class RepoHandles;
   explicit GitRepo(git_repository* r) : repo_(r) {}
-  // The handle goes idle (true) or is lent out again (false): the pack reader is closed (no
-  // idle handle holds a pack open), or its packs looked at again.
+  // The handle goes idle (true) or is lent out again (false). Going idle, it keeps its pack
+  // reader open while few idle handles across the process do (git_repo.cc says how many), and
+  // closes it otherwise; lent out, its packs are looked at again.
   void Idle(bool idle);
   std::unique_ptr<git_repository, Deleter> repo_;
   std::unique_ptr<git_odb, Deleter> odb_;
   std::unique_ptr<PackReader> packs_;  // opened on the first PackedBlob
+  bool keeps_packs_ = false;           // idle, and counted among those keeping their packs
 };
 
 // A small pool of open handles to one repository, opened on first use. Thread-safe.
