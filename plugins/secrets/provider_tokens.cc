@@ -90,7 +90,7 @@ const RuleSpec kRules[] = {
   {"Stripe webhook secret", "whsec_", R"(whsec_[A-Za-z0-9+/=]{24,})", Start::kAtKeyword, 0, 0,
    kNone},
   // Google
-  {"Google API key", "aiza", R"(AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-]))", Start::kAtKeyword, 0, 0,
+  {"Google API key", "aiza", R"((?<![A-Za-z0-9+/])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-]))", Start::kAtKeyword, 0, 0,
    kNone},
   {"Google OAuth token", "ya29.", R"(ya29\.[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
   {"Google client secret", "gocspx-", R"(GOCSPX-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,

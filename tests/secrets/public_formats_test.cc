@@ -191,6 +191,10 @@ TEST(DetectorProviderTokens, WrongLengthOrAlphabetForAKnownPrefixIsKept) {
   // A file's name that starts like a token.
   EXPECT_TRUE(HidesNothing(Cat({"<img src=\"/media/box.ico-", Chars(kHex, 32, 35), ".png\">\n"}),
                            "web/index.html"));
+  // A prefix inside a run of base64.
+  EXPECT_TRUE(HidesNothing(
+      Cat({"  data: ", Chars(kAlnum, 40, 36), "+AI", "za", Chars(kAlnum, 35, 37), "\n"}),
+      "fixtures/blob.yaml"));
   // A prefix inside a longer word or a URL's path.
   EXPECT_TRUE(HidesNothing(
       Cat({"![logo](https://img.example/assets/xsgp_", Chars(kHex, 40, 32), ".png)\n"}),
