@@ -679,9 +679,14 @@ class Settings final : public Detector {
       if (b >= 2 && (t[b - 1] == '+' || t[b - 1] == '/') && IsAlnum(t[b - 2])) {
         continue;  // inside base64
       }
-      const bool dashed = b >= 2 && t[b - 1] == '-' && t[b - 2] == '-';
       Words words;
       Split(t.substr(b, e - b), &words);
+      // `--token v`, and PowerShell's `-Password v` / `-Token v` (one dash, the whole word).
+      const bool dashed =
+          (b >= 2 && t[b - 1] == '-' && t[b - 2] == '-') ||
+          (b >= 1 && t[b - 1] == '-' && (b == 1 || IsBlank(t[b - 2])) && words.count == 1 &&
+           (IsFullPasswordWord(words) || words.word[0] == "token" || words.word[0] == "apikey" ||
+            words.word[0] == "secret"));
       const Kind kind = KindOfWords(words);
       if (kind == Kind::kNone || IsRandomRun(words)) continue;
       OneSetting(in, paths, &quotes, b, e, dashed, kind, words, sink);

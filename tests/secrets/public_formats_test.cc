@@ -127,6 +127,12 @@ TEST(DetectorCommandLine, WindowsAndPuttyToolsPasswords) {
   EXPECT_TRUE(Hides("plink -ssh ops@build01 -pw Quarry8812 uptime\n", "Quarry8812", "ops/run.sh"));
   EXPECT_TRUE(
       Hides("sqlcmd -S db01 -U sa -P Lantern4471 -i init.sql\n", "Lantern4471", "db/init.sh"));
+  EXPECT_TRUE(Hides("Connect-VIServer -Server vc01 -User ops -Password Hx7!tern42 -Force\n",
+                    "Hx7!tern42", "ops/connect.ps1"));
+  const std::string sonar = Chars(kHex, 40, 56);
+  EXPECT_TRUE(
+      Hides("mvn sonar:sonar -Dsonar.host.url=https://sq.example -Dsonar.login=" + sonar + "\n",
+            sonar, "ci/build.sh"));
   // Other tools' -p and -P are ports and paths.
   EXPECT_TRUE(HidesNothing("ssh -p 2222 ops@build01\nmkdir -p out\nrsync -P a b\n", "run.sh"));
 }
