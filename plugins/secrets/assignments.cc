@@ -191,7 +191,8 @@ bool IsTokenNonSecret(std::string_view w) {
              "embedding",  "rate",         "resume",  "change",    "design",       "color",
              "colour",     "style",        "theme",   "css",       "last",         "first",
              "current",    "cancellation", "is",      "has",       "expected",     "unexpected",
-             "invalid",    "eof"});
+             "invalid",    "eof",          "csrf",    "xsrf",      "authenticity", "public",
+             "jsonweb",    "verification", "anti",    "creation"});
 }
 
 // A "name" cut out of random text (base64, a hash): many words of one or two letters.
@@ -268,6 +269,9 @@ Kind KindOfWords(const Words& words) {
     return Kind::kAuth;
   }
   if (In(head, {"credential", "credentials", "creds", "cred"})) return Kind::kCredential;
+  if (head == "login" && (prev == "sonar" || prev == "dsonar")) {
+    return Kind::kToken;  // sonar.login (-Dsonar.login=…) holds a token
+  }
   auto pat_owner = [](std::string_view w) {
     static const WordSet kWords = {"github", "gitlab", "ado",  "azure",     "devops", "personal",
                                    "access", "gh",     "glab", "bitbucket", "hf",     "api",
@@ -334,20 +338,11 @@ size_t SkipBlanks(std::string_view t, size_t i, size_t end) {
 
 // An authorization scheme before a credential ("Bearer ", "Basic ", "token ").
 size_t SchemeLength(std::string_view v) {
-  static constexpr std::string_view kSchemes[] = {"bearer ",
-                                                  "basic ",
-                                                  "token ",
-                                                  "bot ",
-                                                  "digest ",
-                                                  "oauth ",
-                                                  "apikey ",
-                                                  "api-key ",
-                                                  "key ",
-                                                  "ssws ",
-                                                  "negotiate ",
-                                                  "hmac ",
-                                                  "sharedaccesssignature ",
-                                                  "jwt "};
+  static constexpr std::string_view kSchemes[] = {
+      "bearer ", "api-token ", "apitoken ",  "basic ",  "token ",
+      "bot ",    "digest ",    "oauth ",     "apikey ", "api-key ",
+      "key ",    "ssws ",      "negotiate ", "hmac ",   "sharedaccesssignature ",
+      "jwt "};
   for (auto s : kSchemes) {
     if (StartsWithNoCase(v, s)) {
       size_t n = s.size();
@@ -447,6 +442,30 @@ bool IsSecretLike(std::string_view v) {
   if (v.size() >= 16) return true;
   const int inner_upper = m.upper - ((ClassOf(v[0]) & kUpper) ? 1 : 0);
   return inner_upper > 0 && m.lower > 0;
+}
+
+// An unquoted value in code that no expression looks like: 16 or more characters of a token's
+// alphabet, digits and letters mixed, not an identifier made of words (user2_token_value,
+// MAX_RETRY_COUNT_10), not a member or a call.
+bool IsTokenShaped(std::string_view v) {
+  if (v.size() < 16 || v.size() > 512 || LooksLikeCode(v) || IsUpperSnake(v)) return false;
+  for (char c : v) {
+    if (!(IsTokenChar(c) || c == '+' || c == '/' || c == '=' || c == '~')) return false;
+  }
+  const Mix m = MixOf(v);
+  if (m.digit < 2 || m.lower + m.upper < 4) return false;
+  if (v.find('/') != std::string_view::npos && !(m.upper > 0 && m.lower > 0)) return false;
+  int word_segments = 0;
+  size_t longest = 0;
+  for (size_t from = 0; from <= v.size();) {
+    size_t next = v.find_first_of("_-", from);
+    if (next == std::string_view::npos) next = v.size();
+    const std::string_view seg = v.substr(from, next - from);
+    longest = std::max(longest, seg.size());
+    word_segments += seg.size() >= 3 && std::all_of(seg.begin(), seg.end(), IsAlpha);
+    from = next + 1;
+  }
+  return !(word_segments >= 2 && longest < 16);
 }
 
 // A regular expression given as the value ("[^\\W\\d]\\w*", "(?:…)").
@@ -614,7 +633,7 @@ class Settings final : public Detector {
  public:
   Settings()
       : Detector("settings", {"pass", "pw", "secret", "token", "key", "auth", "cred", "bearer",
-                              "passwort", "kennwort", "pat"}) {}
+                              "passwort", "kennwort", "pat", "sonar"}) {}
   // The letters that may follow each keyword (in keywords_' order) inside a word that names a
   // secret: "pass" goes on as password or passphrase, never as passenger or passive. Every
   // secret word holds a keyword occurrence of its own, so an occurrence that goes on otherwise
@@ -631,6 +650,7 @@ class Settings final : public Detector {
       {"", "", "", "", "", "", ""},
       {"", "", "", "", "", "", ""},
       {"", "s", "", "", "", "", ""},
+      {"", "", "", "", "", "", ""},
   };
 
  protected:
@@ -659,9 +679,14 @@ class Settings final : public Detector {
       if (b >= 2 && (t[b - 1] == '+' || t[b - 1] == '/') && IsAlnum(t[b - 2])) {
         continue;  // inside base64
       }
-      const bool dashed = b >= 2 && t[b - 1] == '-' && t[b - 2] == '-';
       Words words;
       Split(t.substr(b, e - b), &words);
+      // `--token v`, and PowerShell's `-Password v` / `-Token v` (one dash, the whole word).
+      const bool dashed =
+          (b >= 2 && t[b - 1] == '-' && t[b - 2] == '-') ||
+          (b >= 1 && t[b - 1] == '-' && (b == 1 || IsBlank(t[b - 2])) && words.count == 1 &&
+           (IsFullPasswordWord(words) || words.word[0] == "token" || words.word[0] == "apikey" ||
+            words.word[0] == "secret"));
       const Kind kind = KindOfWords(words);
       if (kind == Kind::kNone || IsRandomRun(words)) continue;
       OneSetting(in, paths, &quotes, b, e, dashed, kind, words, sink);
@@ -754,11 +779,23 @@ class Settings final : public Detector {
     const char c1 = p + 1 < line_end ? t[p + 1] : '\0';
     const char c2 = p + 2 < line_end ? t[p + 2] : '\0';
     Op op;
-    if (c == ':') {
-      if (c1 == ':') return;
+    if (c == ':' && c1 == ':') {
+      // Makefile's `::=` and `:::=`; any other `::` is a scope (Foo::token).
+      if (c2 == '=') {
+        p += 3;
+      } else if (c2 == ':' && p + 3 < line_end && t[p + 3] == '=') {
+        p += 4;
+      } else {
+        return;
+      }
+      op = Op::kAssign;
+    } else if (c == ':') {
       if (name_quoted && !KeyPosition(t, line_start, b - name_qlen)) return;
       op = c1 == '=' ? Op::kAssign : Op::kColon;
       p += c1 == '=' ? 2 : 1;
+    } else if (c == '.' && c1 == '=') {
+      op = Op::kAssign;  // PHP's `$token .= "…"`
+      p += 2;
     } else if (c == '=') {
       if (c1 == '~') return;
       op = Op::kAssign;
@@ -772,9 +809,13 @@ class Settings final : public Detector {
     } else if (c == ',' && name_quoted && OpensCall(t, b - name_qlen)) {
       op = Op::kPair;
       p += 1;
-    } else if (c == '(' && p == after_name && IsSetter(t, b, e)) {
+    } else if (c == '(' && p == after_name && IsSetter(t, b, e) &&
+               words.word[words.count - 1] != "pass") {  // t.pass("…"): a verb
       op = Op::kCall;
       p += 1;
+    } else if (size_t typed = TypedAssignment(t, line_start, b, p, line_end)) {
+      op = Op::kAssign;  // Go's `var fooToken string = "…"`
+      p = typed;
     } else if (name_quoted && p > after_name && StartsWithNoCase(t.substr(p), "value=")) {
       op = Op::kAssign;
       p += 6;
@@ -783,13 +824,17 @@ class Settings final : public Detector {
                 (kind == Kind::kPassword && (c == '"' || c == '\'') && !name_quoted && !in_string &&
                  (format == Format::kUnknown || IsSqlPath(paths.At(b))) &&
                  (b == line_start || IsBlank(t[b - 1])) && IsFullPasswordWord(words)) ||
-                (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")))) {
-      op = Op::kSpace;
+                (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")) ||
+                (kind == Kind::kAuth && SchemeFollows(t, p, line_end)))) {
+      op = Op::kSpace;  // also nginx's `proxy_set_header Authorization "Basic …"`
     } else {
       return;
     }
     p = SkipBlanks(t, p, line_end);
-    if (p >= line_end) return;
+    if (p >= line_end) {
+      if (op == Op::kElement) ElementOnItsOwnLine(t, line_end, format, name, sink);
+      return;
+    }
 
     if (op == Op::kColon && format == Format::kCode && t[p] != '"' && t[p] != '\'' && t[p] != '`') {
       // A type annotation: `token: str = "…"`, `const TOKEN: &str = "…"` read on after the
@@ -811,6 +856,68 @@ class Settings final : public Detector {
       return;
     }
     ReadAndReport(t, p, line_end, op, in_string, in_params, format, name, sink);
+  }
+
+  // An authorization scheme at `p`, in quotes or not ("Basic …", Bearer …).
+  static std::string LowerName(std::string_view name) {
+    std::string out(name);
+    for (char& c : out) c = Lower(c);
+    return out;
+  }
+
+  static bool SchemeFollows(std::string_view t, size_t p, size_t line_end) {
+    if (p < line_end && (t[p] == '"' || t[p] == '\'')) ++p;
+    return p < line_end && SchemeLength(t.substr(p, std::min<size_t>(32, line_end - p))) > 0;
+  }
+
+  // `var NAME TYPE = value` (Go), with `var` or `const` first on the line: the position after
+  // the `=`, or 0.
+  static size_t TypedAssignment(std::string_view t, size_t line_start, size_t b, size_t p,
+                                size_t line_end) {
+    size_t s = line_start;
+    if (s < b && (t[s] == '+' || t[s] == '-' || t[s] == ' ')) ++s;
+    s = SkipBlanks(t, s, b);
+    const std::string_view head = t.substr(s, b - s);
+    if (head != "var " && head != "const ") return 0;
+    size_t q = p;
+    while (q < line_end &&
+           (IsWord(t[q]) || t[q] == '.' || t[q] == '*' || t[q] == '[' || t[q] == ']')) {
+      ++q;
+    }
+    if (q == p || q >= line_end || !IsBlank(t[q])) return 0;
+    q = SkipBlanks(t, q, line_end);
+    if (q + 1 >= line_end || t[q] != '=' || t[q + 1] == '=') return 0;
+    return q + 1;
+  }
+
+  // `<apiKey>` alone on its line, the value on the next line and the closing tag on the one
+  // after: the middle line is the value.
+  static void ElementOnItsOwnLine(std::string_view t, size_t line_end, Format format,
+                                  const Name& name, SpanSink& sink) {
+    if (line_end >= t.size()) return;
+    const size_t next = LineEnd(t, line_end) + 1;
+    if (next >= t.size()) return;
+    const size_t next_end = ContentEnd(t, next);
+    size_t vb = next;
+    if (vb < next_end && (t[vb] == '+' || t[vb] == ' ')) ++vb;  // a diff's line
+    vb = SkipBlanks(t, vb, next_end);
+    size_t ve = next_end;
+    while (ve > vb && IsBlank(t[ve - 1])) --ve;
+    if (vb >= ve || t[vb] == '<') return;
+    for (size_t i = vb; i < ve; ++i) {
+      if (t[i] == '<' || t[i] == '>') return;
+    }
+    if (next_end >= t.size()) return;
+    size_t close = LineEnd(t, next_end) + 1;
+    if (close < t.size() && (t[close] == '+' || t[close] == ' ')) ++close;
+    close = SkipBlanks(t, close, ContentEnd(t, close));
+    if (t.substr(close, 2) != "</") return;
+    const Value v{vb, ve, true, false};
+    if (!Judge(name.kind, format, v, t.substr(vb, ve - vb), t.substr(name.b, name.e - name.b),
+               *name.words, true)) {
+      return;
+    }
+    Report(sink, t, vb, ve, WhatOf(name.kind));
   }
 
   // A YAML block scalar: `password: |` (or >, |-, >+2…) and the lines below it indented more
@@ -1089,8 +1196,11 @@ class Settings final : public Detector {
       v->quoted = true;
       v->begin = p + prefix + qlen;
       v->end = ClosingQuote(t, v->begin, line_end, quote, qlen);
-      if (quote == '`' && t.substr(v->begin, v->end - v->begin).find("${") != std::string::npos) {
-        v->template_string = true;
+      const std::string_view inside = t.substr(v->begin, v->end - v->begin);
+      if (quote == '`' &&
+          (format == Format::kEnv || inside.find("${") != std::string_view::npos ||
+           (format == Format::kUnknown && inside.find(' ') != std::string_view::npos))) {
+        v->template_string = true;  // a template, or in a shell a command's output
       }
       return v->end > v->begin;
     }
@@ -1157,7 +1267,15 @@ class Settings final : public Detector {
     }
     if (value.substr(0, 5) == "-----") return false;
     if (IsReference(value) || IsPlaceholder(value)) return false;
-    if (value.size() >= 8 && LongestRun(value) >= 8) return false;
+    // A run of one character (xxxxxxxx, 00000000) makes a placeholder, unless the value is long
+    // around it (base64 of binary data starts AAAAAAAA…).
+    if (value.size() >= 8 && LongestRun(value) >= 8 && LongestRun(value) * 3 > value.size()) {
+      return false;
+    }
+    if (value.size() > name.size() && !IsAlnum(value[name.size()]) &&
+        StartsWithNoCase(value, LowerName(name))) {
+      return false;  // the name again, with more after it ("TOKEN = …" inside its own value)
+    }
     if (value.size() == name.size()) {
       bool same = true;
       for (size_t i = 0; i < value.size() && same; ++i) same = Lower(value[i]) == Lower(name[i]);
@@ -1174,7 +1292,10 @@ class Settings final : public Detector {
       return false;
     }
     if (!v.quoted && !literal) {
-      if (format == Format::kCode || format == Format::kHcl || format == Format::kJson) {
+      // In code an unquoted value is an expression, unless it has a token's shape: a secret
+      // pasted without quotes (`API_KEY=rrk_…` in settings.py) is still a secret.
+      if ((format == Format::kCode || format == Format::kHcl || format == Format::kJson) &&
+          !IsTokenShaped(value)) {
         return false;
       }
       if (format == Format::kUnknown && (LooksLikeCode(value) || !IsSecretLike(value))) {
@@ -1188,8 +1309,8 @@ class Settings final : public Detector {
     switch (kind) {
       case Kind::kPassword:
         return value.size() >= 4 || (value.size() >= 3 && m.digit > 0 && m.digit < 3);
-      case Kind::kToken:
-        return !digits_only && value.size() >= 8;
+      case Kind::kToken:  // a numeric one only when long and no counted sequence (1234567890…)
+        return digits_only ? value.size() >= 16 && !IsPlaceholderToken(value) : value.size() >= 8;
       case Kind::kAuth:
         return value.size() >= 8 && (m.digit > 0 || m.upper > 0 || m.symbol > 0);
       case Kind::kSecret:

@@ -6,6 +6,7 @@
 //   mysql -ppassword …                (mysql, mariadb, mysqldump, mysqladmin: -p joined)
 //   sshpass -p password …, mongosh -p password …, redis-cli -a password …
 //   htpasswd -b file user password
+//   psexec \\host -u user -p password, plink/pscp -pw password, sqlcmd/osql -P password
 //
 // The line holding the command's name is split into words as a shell would (quotes kept
 // together); only the password is reported. A reference ($PASS, ${{ secrets.X }}) or a
@@ -28,8 +29,10 @@ struct Word {
 std::vector<Word> SplitWords(std::string_view t, size_t from, size_t to) {
   std::vector<Word> words;
   size_t i = from;
+  // A line's end is a blank too: a command continued on the next line reads on there.
+  auto blank = [&](size_t k) { return IsBlank(t[k]) || t[k] == '\n' || t[k] == '\r'; };
   while (i < to) {
-    while (i < to && IsBlank(t[i])) ++i;
+    while (i < to && blank(i)) ++i;
     if (i >= to) break;
     if (t[i] == '"' || t[i] == '\'') {
       const char q = t[i];
@@ -40,12 +43,12 @@ std::vector<Word> SplitWords(std::string_view t, size_t from, size_t to) {
       continue;
     }
     size_t j = i;
-    while (j < to && !IsBlank(t[j])) {
+    while (j < to && !blank(j)) {
       // A call's string argument (os.system("…"), exec('…')) starts a quoted word.
       if ((t[j] == '"' || t[j] == '\'') && j > i && (t[j - 1] == '(' || t[j - 1] == '[')) break;
       ++j;
     }
-    if (j < to && !IsBlank(t[j])) {
+    if (j < to && !blank(j)) {
       words.push_back({i, j, false});
       i = j;
       continue;
@@ -72,7 +75,8 @@ class CommandLine final : public Detector {
  public:
   CommandLine()
       : Detector("command-line", {"curl", "wget", "login", "mysql", "mariadb", "sshpass", "mongo",
-                                  "redis-cli", "htpasswd"}) {}
+                                  "redis-cli", "htpasswd", "psexec", "paexec", "plink", "pscp",
+                                  "psftp", "putty", "sqlcmd", "osql"}) {}
 
  protected:
   void Find(const ScanInput& in, SpanSink& sink) const override {
@@ -82,7 +86,11 @@ class CommandLine final : public Detector {
       const size_t at = in.hits[h].offset;
       if (at < done || at >= t.size()) continue;
       const size_t ls = LineStart(t, at);
-      const size_t le = ContentEnd(t, at);
+      size_t le = ContentEnd(t, at);
+      // A command continued on the next lines (each ending with '\\').
+      for (int more = 0; more < 8 && le > ls && t[le - 1] == '\\' && le + 1 < t.size(); ++more) {
+        le = ContentEnd(t, LineEnd(t, le) + 1);
+      }
       done = le;
       Line(t, ls, le, sink, 0);
     }
@@ -102,7 +110,19 @@ class CommandLine final : public Detector {
   // too, one level deep.
   static void Line(std::string_view t, size_t ls, size_t le, SpanSink& sink, int depth) {
     const std::vector<Word> words = SplitWords(t, ls, le);
-    enum { kNone, kCurl, kLogin, kMysql, kSshpass, kMongo, kRedis, kHtpasswd } command = kNone;
+    enum {
+      kNone,
+      kCurl,
+      kLogin,
+      kMysql,
+      kSshpass,
+      kMongo,
+      kRedis,
+      kHtpasswd,
+      kPsexec,
+      kPutty,
+      kSqlcmd
+    } command = kNone;
     for (size_t i = 0; i < words.size(); ++i) {
       if (words[i].quoted && depth == 0) {
         for (size_t k = words[i].begin; k < words[i].end; ++k) {
@@ -132,6 +152,16 @@ class CommandLine final : public Detector {
         command = kRedis;
       } else if (w == "htpasswd") {
         command = kHtpasswd;
+      } else if (EqualsNoCase(w, "psexec") || EqualsNoCase(w, "psexec.exe") ||
+                 EqualsNoCase(w, "psexec64.exe") || EqualsNoCase(w, "paexec") ||
+                 EqualsNoCase(w, "paexec.exe")) {
+        command = kPsexec;
+      } else if (w == "plink" || w == "pscp" || w == "psftp" || w == "putty" ||
+                 EqualsNoCase(w, "plink.exe") || EqualsNoCase(w, "pscp.exe") ||
+                 EqualsNoCase(w, "putty.exe")) {
+        command = kPutty;
+      } else if (EqualsNoCase(w, "sqlcmd") || EqualsNoCase(w, "sqlcmd.exe") || w == "osql") {
+        command = kSqlcmd;
       }
       if (command == kNone) continue;
       const Word& word = words[i];
@@ -161,6 +191,15 @@ class CommandLine final : public Detector {
         case kRedis:
           if ((w == "-a" || w == "--pass") && has_next) Password(t, next.begin, next.end, sink);
           break;
+        case kPsexec:
+          if (w == "-p" && has_next) Password(t, next.begin, next.end, sink);
+          break;
+        case kPutty:
+          if (w == "-pw" && has_next) Password(t, next.begin, next.end, sink);
+          break;
+        case kSqlcmd:
+          if (w == "-P" && has_next) Password(t, next.begin, next.end, sink);
+          break;
         case kHtpasswd:
           if (w == "-b" || (w.size() > 1 && w[0] == '-' && w.find('b') != std::string_view::npos)) {
             if (i + 3 < words.size()) Password(t, words[i + 3].begin, words[i + 3].end, sink);
@@ -173,6 +212,8 @@ class CommandLine final : public Detector {
   }
 
   static void UserColonPassword(std::string_view t, size_t b, size_t e, SpanSink& sink) {
+    // Documentation's `<user:password>`, `[user:pass]`: a placeholder as a whole.
+    if (b < e && ((t[b] == '<' || t[e - 1] == '>') || (t[b] == '[' && t[e - 1] == ']'))) return;
     for (size_t i = b; i < e; ++i) {
       if (t[i] == ':') {
         Password(t, i + 1, e, sink);

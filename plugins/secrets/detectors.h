@@ -11,6 +11,7 @@
 //   discord-bot-tokens  Discord bot tokens by their shape alone (no keyword: a scan of '.')
 //   private-keys      PEM blocks' key material, keys in base64 on one line, DER key prefixes
 //   key-material      runs of key-shaped base64 lines with no header in sight (no keywords)
+//   kubernetes-secrets  the values of a Kubernetes Secret's data: and stringData:
 #pragma once
 
 #include <memory>
@@ -28,5 +29,6 @@ std::unique_ptr<Detector> MakeProsePasswordsIntl();
 std::unique_ptr<Detector> MakeDiscordBotTokens();
 std::unique_ptr<Detector> MakePrivateKeys();
 std::unique_ptr<Detector> MakeKeyMaterialLines();
+std::unique_ptr<Detector> MakeKubernetesSecrets();
 
 }  // namespace rr_secrets

@@ -16,9 +16,10 @@ repo_reader::Made<repo_reader::SecretDetector> MakeDetectors(const repo_reader::
   repo_reader::Made<repo_reader::SecretDetector> out;
   try {
     std::unique_ptr<Detector> made[] = {
-        MakeProviderTokens(), MakeSettings(),         MakeUrlPasswords(),
-        MakeCommandLine(),    MakeProsePasswords(),   MakeProsePasswordsIntl(),
-        MakePrivateKeys(),    MakeKeyMaterialLines(), MakeDiscordBotTokens(),
+        MakeProviderTokens(),    MakeSettings(),         MakeUrlPasswords(),
+        MakeCommandLine(),       MakeProsePasswords(),   MakeProsePasswordsIntl(),
+        MakePrivateKeys(),       MakeKeyMaterialLines(), MakeDiscordBotTokens(),
+        MakeKubernetesSecrets(),
     };
     for (auto& d : made) {
       if (!d->error().empty()) {

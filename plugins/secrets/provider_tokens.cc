@@ -42,7 +42,7 @@ enum Flags : uint32_t {
 
 struct RuleSpec {
   const char* what;
-  const char* keywords;  // '|'-separated, lower case
+  const char* keywords;  // '|'-separated (or ','-separated after a first ','), lower case
   const char* pattern;
   Start start;
   int back;
@@ -70,8 +70,15 @@ const RuleSpec kRules[] = {
   {"GitLab runner token", "gr1348941", R"(GR1348941[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,
    kNone},
   // Slack
-  {"Slack token", "xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe-|xoxe.",
-   R"(xox[a-z](?:\.xox[a-z])?-[A-Za-z0-9-]{10,})", Start::kAtKeyword, 0, 0, kNone},
+  // Bot, user, workspace and legacy tokens: a team's numeric id (and more ids), then the
+  // secret; configuration and refresh tokens: "1-" and a long run. A shorter run, ids of a few
+  // digits, or a run of words is documentation's ("xoxb-12345-abcd", "xoxp-1-TokenHere").
+  {"Slack token", "xoxb-|xoxp-|xoxa-|xoxr-|xoxs-|xoxo-|xoxe-",
+   R"(xox[bparsoe]-(?:[0-9]{1,2}-)?(?:[0-9]{8,}-)+[A-Za-z0-9]{8,}(?:-[A-Za-z0-9]+)*(?![A-Za-z0-9-]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Slack token", "xoxa-2-|xoxr-2-|xoxe-1-|xoxe.",
+   R"(xox(?:[ar]-2|e-1|e\.xox[bp]-1)-[A-Za-z0-9]{60,}(?![A-Za-z0-9-]))", Start::kAtKeyword, 0, 0,
+   kNone},
   {"Slack token", "xapp-", R"(xapp-[0-9]+-[A-Za-z0-9-]{10,})", Start::kAtKeyword, 0, 0, kNone},
   {"Slack webhook", "hooks.slack.com",
    R"(hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/+-]{20,}))",
@@ -83,7 +90,7 @@ const RuleSpec kRules[] = {
   {"Stripe webhook secret", "whsec_", R"(whsec_[A-Za-z0-9+/=]{24,})", Start::kAtKeyword, 0, 0,
    kNone},
   // Google
-  {"Google API key", "aiza", R"(AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-]))", Start::kAtKeyword, 0, 0,
+  {"Google API key", "aiza", R"((?<![A-Za-z0-9+/])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-]))", Start::kAtKeyword, 0, 0,
    kNone},
   {"Google OAuth token", "ya29.", R"(ya29\.[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
   {"Google client secret", "gocspx-", R"(GOCSPX-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,
@@ -91,7 +98,8 @@ const RuleSpec kRules[] = {
   {"Google refresh token", "1//0", R"((?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{30,})",
    Start::kAtKeyword, 0, 0, kNone},
   // Anthropic, before OpenAI's sk-
-  {"Anthropic key", "sk-ant-", R"(sk-ant-[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_-]{20,})",
+  {"Anthropic key", "sk-ant-",
+   R"(sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA(?![A-Za-z0-9_-])|sk-ant-(?!api03-|admin01-)[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_-]{20,})",
    Start::kAtKeyword, 0, 0, kNone},
   // OpenAI
   {"OpenAI key", "sk-proj-|sk-svcacct-|sk-admin-|sk-none-",
@@ -187,7 +195,8 @@ const RuleSpec kRules[] = {
    Start::kBefore, 14, 0, kNone},
   // Sentry
   {"Sentry token", "sntrys_", R"(sntrys_[A-Za-z0-9+/=_]{40,})", Start::kAtKeyword, 0, 0, kNone},
-  {"Sentry token", "sntryu_", R"(sntryu_[a-f0-9]{64})", Start::kAtKeyword, 0, 0, kNone},
+  {"Sentry token", "sntryu_", R"(sntryu_[a-f0-9]{64}(?![A-Za-z0-9_]))", Start::kAtKeyword, 0, 0,
+   kNone},
   // age
   {"age key", "age-secret-key-1", R"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})",
    Start::kAtKeyword, 0, 0, kNone},
@@ -249,7 +258,8 @@ const RuleSpec kRules[] = {
    Start::kBefore, 11, 0, kNone},
   {"Cloudflare key", "v1.0-", R"(v1\.0-[a-f0-9]{24}-[a-f0-9]{146})", Start::kAtKeyword, 0, 0,
    kNone},
-  {"EasyPost key", "ezak", R"(EZAK[A-Za-z0-9]{54})", Start::kAtKeyword, 0, 0, kNone},
+  {"EasyPost key", "ezak|eztk", R"((?<![A-Za-z0-9+/])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9+/]))",
+   Start::kAtKeyword, 0, 0, kNone},
   {"Flutterwave key", "flwseck", R"(FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X)", Start::kAtKeyword, 0, 0,
    kNone},
   {"Clojars token", "clojars_", R"(CLOJARS_[a-z0-9]{60})", Start::kAtKeyword, 0, 0, kNone},
@@ -257,7 +267,7 @@ const RuleSpec kRules[] = {
    Start::kAtKeyword, 0, 0, kNeedsBothCases},
   {"Frame.io token", "fio-u-", R"(fio-u-[A-Za-z0-9_=-]{64})", Start::kAtKeyword, 0, 0, kNone},
   {"Typeform token", "tfp_", R"(tfp_[A-Za-z0-9_.=-]{59})", Start::kAtKeyword, 0, 0, kNone},
-  {"Infracost key", "ico-", R"((?<![A-Za-z0-9-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9]))",
+  {"Infracost key", "ico-", R"((?<![A-Za-z0-9.-])ico-[A-Za-z0-9]{32}(?![A-Za-z0-9]))",
    Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
   {"Duffel token", "duffel_live_|duffel_test_", R"(duffel_(?:live|test)_[A-Za-z0-9_=-]{43})",
    Start::kAtKeyword, 0, 0, kNone},
@@ -270,9 +280,70 @@ const RuleSpec kRules[] = {
    Start::kBefore, 52, 0, kNone},
   {"Mailchimp key", "-us",
    R"((?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9]))", Start::kBefore, 32, 0, kNone},
-  {"Sourcegraph token", "sgp_", R"((?<![A-Za-z0-9_])sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40})",
+  {"Sourcegraph token", "sgp_",
+   R"((?<![A-Za-z0-9_])sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Adobe client secrets
+  {"Adobe client secret", "p8e-", R"((?<![A-Za-z0-9_-])p8e-[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  // JFrog Artifactory: API keys and reference tokens
+  {"Artifactory key", "akcp", R"((?<![A-Za-z0-9])AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Artifactory token", "cmvmdgtu",
+   R"((?<![A-Za-z0-9])cmVmdGtu[A-Za-z0-9]{56}(?![A-Za-z0-9]))", Start::kAtKeyword, 0, 0, kNone},
+  // Twitter / X app-only bearer tokens: 22 'A's, then base64 and URL-escapes (%3D)
+  {"Twitter token", "aaaaaaaaaaaaaaaaaaaaaa",
+   R"((?<![A-Za-z0-9%])A{22}[A-Za-z0-9%]{50,120}(?![A-Za-z0-9%]))", Start::kAtKeyword, 0, 0,
+   kNeedsDigitAndLetter},
+  // Microsoft Teams incoming webhooks: the path after webhookb2/ is the secret
+  {"Teams webhook", "webhook.office.com/webhookb2/",
+   R"(webhook\.office\.com/webhookb2/([A-Za-z0-9@/_-]{60,}))", Start::kAtKeyword, 0, 1, kNone},
+  // Django's generated SECRET_KEY
+  {"Django secret key", "django-insecure-", R"(django-insecure-[^\s'"`]{20,})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // A JWT base64-encoded once more ("eyJ" is "ZXlK"), as Kubernetes Secrets' data hold them
+  {"JWT", "zxlk", R"((?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9][A-Za-z0-9+/_-]{38,}={0,2})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // A .dockerconfigjson: base64 of {"auths": …} (or of it pretty-printed), which holds each
+  // registry's "auth"
+  {"Docker config", "eyjhdxrocyi6|ewogicjhdxrocyi6|ewogicagimf1dghzij|eyaiyxv0ahmi|ewojimf1dghzij",
+   R"((?:eyJhdXRocyI6|ewogICJhdXRocyI6|ewogICAgImF1dGhzIj|eyAiYXV0aHMi|ewoJImF1dGhzIj)[A-Za-z0-9+/]{20,}={0,2})",
    Start::kAtKeyword, 0, 0, kNone},
   {"Scalingo token", "tk-us-", R"(tk-us-[A-Za-z0-9_-]{48})", Start::kAtKeyword, 0, 0, kNone},
+  // 1Password account secret keys: A3-, then groups of upper-case letters and digits
+  {"1Password secret key", "a3-",
+   R"((?<![A-Za-z0-9-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  // Amazon Bedrock long-lived API keys: ABSK and the base64 of "BedrockAPIKey-…"
+  {"AWS Bedrock key", "absk", R"((?<![A-Za-z0-9+/])ABSK[A-Za-z0-9+/]{100,270}={0,2})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // 42 intranet client secrets
+  {"42 client secret", "s-s4t2", R"(s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  // SonarQube / SonarCloud tokens
+  {"Sonar token", "squ_|sqp_|sqa_", R"((?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Octopus Deploy API keys
+  {"Octopus Deploy key", "api-", R"((?<![A-Za-z0-9_-])API-[A-Z0-9]{26}(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  // Facebook page / user access tokens, and app tokens `app-id|app-secret`
+  {"Facebook token", "eaam|eaac", R"((?<![A-Za-z0-9])EAA[MC][A-Za-z0-9]{80,}(?![A-Za-z0-9]))",
+   Start::kAtKeyword, 0, 0, kNeedsBothCases},
+  {"Facebook token", ",0|,1|,2|,3|,4|,5|,6|,7|,8|,9|",
+   R"((?<![0-9])[0-9]{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-]))",
+   Start::kDigitsBefore, 16, 0, kNeedsDigitAndLetter},
+  // Cloudflare: a global API key (37 hex) or an API token (40) written beside the name
+  {"Sourcegraph token", "sourcegraph",
+   R"((?<![A-Za-z0-9_-])[a-fA-F0-9]{40}(?![A-Za-z0-9_-]))", Start::kNearby, 120, 0,
+   kNeedsDigitAndLetter | kNeedsBothCases},
+  // Bundler's credentials for a gem server, BUNDLE_<HOST>=user:password (a.b.com as A__B__COM)
+  {"password", "bundle_",
+   R"(BUNDLE_[A-Z0-9_]*__[A-Z0-9]+[ \t]*[:=][ \t]*["']?[^:\s"']+:([^\s"']{3,}))",
+   Start::kAtKeyword, 0, 1, kNone},
+  {"Cloudflare key", "cloudflare", R"((?<![A-Za-z0-9_-])[a-f0-9]{37}(?![A-Za-z0-9_-]))",
+   Start::kNearby, 120, 0, kNeedsDigitAndLetter},
+  {"Cloudflare token", "cloudflare", R"((?<![A-Za-z0-9_-])[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-]))",
+   Start::kNearby, 120, 0, kNeedsDigitAndLetter | kNeedsBothCases},
 };
 // clang-format on
 
@@ -364,8 +435,11 @@ class ProviderTokens final : public Detector {
       const size_t index = rules_.size();
       rules_.push_back(std::move(rule));
       std::string_view list = spec.keywords;
+      // '|' separates the keywords, or ',' where the list starts with one (a keyword holding '|').
+      const char separator = !list.empty() && list[0] == ',' ? ',' : '|';
+      if (separator == ',') list.remove_prefix(1);
       while (!list.empty()) {
-        const size_t bar = list.find('|');
+        const size_t bar = list.find(separator);
         const std::string word(list.substr(0, bar));
         list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
         auto it = std::find(keywords.begin(), keywords.end(), word);
@@ -410,7 +484,10 @@ class ProviderTokens final : public Detector {
         const Pattern::Group secret = m.group[rule.spec->group];
         if (!secret.matched() || whole.end <= hit.offset) continue;
         covered = std::max(covered, whole.end);
-        if (!Accept(*rule.spec, t.substr(secret.begin, secret.end - secret.begin))) break;
+        if (!Accept(*rule.spec, t.substr(secret.begin, secret.end - secret.begin)) ||
+            NamesAFile(t, whole.end)) {
+          break;
+        }
         Report(sink, t, secret.begin, secret.end, rule.spec->what);
         if (rule.spec->flags & kAwsPair) FindAwsSecretBeside(t, whole.end, sink);
         break;
@@ -438,6 +515,21 @@ class ProviderTokens final : public Detector {
       }
     }
     return std::string_view::npos;
+  }
+
+  // A token's shape followed by a file's extension is a file's name (an image in a URL's path:
+  // ".../video_box.ico-7a38….png", ".../2018-250-xoxo-indieweb-1.jpg").
+  static bool NamesAFile(std::string_view t, size_t end) {
+    if (end >= t.size() || t[end] != '.') return false;
+    size_t e = end + 1;
+    while (e < t.size() && e - end <= 5 && IsAlnum(t[e])) ++e;
+    if (e < t.size() && IsAlnum(t[e])) return false;
+    const std::string_view ext = t.substr(end + 1, e - end - 1);
+    for (std::string_view x : {"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "mp4",
+                               "webm", "mp3", "pdf", "css", "html", "htm", "woff", "woff2"}) {
+      if (EqualsNoCase(ext, x)) return true;
+    }
+    return false;
   }
 
   static bool Accept(const RuleSpec& spec, std::string_view token) {

@@ -6,6 +6,7 @@
 
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace rr_secrets {
@@ -92,7 +93,14 @@ bool Pattern::MatchAt(std::string_view text, size_t start, size_t limit, Match* 
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   const int rc = jit_ ? pcre2_jit_match(code, subject, limit, start, 0, data, nullptr)
                       : pcre2_match(code, subject, limit, start, 0, data, nullptr);
-  if (rc < 0) return false;
+  if (rc == PCRE2_ERROR_NOMATCH) return false;
+  if (rc < 0) {
+    PCRE2_UCHAR message[256];
+    pcre2_get_error_message(rc, message, sizeof message);
+    // The pattern is the plugin's own; the subject is never quoted (it may hold the secret).
+    throw MatchError("a pattern could not be matched (PCRE2 error " + std::to_string(rc) + ": " +
+                     reinterpret_cast<const char*>(message) + ")");
+  }
   const int groups = rc == 0 ? kMaxGroups : rc;  // 0: more groups than the ovector holds
   const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data);
   for (int i = 0; i < kMaxGroups; ++i) {

@@ -8,14 +8,24 @@
 // allocates nothing after a thread's first call.
 //
 // A pattern that fails to compile leaves ok() false with the reason in error(); the plugin's
-// factory then refuses to load rather than run without a detector.
+// factory then refuses to load rather than run without a detector. A match that fails for any
+// reason but "no match" (the JIT stack or the match limit exhausted, memory, a bad offset)
+// throws MatchError: the text was not checked, and saying "no secret" would show it. The
+// detector's Scan lets it through, so the filter reports the detector as failed and the text is
+// withheld.
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace rr_secrets {
+
+class MatchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class Pattern {
  public:
@@ -40,7 +50,8 @@ class Pattern {
   };
 
   // Matches at `start` (anchored) or at or after it, in text[0, limit) (limit <= text.size()).
-  // True on a match, with the groups in *m.
+  // True on a match, with the groups in *m; false when there is none; throws MatchError when
+  // the match could not be decided.
   bool MatchAt(std::string_view text, size_t start, size_t limit, Match* m) const;
   bool MatchAt(std::string_view text, size_t start, Match* m) const {
     return MatchAt(text, start, text.size(), m);

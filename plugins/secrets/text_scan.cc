@@ -5,6 +5,8 @@
 #include <array>
 #include <cstring>
 
+#include "regex.h"
+
 namespace rr_secrets {
 
 namespace {
@@ -221,6 +223,8 @@ bool IsReference(std::string_view raw) {
       return true;
     }
   }
+  // A template's braces, or a value sops encrypted (ENC[AES256_GCM,data:…]).
+  if (value[0] == '{' || value.substr(0, 4) == "ENC[") return true;
   const std::string v = LowerCopy(value);
   if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "{%"})) return true;
   const size_t paren = v.find("((");
@@ -310,6 +314,21 @@ bool IsPlaceholder(std::string_view raw) {
                             (value.front() == '(' && value.back() == ')'))) {
     return true;
   }
+  // Half a pair of angle brackets round words: `<Your API token>` cut at its first blank.
+  if (value.front() == '<' || value.back() == '>') {
+    bool words = value.size() >= 3;
+    for (char c : value.substr(1, value.size() - 2)) {
+      words = words && (IsAlpha(c) || c == '_' || c == '-' || c == ' ' || c == ':');
+    }
+    if (words) return true;
+  }
+  // One character over and over (yyy, zzzzzz), or no letter or digit at all (!!!!, @#$%).
+  if (value.find_first_not_of(value.front()) == std::string_view::npos) return true;
+  bool alnum = false;
+  for (char c : value) {
+    alnum = alnum || IsAlnum(c) || static_cast<unsigned char>(c) >= 0x80;
+  }
+  if (!alnum) return true;
   const std::string v = LowerCopy(value);
   if (v.find_first_not_of("x*.#-_?0 \xe2\x80\xa2") == std::string::npos) return true;
   if (OneOf(v, {"none",
@@ -403,25 +422,67 @@ bool IsPlaceholder(std::string_view raw) {
                 "\"\""})) {
     return true;
   }
-  return ContainsAny(v, {"changeme",    "change_me",    "change-me",     "change.me",
-                         "changeit",    "change_it",    "example",       "placeholder",
-                         "dummy",       "redacted",     "your_",         "your-",
-                         "your.",       "yourpass",     "yoursecret",    "yourtoken",
-                         "yourkey",     "yourapi",      "your ",         "replace_me",
-                         "replace-me",  "replaceme",    "replace_with",  "replace-with",
-                         "insert_",     "insert-",      "insertyour",    "enter_your",
-                         "enter-your",  "enteryour",    "put_your",      "put-your",
-                         "<your",       "xxxx",         "****",          "\xe2\x80\xa2\xe2\x80\xa2",
-                         "...",         "\xe2\x80\xa6", "todo",          "fixme",
-                         "not_set",     "notset",       "not-set",       "not_a_real",
-                         "not-a-real",  "notareal",     "fake_",         "fake-",
-                         "_here",       "-here",        "sample_",       "sample-",
-                         "my_secret",   "my-secret",    "my_password",   "my-password",
-                         "my_token",    "my-token",     "my_api",        "my-api",
-                         "secret_here", "token_here",   "password_here", "s3cr3t_here"});
+  return ContainsAny(v, {"changeme",    "change_me",    "change-me",    "change.me",
+                         "changeit",    "change_it",    "example",      "placeholder",
+                         "dummy",       "redacted",     "your_",        "your-",
+                         "your.",       "yourpass",     "yoursecret",   "yourtoken",
+                         "yourkey",     "yourapi",      "your ",        "replace_me",
+                         "replace-me",  "replaceme",    "replace_with", "replace-with",
+                         "insert_",     "insert-",      "insertyour",   "enter_your",
+                         "enter-your",  "enteryour",    "put_your",     "put-your",
+                         "<your",       "xxxx",         "****",         "\xe2\x80\xa2\xe2\x80\xa2",
+                         "...",         "\xe2\x80\xa6", "todo",         "fixme",
+                         "not_set",     "notset",       "not-set",      "not_a_real",
+                         "fake",        "not-a-real",   "notareal",     "fake_",
+                         "fake-",       "_here",        "-here",        "sample_",
+                         "sample-",     "my_secret",    "my-secret",    "my_password",
+                         "my-password", "my_token",     "my-token",     "my_api",
+                         "my-api",      "secret_here",  "token_here",   "password_here",
+                         "s3cr3t_here"});
 }
 
+namespace {
+
+// The tail of a token written by hand: a run of one character (…aaaaaaaaaa), or a short pattern
+// over and over (…123123123123, …abababab). Random text has neither at this length.
+bool HasMadeUpTail(std::string_view token) {
+  size_t run = 1;
+  for (size_t i = token.size() / 2 + 1; i < token.size(); ++i) {
+    run = token[i] == token[i - 1] ? run + 1 : 1;
+    if (run >= 10) return true;
+  }
+  constexpr size_t kTail = 16;
+  if (token.size() < kTail + 4) return false;
+  const std::string_view tail = token.substr(token.size() - kTail - 4);
+  for (size_t period = 2; period <= 4; ++period) {
+    bool repeats = true;
+    for (size_t i = period; i < tail.size() && repeats; ++i) repeats = tail[i] == tail[i - period];
+    if (repeats) return true;
+  }
+  return false;
+}
+
+// Values published in providers' own documentation, shown in countless READMEs: Stripe's test
+// key of its API reference, jwt.io's sample token, Telegram's Bot API example.
+bool IsPublishedExample(std::string_view token) {
+  static constexpr std::string_view kExamples[] = {
+      "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+      "pk_test_TYooMQauvdEDq54NiTphI7jx",
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+      "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+      "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
+      "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+  };
+  for (auto e : kExamples) {
+    if (token == e) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool IsPlaceholderToken(std::string_view token) {
+  if (HasMadeUpTail(token) || IsPublishedExample(token)) return true;
   const std::string v = LowerCopy(token);
   if (ContainsAny(
           v, {"example", "xxxxx", "*****", "00000000", "placeholder", "dummy", "redacted", "your_",
@@ -453,11 +514,49 @@ bool IsProseText(std::string_view raw) {
   return words >= 2 && value.find(' ') != std::string_view::npos;
 }
 
-void Detector::Scan(const ScanInput& input, SpanSink& sink) const {
+namespace {
+
+// Widens each span that ends inside a run of a token's characters to the end of the run: a
+// value is hidden whole or not at all, never with its tail shown ("[hidden: token]9"). The
+// characters are a token's (letters, digits, _ and -), and + / = as well where the span holds
+// one of them (base64), then base64's padding. At most kReach bytes on. (Where a span starts
+// is each detector's to get right: `-pS3cret` shows its `-p`, a webhook its path.)
+class WholeTokens final : public SpanSink {
+ public:
+  WholeTokens(std::string_view text, SpanSink& out) : t_(text), out_(out) {}
+  void Add(size_t begin, size_t end, std::string_view what) override {
+    if (begin < end && end <= t_.size()) {
+      const std::string_view span = t_.substr(begin, end - begin);
+      const bool b64 = span.find_first_of("+/") != std::string_view::npos;
+      auto inner = [b64](char c) {
+        return IsTokenChar(c) || (b64 && (c == '+' || c == '/' || c == '='));
+      };
+      if (inner(t_[end - 1])) {
+        const size_t limit = std::min(t_.size(), end + kReach);
+        while (end < limit && inner(t_[end])) ++end;
+        // base64's padding
+        for (int pad = 0; pad < 2 && end < t_.size() && t_[end] == '='; ++pad) ++end;
+      }
+    }
+    out_.Add(begin, end, what);
+  }
+
+ private:
+  static constexpr size_t kReach = 256;
+  std::string_view t_;
+  SpanSink& out_;
+};
+
+}  // namespace
+
+void Detector::Scan(const ScanInput& input, SpanSink& out) const {
+  WholeTokens sink(input.text, out);
   try {
     Find(input, sink);
+  } catch (const MatchError&) {
+    throw;  // the filter names this detector as failed and withholds the text
   } catch (...) {
-    if (!input.text.empty()) sink.Add(0, input.text.size(), "text that could not be checked");
+    if (!input.text.empty()) out.Add(0, input.text.size(), "text that could not be checked");
   }
 }
 

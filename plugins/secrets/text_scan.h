@@ -133,8 +133,10 @@ inline void Report(SpanSink& sink, std::string_view text, size_t begin, size_t e
   if (begin < end && end <= text.size()) sink.Add(begin, end, what);
 }
 
-// --- The detectors' base: keywords fixed at construction; Scan never throws. A failure inside
-// (memory) hides the whole text rather than let it through unchecked.
+// --- The detectors' base: keywords fixed at construction. A failure inside (memory) hides the
+// whole text rather than let it through unchecked; a pattern whose match could not be decided
+// (MatchError, regex.h) is let through to the filter, which names the detector as failed and
+// withholds the text.
 class Detector : public SecretDetector {
  public:
   Detector(const char* id, std::vector<std::string> keywords)

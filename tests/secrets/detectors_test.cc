@@ -103,9 +103,9 @@ TEST(DetectorPlugin, LoadsAsTheBuiltInSecretDetectors) {
   EXPECT_NE(std::string(entry->description), "");
   const auto ids = Plugin().detector_ids();
   const std::set<std::string> expected = {
-      "provider-tokens",     "settings",       "url-password",
-      "command-line",        "prose-password", "private-keys",
-      "prose-password-intl", "key-material",   "discord-bot-tokens"};
+      "provider-tokens",    "settings",          "url-password",        "command-line",
+      "prose-password",     "private-keys",      "prose-password-intl", "key-material",
+      "discord-bot-tokens", "kubernetes-secrets"};
   EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), expected);
 }
 

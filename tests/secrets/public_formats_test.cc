@@ -1,0 +1,248 @@
+// The built-in detectors on the formats and syntaxes other scanners' public rule sets know
+// (bench/secrets/public_cases.py measures them on those scanners' own test cases, read at run
+// time): where a setting's value sits in more languages, more providers' token formats, the
+// placeholders documentation writes, and a hidden span always covering its whole token.
+//
+// Every value here is our own: assembled at run time from a prefix and generated characters,
+// so no literal in this file looks like a credential to a scanner.
+#include <gtest/gtest.h>
+#include <repo_reader/testkit.h>
+
+#include <string>
+
+namespace {
+
+using repo_reader::TextKind;
+using repo_reader::testkit::LoadedPlugin;
+using repo_reader::testkit::Scanned;
+
+const LoadedPlugin& Plugin() {
+  static const LoadedPlugin plugin(std::string(RR_PLUGIN_DIR) + "/repo-reader-secrets.so");
+  return plugin;
+}
+
+const char kAlnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const char kLowerAlnum[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+const char kHex[] = "0123456789abcdef";
+const char kDigits[] = "0123456789";
+
+std::string Chars(const char* alphabet, size_t n, uint32_t seed) {
+  const size_t size = std::char_traits<char>::length(alphabet);
+  std::string out;
+  uint64_t x = 0x2545f4914f6cdd1dull ^ (seed * 0x9e3779b97f4a7c15ull);
+  for (size_t i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    out.push_back(alphabet[x % size]);
+  }
+  return out;
+}
+
+std::string Cat(std::initializer_list<std::string> parts) {
+  std::string out;
+  for (const auto& p : parts) out += p;
+  return out;
+}
+
+Scanned Scan(const std::string& text, std::string_view path, TextKind kind = TextKind::kFile) {
+  Scanned s = Plugin().Scan(text, kind, path);
+  EXPECT_TRUE(s.error.empty()) << s.error;
+  return s;
+}
+
+// Every byte of `value` is hidden, by one span that covers no more than the run of a token's
+// characters around it.
+::testing::AssertionResult Hides(const std::string& text, const std::string& value,
+                                 std::string_view path = {}, TextKind kind = TextKind::kFile) {
+  const Scanned s = Scan(text, path, kind);
+  const size_t at = text.find(value);
+  if (at == std::string::npos) return ::testing::AssertionFailure() << "value not in the text";
+  for (const auto& span : s.spans) {
+    if (span.begin <= at && span.end >= at + value.size()) return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "`" << value << "` is not hidden whole in:\n"
+                                       << s.redacted;
+}
+
+::testing::AssertionResult HidesNothing(const std::string& text, std::string_view path = {},
+                                        TextKind kind = TextKind::kFile) {
+  const Scanned s = Scan(text, path, kind);
+  if (s.spans.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "hidden where nothing should be:\n" << s.redacted;
+}
+
+// A value with a token's shape and no provider's prefix: only where it sits shows it.
+std::string Value(uint32_t seed) { return Chars(kAlnum, 28, seed) + Chars(kDigits, 4, seed); }
+
+// --- Where a setting's value sits
+
+TEST(DetectorSyntaxes, GoVarWithATypeIsReadAsAnAssignment) {
+  const std::string v = Value(1);
+  EXPECT_TRUE(Hides("var billingToken string = \"" + v + "\"\n", v, "internal/billing.go"));
+  EXPECT_TRUE(Hides("const apiKey string = `" + v + "`\n", v, "cmd/main.go"));
+  // A declaration alone, or a comparison, sets nothing.
+  EXPECT_TRUE(HidesNothing("var billingToken string\nif token == other {\n", "x.go"));
+}
+
+TEST(DetectorSyntaxes, PhpAppendAndMakefileShellAssignmentsAreRead) {
+  const std::string v = Value(2);
+  EXPECT_TRUE(Hides("<?php\n$deployToken .= \"" + v + "\";\n", v, "src/deploy.php"));
+  EXPECT_TRUE(Hides("DEPLOY_TOKEN ::= \"" + v + "\"\n", v, "Makefile"));
+  EXPECT_TRUE(Hides("DEPLOY_TOKEN :::= " + v + "\n", v, "build/rules.mk"));
+  // C++'s scope operator is no assignment.
+  EXPECT_TRUE(HidesNothing("auto t = Session::token::kind;\n", "src/session.cc"));
+}
+
+TEST(DetectorSyntaxes, XmlElementWhoseValueIsOnItsOwnLine) {
+  const std::string v = Value(3);
+  EXPECT_TRUE(
+      Hides("<settings>\n  <partnerApiKey>\n    " + v + "\n  </partnerApiKey>\n</settings>\n", v,
+            "conf/partner.xml"));
+  // Elements holding elements are no value.
+  EXPECT_TRUE(HidesNothing("<apiKey>\n  <ref name=\"vault\"/>\n</apiKey>\n", "conf/ref.xml"));
+}
+
+TEST(DetectorSyntaxes, UnquotedTokenShapedValueInCodeIsHidden) {
+  const std::string v = Cat({"rrk_", Chars(kAlnum, 30, 4), "7"});
+  EXPECT_TRUE(Hides("API_KEY=" + v + "\n", v, "src/settings.py"));
+  // Expressions stay: names, members, calls, constants, identifiers made of words.
+  EXPECT_TRUE(HidesNothing(
+      "API_KEY=load_api_key_v2\napi_token = settings.API_TOKEN_2024\nsecret = get_secret(2)\n"
+      "password = user2_password_field\nTOKEN=DEFAULT_TOKEN_NAME_42\n",
+      "src/settings.py"));
+}
+
+TEST(DetectorSyntaxes, AuthorizationHeaderAfterABlank) {
+  const std::string v = Chars(kAlnum, 24, 5) + "==";
+  EXPECT_TRUE(
+      Hides("    proxy_set_header Authorization \"Basic " + v + "\";\n", v, "nginx/site.conf"));
+  EXPECT_TRUE(
+      HidesNothing("    proxy_set_header Authorization $http_authorization;\n", "nginx/site.conf"));
+}
+
+TEST(DetectorCommandLine, WindowsAndPuttyToolsPasswords) {
+  EXPECT_TRUE(Hides("psexec \\\\build01 -u ops -p Tundra5521! cmd /c deploy.bat\n", "Tundra5521!",
+                    "ops/run.bat"));
+  EXPECT_TRUE(Hides("plink -ssh ops@build01 -pw Quarry8812 uptime\n", "Quarry8812", "ops/run.sh"));
+  EXPECT_TRUE(
+      Hides("sqlcmd -S db01 -U sa -P Lantern4471 -i init.sql\n", "Lantern4471", "db/init.sh"));
+  EXPECT_TRUE(Hides("Connect-VIServer -Server vc01 -User ops -Password Hx7!tern42 -Force\n",
+                    "Hx7!tern42", "ops/connect.ps1"));
+  const std::string sonar = Chars(kHex, 40, 56);
+  EXPECT_TRUE(
+      Hides("mvn sonar:sonar -Dsonar.host.url=https://sq.example -Dsonar.login=" + sonar + "\n",
+            sonar, "ci/build.sh"));
+  // Other tools' -p and -P are ports and paths.
+  EXPECT_TRUE(HidesNothing("ssh -p 2222 ops@build01\nmkdir -p out\nrsync -P a b\n", "run.sh"));
+}
+
+TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
+  const std::string b64 = Chars(kAlnum, 20, 50) + "==";
+  const std::string plain = Chars(kLowerAlnum, 10, 51);
+  const std::string doc = "apiVersion: v1\ndata:\n  extra: " + b64 +
+                          "\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  note: '" + plain +
+                          "'\n---\nkind: ConfigMap\ndata:\n  mode: production\n";
+  EXPECT_TRUE(Hides(doc, b64, "deploy/secret.yaml"));
+  EXPECT_TRUE(Hides(doc, plain, "deploy/secret.yaml"));
+  EXPECT_EQ(Scan(doc, "deploy/secret.yaml").redacted.find("production") == std::string::npos, false)
+      << "a ConfigMap's data is not a Secret's";
+  EXPECT_TRUE(
+      HidesNothing("kind: SecretProviderClass\ndata:\n  objects: vault-db\n", "deploy/spc.yaml"));
+}
+
+// --- Providers' formats
+
+TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
+  const std::string jwt = Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(kAlnum, 43, 6)});
+  // base64 of the JWT above, as a Kubernetes Secret's data holds it: starts "ZXlK".
+  const std::string b64jwt =
+      Cat({"ZXlK", "aGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUkwTWlKOS4", Chars(kAlnum, 40, 7)});
+  const std::string docker = Cat(
+      {"eyJh", "dXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7ImF1dGgiOiJ", Chars(kAlnum, 40, 8), "fX19"});
+  const std::string teams =
+      Cat({Chars(kHex, 8, 9),   "-",  Chars(kHex, 4, 10),  "-4",
+           Chars(kHex, 3, 11),  "-8", Chars(kHex, 3, 12),  "-",
+           Chars(kHex, 12, 13), "@",  Chars(kHex, 8, 14),  "-",
+           Chars(kHex, 4, 15),  "-4", Chars(kHex, 3, 16),  "-9",
+           Chars(kHex, 3, 17),  "-",  Chars(kHex, 12, 18), "/IncomingWebhook/",
+           Chars(kHex, 32, 19)});
+  for (const std::string& token :
+       {Cat({"sg", "p_", Chars("0123456789abcdefABCDEF", 40, 20)}),
+        Cat({"sg", "p_local_", Chars(kHex, 40, 21)}), Cat({"p8", "e-", Chars(kAlnum, 31, 22), "7"}),
+        Cat({"AK", "Cp", Chars(kAlnum, 69, 23)}), Cat({"cmVmd", "Gtu", Chars(kAlnum, 56, 24)}),
+        Cat({std::string(22, 'A'), Chars(kAlnum, 30, 25), "%2B", Chars(kAlnum, 40, 26)}),
+        Cat({"django", "-insecure-", Chars(kLowerAlnum, 30, 27), "(!x)@",
+             Chars(kLowerAlnum, 15, 28)}),
+        b64jwt, docker}) {
+    EXPECT_TRUE(Hides("remote = \"" + token + "\"\n", token, "config/app.toml")) << token;
+    EXPECT_TRUE(Hides("Rotated " + token + " today.\n", token, {}, TextKind::kCommitMessage));
+  }
+  const std::string url = "https://acme.webhook.office.com/webhookb2/" + teams;
+  EXPECT_TRUE(Hides("notify: " + url + "\n", teams, "ci/notify.yml"));
+  (void)jwt;
+}
+
+TEST(DetectorProviderTokens, WrongLengthOrAlphabetForAKnownPrefixIsKept) {
+  EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(kHex, 39, 30), "\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(kHex, 38, 31), "!x\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"id: sntry", "u_", Chars(kHex, 65, 33), "\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"see xo", "xb-12345-abcd234 and xo", "xp-1-TokenGoesHere\n"}),
+                           "docs/slack.md"));
+  EXPECT_TRUE(
+      HidesNothing(Cat({"id: sk-ant-", "api03-", Chars(kAlnum, 40, 34), "AA\n"}), "notes.txt"));
+  // A made-up tail: one character over and over, or a short pattern repeated.
+  EXPECT_TRUE(HidesNothing(Cat({"id: glc_", std::string(40, '1'), "=\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"id: GR1348941", "123123123123123123123\n"}), "notes.txt"));
+  // A file's name that starts like a token.
+  EXPECT_TRUE(HidesNothing(Cat({"<img src=\"/media/box.ico-", Chars(kHex, 32, 35), ".png\">\n"}),
+                           "web/index.html"));
+  // A prefix inside a run of base64.
+  EXPECT_TRUE(HidesNothing(
+      Cat({"  data: ", Chars(kAlnum, 40, 36), "+AI", "za", Chars(kAlnum, 35, 37), "\n"}),
+      "fixtures/blob.yaml"));
+  // A prefix inside a longer word or a URL's path.
+  EXPECT_TRUE(HidesNothing(
+      Cat({"![logo](https://img.example/assets/xsgp_", Chars(kHex, 40, 32), ".png)\n"}),
+      "README.md"));
+}
+
+// --- Placeholders documentation writes
+
+TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
+  EXPECT_TRUE(HidesNothing("curl -u <user:password> https://api.example.com/v1/me\n", "README.md"));
+  EXPECT_TRUE(HidesNothing("curl --user \"xxx:yyy\" https://api.example.com/v1/me\n", "README.md"));
+  EXPECT_TRUE(HidesNothing("Authorization: Bearer <Your API token>\n", "docs/api.md"));
+  EXPECT_TRUE(HidesNothing("password = \"somefakekey\"\n", "tests/conftest.py"));
+  EXPECT_TRUE(HidesNothing("password: \"!!!!!!!!\"\nsecret: '#$%^&*()'\n", "docs/example.yml"));
+  EXPECT_TRUE(HidesNothing("    t.pass(\"tests/pass/main_return.rs\");\n", "tests/ui.rs"));
+  // Not credentials: a form's CSRF token, a value sops encrypted, a shell command's output.
+  EXPECT_TRUE(
+      HidesNothing(Cat({"<input name=\"authenticity_token\" value=\"", Chars(kAlnum, 40, 52),
+                        "\">\ncsrf-token=", Chars(kAlnum, 40, 53), "\n"}),
+                   "app/views/form.html"));
+  EXPECT_TRUE(
+      HidesNothing("db-password: ENC[AES256_GCM,data:" + Chars(kAlnum, 16, 54) + "==,type:str]\n",
+                   "secrets.enc.yaml"));
+  EXPECT_TRUE(
+      HidesNothing("-e SUMO_ACCESS_KEY=`vault read -field=key secret/sumo`\n", "deploy/run.sh"));
+}
+
+// --- A hidden span covers its whole token
+
+TEST(DetectorWholeTokens, ASpanNeverEndsInsideAToken) {
+  // A format matched by its first characters, the token going on after them: hidden whole,
+  // never with its tail shown.
+  const std::string longer = Cat({"shp", "at_", Chars(kHex, 32, 40), "7q9z"});
+  const Scanned s = Scan("remote = " + longer + "\n", "notes.txt");
+  EXPECT_EQ(s.redacted.find("7q9z"), std::string::npos) << s.redacted;
+  EXPECT_TRUE(Hides("remote = " + longer + "\n", longer, "notes.txt"));
+  // base64's padding goes with the token.
+  const std::string padded =
+      Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(kAlnum, 43, 43), "=="});
+  EXPECT_TRUE(Hides("Authorization: Bearer " + padded + "\n", padded, "notes.txt"));
+  const std::string telegram = Cat({Chars(kDigits, 10, 41), ":AA", Chars(kAlnum, 33, 42), "x7"});
+  EXPECT_TRUE(Hides("bot: \"" + telegram + "\"\n", telegram, "bot.yml"));
+}
+
+}  // namespace
