@@ -86,6 +86,12 @@ TEST_F(BlockSource, GrepContextLinesHideAValueRecognisedFromTheLineAbove) {
   ExpectHidden("grep context, js", a);
   a = Call("grep", R"("pattern":"const a = 1","context":1)");
   ExpectHidden("grep context, every file", a);
+  // Two files match: the answer names no one file, and each run is also read as its own
+  // file's text (a YAML block value is one only in a YAML file).
+  a = Call("grep", R"("pattern":"db[.]example[.]com|const a = 1","regex":true,"context":1)");
+  ASSERT_NE(a.find("deploy/values.yaml"), std::string::npos) << a;
+  ASSERT_NE(a.find("app/creds.js"), std::string::npos) << a;
+  ExpectHidden("grep context, two files", a);
 }
 
 TEST_F(BlockSource, AGrepMatchLineHidesAValueRecognisedFromTheLineAbove) {
