@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 
 #include "core/secrets/server_log.h"
 #include "core/util/text.h"
@@ -113,13 +114,11 @@ class AnswerPipeline::Hider {
     if (!filter_ || d.lines.empty()) return;
     const size_t n = d.lines.size();
     const size_t first_part = d.parts.empty() ? n : std::min(d.parts.front().first, n);
-    if (first_part > 0) {
-      Text(d, 0, first_part, d.body_kind, d.body_path, d.number_width, d.lead_in);
-    }
+    if (first_part > 0) Text(d, 0, first_part, d.body_kind, d.body_path, d.number_width);
     for (size_t k = 0; k < d.parts.size() && failure_.empty(); ++k) {
       const Draft::Part& p = d.parts[k];
       const size_t end = k + 1 < d.parts.size() ? std::min(d.parts[k + 1].first, n) : n;
-      if (p.first < end) Text(d, p.first, end, p.kind, p.path, p.number_width, p.lead_in);
+      if (p.first < end) Text(d, p.first, end, p.kind, p.path, p.number_width);
     }
     if (!failure_.empty()) return;
     for (size_t i : d.aside) {
@@ -135,16 +134,106 @@ class AnswerPipeline::Hider {
   }
 
   // Lines [b, e) of the body, in place, as one text of `kind` from `path`: every line's own
-  // text (after the tool's line numbers, `width`, or as the draft's scan_as gives it), after
-  // the lines of `lead_in` that may bear on it. Lines aside are left out of it.
-  void Text(Draft& d, size_t b, size_t e, TextKind kind, const std::string& path, size_t width,
-            const std::string& lead_in) {
-    const std::string tail = LeadIn(lead_in);
+  // text (after the tool's line numbers, `width`, or as the draft's scan_as gives it), with
+  // what each block's source holds just before and after it read around the block's lines
+  // (never shown). Lines aside are left out of it. When the text names no file but a block
+  // does (grep and search over several files), that block is read again on its own as that
+  // file's text, so that its file's format decides what a setting looks like in it; what
+  // either reading finds is hidden.
+  void Text(Draft& d, size_t b, size_t e, TextKind kind, const std::string& path, size_t width) {
+    const size_t n = e - b;
+    std::vector<std::vector<Edit>> edits(n);
+    std::deque<ScanResult> kept;  // the spans' `what`, which the edits point into
+    if (!Read(d, b, e, kind, path, width, nullptr, &edits, &kept, true)) return;
+    if (path.empty() && kind == TextKind::kFile) {
+      for (const auto& blk : d.blocks) {
+        if (blk.path.empty() || blk.count == 0 || blk.first < b || blk.first + blk.count > e) {
+          continue;
+        }
+        if (!Read(d, blk.first, blk.first + blk.count, kind, blk.path, width, &blk, &edits, &kept,
+                  false, b)) {
+          return;
+        }
+      }
+    }
+    for (size_t k = 0; k < n; ++k) {
+      if (edits[k].empty()) continue;
+      // Overlapping edits (from two readings) become one, named by the first.
+      std::vector<Edit>& es = edits[k];
+      std::stable_sort(es.begin(), es.end(),
+                       [](const Edit& x, const Edit& y) { return x.from < y.from; });
+      std::vector<Edit> merged;
+      for (const Edit& x : es) {
+        if (!merged.empty() && x.from < merged.back().to) {
+          merged.back().to = std::max(merged.back().to, x.to);
+        } else {
+          merged.push_back(x);
+        }
+      }
+      std::string& line = d.lines[b + k];
+      for (auto it = merged.rbegin(); it != merged.rend(); ++it) {
+        line.replace(it->content + it->from, it->to - it->from, "[hidden: " + *it->what + "]");
+      }
+    }
+  }
+
+  // One replacement on a line: [from, to) of its own text, which starts at `content`.
+  struct Edit {
+    size_t from = 0, to = 0, content = 0;
+    const std::string* what = nullptr;
+  };
+
+  // Reads lines [b, e) as one text and adds what it hides to `edits` (indexed from `base`; by
+  // default b). `only`: read just that block (its own source around it); otherwise every block
+  // in [b, e) is read with its source. `first_reading`: the first reading of these lines (its
+  // spans are counted; a later reading counts only the values the first did not find). False when
+  // the filter failed.
+  bool Read(Draft& d, size_t b, size_t e, TextKind kind, const std::string& path, size_t width,
+            const Draft::Block* only, std::vector<std::vector<Edit>>* edits,
+            std::deque<ScanResult>* kept, bool first_reading, size_t base = SIZE_MAX) {
+    if (base == SIZE_MAX) base = b;
     const size_t n = e - b;
     // Per line (from b): where its own text starts in the line and in the view, and how many
     // bytes of the view from there are shown.
     std::vector<size_t> content(n), start(n), shown(n);
-    std::string view = tail;
+    // The source read before line k and after it: at the first and the last line of each
+    // block that is not aside.
+    std::vector<const BlockSource*> before(n, nullptr), after(n, nullptr);
+    auto is_aside = [&](size_t i) { return std::binary_search(d.aside.begin(), d.aside.end(), i); };
+    auto place = [&](const Draft::Block& blk) {
+      if (!blk.source || blk.count == 0) return;
+      const size_t from = std::max(blk.first, b), to = std::min(blk.first + blk.count, e);
+      if (from >= to) return;
+      size_t f = from, l = to - 1;
+      while (f < to && is_aside(f)) ++f;
+      while (l > f && is_aside(l)) --l;
+      if (f >= to) return;
+      // Only where the block itself begins or ends: a block cut by the text's edge reads
+      // nothing of its source there.
+      if (blk.first >= b) before[f - b] = &blk.source;
+      if (blk.first + blk.count <= e) after[l - b] = &blk.source;
+    };
+    if (only) {
+      place(*only);
+    } else {
+      for (const auto& blk : d.blocks) place(blk);
+    }
+    const bool diff = kind == TextKind::kDiff;
+    // A diff reads the source's lines around a hunk as its context lines.
+    auto append_source = [diff](std::string* view, std::string_view text) {
+      if (!diff) {
+        view->append(text);
+        return;
+      }
+      for (size_t at = 0; at < text.size();) {
+        size_t nl = text.find('\n', at);
+        nl = nl == std::string_view::npos ? text.size() : nl + 1;
+        view->push_back(' ');
+        view->append(text.substr(at, nl - at));
+        at = nl;
+      }
+    };
+    std::string view;
     auto next = std::lower_bound(d.scan_as.begin(), d.scan_as.end(), b,
                                  [](const Draft::ScanAs& s, size_t line) { return s.line < line; });
     auto next_aside = std::lower_bound(d.aside.begin(), d.aside.end(), b);
@@ -155,6 +244,14 @@ class AnswerPipeline::Hider {
         ++next_aside;
         start[k] = view.size();  // shows nothing of the body's text (shown[k] stays 0)
         continue;
+      }
+      if (before[k]) {
+        const std::string lead = before[k]->Before();
+        if (!lead.empty()) {
+          if (!first) view.push_back('\n');
+          append_source(&view, lead);
+          first = true;  // the lead ends with its line break
+        }
       }
       if (!first) view.push_back('\n');
       first = false;
@@ -169,38 +266,46 @@ class AnswerPipeline::Hider {
         shown[k] = d.lines[i].size() - content[k];
         view.append(d.lines[i], content[k], std::string::npos);
       }
+      if (after[k]) {
+        const std::string_view rest = after[k]->After();
+        if (!rest.empty()) {
+          view.push_back('\n');
+          append_source(&view, rest);
+        }
+      }
     }
     ScanResult r = filter_->Scan(view, kind, path);
     if (!r.ok()) {
       Fail(r.failure);
-      return;
+      return false;
     }
-    // Replacements per line, in offsets from the line's own text, applied right to left.
-    std::vector<std::vector<std::pair<std::pair<size_t, size_t>, const std::string*>>> edits(n);
-    for (const auto& sp : r.spans) {
-      if (sp.end <= tail.size()) continue;  // wholly in the lead-in: not shown
-      const size_t from_b = std::max(sp.begin, tail.size());
-      // The line holding from_b: the last whose start is <= from_b.
-      size_t l =
-          static_cast<size_t>(std::upper_bound(start.begin(), start.end(), from_b) - start.begin());
+    if (r.spans.empty()) return true;
+    kept->push_back(std::move(r));
+    const ScanResult& res = kept->back();
+    const size_t off = b - base;
+    for (const auto& sp : res.spans) {
+      // The line holding sp.begin: the last whose start is <= it.
+      size_t l = static_cast<size_t>(std::upper_bound(start.begin(), start.end(), sp.begin) -
+                                     start.begin());
       l = l ? l - 1 : 0;
-      bool counted = false;
+      std::vector<std::pair<size_t, Edit>> on;  // (line from b, edit)
       for (size_t k = l; k < n && start[k] < sp.end; ++k) {
-        const size_t from = std::max(from_b, start[k]), to = std::min(sp.end, start[k] + shown[k]);
-        if (from >= to) continue;  // not on what this line shows
-        if (!counted) body_first_line_.push_back(b + k);
-        counted = true;
-        edits[k].push_back({{from - start[k], to - start[k]}, &sp.what});
+        const size_t from = std::max(sp.begin, start[k]),
+                     to = std::min(sp.end, start[k] + shown[k]);
+        if (from >= to) continue;  // not on what this line shows (the source around a block)
+        on.push_back({k, Edit{from - start[k], to - start[k], content[k], &sp.what}});
       }
-    }
-    for (size_t k = 0; k < n; ++k) {
-      if (edits[k].empty()) continue;
-      std::string& line = d.lines[b + k];
-      for (auto it = edits[k].rbegin(); it != edits[k].rend(); ++it) {
-        const size_t from = content[k] + it->first.first, to = content[k] + it->first.second;
-        line.replace(from, to - from, "[hidden: " + *it->second + "]");
+      if (on.empty()) continue;
+      bool known = false;  // a later reading: found already by an earlier one
+      if (!first_reading) {
+        for (const auto& [k, x] : on) {
+          for (const Edit& y : (*edits)[off + k]) known = known || (x.from < y.to && y.from < x.to);
+        }
       }
+      if (!known) body_first_line_.push_back(b + on.front().first);
+      for (auto& [k, x] : on) (*edits)[off + k].push_back(x);
     }
+    return true;
   }
 
   // Hidden spans that begin on the first `shown` lines of the body.
@@ -224,36 +329,6 @@ class AnswerPipeline::Hider {
       if (!(c == ' ' || c == ':' || c == '-' || (c >= '0' && c <= '9'))) return false;
     }
     return true;
-  }
-
-  // What of `lead_in` is read before the body: its last few lines (a value recognised by the
-  // line above it, as an AWS secret access key by its key id), and from the start of its last
-  // armour line (-----BEGIN …) when no -----END line follows it: the block the body opens inside.
-  // Only the last 64 KB are looked at; a block longer than that is seen from where the window
-  // starts.
-  static std::string LeadIn(const std::string& lead_in) {
-    constexpr size_t kLookBack = 64 * 1024, kLines = 4, kLinesBytes = 16 * 1024;
-    if (lead_in.empty()) return std::string();
-    const size_t from = lead_in.size() > kLookBack ? lead_in.size() - kLookBack : 0;
-    // The last kLines lines, up to kLinesBytes.
-    size_t begin = lead_in.size() - 1;  // the last line's '\n' (or last byte)
-    for (size_t k = 0; k < kLines && begin > 0; ++k) {
-      const size_t nl = lead_in.rfind('\n', begin - 1);
-      begin = nl == std::string::npos ? 0 : nl;
-    }
-    if (begin > 0 || lead_in[0] == '\n') ++begin;
-    begin = std::max(begin, lead_in.size() > kLinesBytes ? lead_in.size() - kLinesBytes : 0);
-    // An open block, from its BEGIN line.
-    const size_t armour = lead_in.rfind("-----BEGIN ");
-    if (armour != std::string::npos && armour >= from &&
-        lead_in.find("-----END ", armour) == std::string::npos) {
-      const size_t line = lead_in.rfind('\n', armour);
-      begin = std::min(begin, line == std::string::npos ? 0 : line + 1);
-    }
-    std::string tail = lead_in.substr(begin);
-    if (!tail.empty() && tail.back() == '\n') tail.pop_back();
-    tail.push_back('\n');
-    return tail;
   }
 
   const SecretFilter* filter_;

@@ -13,11 +13,19 @@
 // filter like every other piece, each rule's lines as the lines of its own file.
 //
 // The secret filter sees every piece of the answer: the body as one text (so a private key's
-// block is seen whole, and a window of a file is seen with the lines around it and the block it
-// opens inside), the header, the cut note and the closing lines. It runs before the cap is
-// measured, so the cap counts what is shown; a value it hides becomes `[hidden: <what>]`, and the
-// answer then ends saying how many were hidden (room for that line is kept inside the cap). If a
-// detector fails, the answer is withheld, never shown unfiltered.
+// block is seen whole), the header, the cut note and the closing lines. The body is typed by
+// what its lines are (Draft::body_kind, parts, lines aside) and by where they come from: each
+// block of lines shown from one source — a window of a file (read_file, blame, overview's
+// index file), a run of grep's or search's lines, a diff's hunk (diff, show_commit) — carries
+// that source (Draft::Block, core/secrets/block_source.h), and the filter reads the source's
+// lines just before and after the block with it, never shown: a value recognised by its
+// neighbours (a YAML block scalar under `password: >-`, an AWS secret key under its key id, a
+// private key's body under its BEGIN line) is hidden in whatever window, context line, hunk or
+// blame range shows it. Tools hand the pipeline blocks; they do not compute what is read
+// around them. The filter runs before the cap is measured, so the cap counts what is shown; a
+// value it hides becomes `[hidden: <what>]`, and the answer then ends saying how many were
+// hidden (room for that line is kept inside the cap). If a detector fails, the answer is
+// withheld, never shown unfiltered.
 #pragma once
 
 #include <atomic>
@@ -29,6 +37,7 @@
 #include <vector>
 
 #include "core/answer/host_links.h"
+#include "core/secrets/block_source.h"
 #include "core/secrets/secret_filter.h"
 
 namespace rr {
@@ -49,19 +58,31 @@ struct Draft {
   // What the body's lines hold, for the secret filter. `body_kind`: a file's lines, a diff, a
   // commit message… `body_path`: the file they come from, when there is one. `number_width`:
   // a line's first number_width bytes are the tool's own line number when they hold only digits,
-  // spaces, ':' and '-' (otherwise the whole line is scanned as text). `lead_in`: the source text
-  // just before the body's first line (a window into a file), so that a block the window opens
-  // inside (a private key) is seen from its start; it is scanned, never shown.
+  // spaces, ':' and '-' (otherwise the whole line is scanned as text).
   TextKind body_kind = TextKind::kOther;
   std::string body_path;
   size_t number_width = 0;
-  std::string lead_in;
+  // Optional, sorted by `first`, not overlapping: the runs of the body's lines shown from one
+  // source (a window of a file, a group of grep's lines, a diff's hunk), each with its source
+  // (core/secrets/block_source.h). The secret filter reads a block with the source's lines just
+  // before and after it, never shown, so that a value recognised by its neighbours is hidden
+  // in any window that shows it. In a text of kind kDiff, those lines are read as the diff's
+  // context lines (' ' before each). Lines aside within a block are not the source's.
+  // `path`: the file the block shows, when the text it is part of names none (grep and search
+  // over several files); the block is then also read on its own as that file's text.
+  struct Block {
+    size_t first = 0;  // the block's first line, in `lines`
+    size_t count = 0;  // how many lines it runs
+    BlockSource source;
+    std::string path;
+  };
+  std::vector<Block> blocks;
   // Optional, sorted by `line`: lines the secret filter reads otherwise than they are shown.
   // `text` stands for lines[line] after its first number_width bytes: its first `shown` bytes
   // byte for byte (read_file writes an escape there as blanks, so that its letters never join
   // the value beside it); the rest is read as if it followed on that line, and never shown: the
-  // part of a line past its cut, the lines just after a window. A value split there is still
-  // recognised, and what of it is shown hidden.
+  // part of a line past its cut. A value split there is still recognised, and what of it is
+  // shown hidden.
   struct ScanAs {
     size_t line = 0;
     std::string text;
@@ -75,17 +96,16 @@ struct Draft {
   std::vector<size_t> aside;
   // Optional, sorted by `first`: a body of several texts (read_file's files read at once,
   // overview's index file and listing), each read by the secret filter as a text of its own —
-  // its own kind, path, line numbers and lead-in, as body_kind, body_path, number_width and
-  // lead_in describe a body of one — so that one file's format decides what a setting looks
-  // like in it alone, and a block one file leaves open never runs into the next. A part runs
-  // from lines[first] to the next part's first line; lines before the first part are read as
-  // body_kind … describe. Line indices (`first`, like scan_as and aside) count in `lines`.
+  // its own kind, path and line numbers, as body_kind, body_path and number_width describe a
+  // body of one — so that one file's format decides what a setting looks like in it alone, and
+  // a block one file leaves open never runs into the next. A part runs from lines[first] to the
+  // next part's first line; lines before the first part are read as body_kind … describe. Line
+  // indices (`first`, like blocks, scan_as and aside) count in `lines`.
   struct Part {
     size_t first = 0;
     TextKind kind = TextKind::kOther;
     std::string path;
     size_t number_width = 0;
-    std::string lead_in;
   };
   std::vector<Part> parts;
 

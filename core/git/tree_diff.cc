@@ -220,7 +220,12 @@ int OnHunk(const git_diff_delta*, const git_diff_hunk* hunk, void* payload) {
   while (!header.empty() && (header.back() == '\n' || header.back() == '\r')) {
     header.remove_suffix(1);
   }
-  (*s->emit)(DiffLine{DiffLine::Kind::kHunk, header});
+  DiffLine out{DiffLine::Kind::kHunk, header};
+  out.old_start = static_cast<size_t>(std::max(hunk->old_start, 0));
+  out.old_lines = static_cast<size_t>(std::max(hunk->old_lines, 0));
+  out.new_start = static_cast<size_t>(std::max(hunk->new_start, 0));
+  out.new_lines = static_cast<size_t>(std::max(hunk->new_lines, 0));
+  (*s->emit)(out);
   return 0;
 }
 

@@ -91,6 +91,9 @@ struct DiffLine {
   Kind kind;
   std::string_view text;  // the line without its '\n' (a '\r' before it is kept); empty for
                           // kNoNewlineAtEnd
+  // kHunk: the lines the hunk covers on each side, as its header gives them (from 1; a side
+  // with no line there has 0 lines).
+  size_t old_start = 0, old_lines = 0, new_start = 0, new_lines = 0;
 };
 
 struct LineCounts {

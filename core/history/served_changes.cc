@@ -1,5 +1,6 @@
 #include "core/history/served_changes.h"
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -215,7 +216,7 @@ struct SideText {
 
 Result<FileDiff> ChangeReader::Diff(const Node* before, const Node* after,
                                     const std::function<void(const DiffLine&)>& emit,
-                                    const StopToken& stop) {
+                                    const StopToken& stop, std::vector<BlockSource>* hunks) {
   GitRepo& git = *reader_.lease_;
   auto read = [&](const Node* node, SideText* out) {
     if (!node) return;
@@ -267,8 +268,40 @@ Result<FileDiff> ChangeReader::Diff(const Node* before, const Node* after,
   // Blobs as they are when both sides are blobs (or nothing); a submodule's made-up line is
   // compared as text.
   const bool text = (before && !old_side.blob) || (after && !new_side.blob);
-  auto counts = text ? DiffTexts(old_side.bytes(), new_side.bytes(), emit, stop)
-                     : DiffBlobs(old_side.blob.get(), new_side.blob.get(), emit, stop);
+  // Each hunk's source, from the side that has lines there: where its first line starts and
+  // where the line after its last starts, found walking each side once (hunks come in order).
+  struct Cursor {
+    std::string_view bytes;
+    size_t line = 1, pos = 0;  // line `line` starts at `pos`
+    size_t At(size_t l) {
+      if (l < line) line = 1, pos = 0;
+      while (line < l && pos < bytes.size()) {
+        const size_t nl = bytes.find('\n', pos);
+        pos = nl == std::string_view::npos ? bytes.size() : nl + 1;
+        ++line;
+      }
+      return pos;
+    }
+  };
+  Cursor old_at{old_side.bytes()}, new_at{new_side.bytes()};
+  std::function<void(const DiffLine&)> with_sources;
+  if (hunks && emit) {
+    with_sources = [&](const DiffLine& l) {
+      if (l.kind == DiffLine::Kind::kHunk) {
+        const bool on_new = l.new_lines > 0 || l.old_lines == 0;
+        Cursor& c = on_new ? new_at : old_at;
+        const size_t start = on_new ? l.new_start : l.old_start;
+        const size_t count = on_new ? l.new_lines : l.old_lines;
+        const size_t begin = c.At(std::max<size_t>(start, 1));
+        const size_t end = c.At(std::max<size_t>(start, 1) + count);
+        hunks->push_back(BlockSource::Around(c.bytes, begin, end));
+      }
+      emit(l);
+    };
+  }
+  const auto& sink = with_sources ? with_sources : emit;
+  auto counts = text ? DiffTexts(old_side.bytes(), new_side.bytes(), sink, stop)
+                     : DiffBlobs(old_side.blob.get(), new_side.blob.get(), sink, stop);
   if (!counts) return Error{counts.error()};
   out.counts = *counts;
   return out;

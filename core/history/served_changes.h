@@ -24,6 +24,7 @@
 
 #include "core/git/commits.h"
 #include "core/git/tree_diff.h"
+#include "core/secrets/block_source.h"
 #include "core/served/served_repo.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
@@ -84,9 +85,15 @@ class ChangeReader {
   // commit <id>"), a link as its target. Binary by git's rule (a NUL in the first 8,000 bytes
   // of either side); a side over 10 MB, or missing from a partial clone (and, in a mirror, not
   // fetched: why_not_read says why), is not read (kNotRead).
+  // `hunks`, when given, receives each hunk's source before its header is emitted: the side's
+  // text around the hunk (core/secrets/block_source.h), for the secret filter. The lines just
+  // before and after a hunk are the same on both sides (a hunk begins and ends with the lines
+  // both share, or at a side's start or end); they are read from the new side, or from the old
+  // one when the new has no line there.
   // Errors: the stop token fired, or libgit2 failed.
   Result<FileDiff> Diff(const Node* before, const Node* after,
-                        const std::function<void(const DiffLine&)>& emit, const StopToken& stop);
+                        const std::function<void(const DiffLine&)>& emit, const StopToken& stop,
+                        std::vector<BlockSource>* hunks = nullptr);
 
  private:
   RepoReader& reader_;

@@ -334,9 +334,26 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
   out->matches = matches.size();
   if (o.files_only || matches.empty()) return true;
 
-  // The lines to show: each match with up to `context` lines either side, merged.
+  // The lines to show: each match with up to `context` lines either side, merged; each run of
+  // consecutive lines with the file's text around it.
   const size_t c = o.context;
-  size_t last_shown = 0;  // number of the last line added (0: none)
+  size_t last_shown = 0;              // number of the last line added (0: none)
+  size_t run_begin = 0, run_end = 0;  // the bytes of the run being added
+  auto end_run = [&] {
+    if (out->runs.empty()) return;
+    FileHits::Run& r = out->runs.back();
+    if (!r.source) r.source = BlockSource::Around(bytes, run_begin, run_end);
+  };
+  auto add = [&](const LineSpan& l, bool match) {
+    if (out->lines.empty() || l.number != out->lines.back().number + 1) {
+      end_run();
+      out->runs.push_back({out->lines.size(), 0, BlockSource()});
+      run_begin = l.begin;
+    }
+    out->runs.back().count++;
+    run_end = l.end + 1;  // where the next line starts
+    out->lines.push_back(Shown(bytes, l, match));
+  };
   for (size_t i = 0; i < matches.size(); ++i) {
     const LineSpan& m = matches[i];
     // Before: lines max(m - c, last_shown + 1) .. m - 1, found walking back from m.
@@ -349,9 +366,8 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
       start = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) + 1 : 0;
       back.push_back({k - 1, start, end});
     }
-    for (auto it = back.rbegin(); it != back.rend(); ++it)
-      out->lines.push_back(Shown(bytes, *it, false));
-    out->lines.push_back(Shown(bytes, m, true));
+    for (auto it = back.rbegin(); it != back.rend(); ++it) add(*it, false);
+    add(m, true);
     last_shown = m.number;
     // After: up to c lines, not reaching the next match (its own context takes over).
     const size_t stop_before = i + 1 < matches.size() ? matches[i + 1].number : SIZE_MAX;
@@ -359,11 +375,12 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
     for (size_t k = 1; k <= c && m.number + k < stop_before && next < n; ++k) {
       const void* nl = std::memchr(bytes.data() + next, '\n', n - next);
       const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) : n;
-      out->lines.push_back(Shown(bytes, {m.number + k, next, end}, false));
+      add({m.number + k, next, end}, false);
       last_shown = m.number + k;
       next = end + 1;
     }
   }
+  end_run();
   return true;
 }
 
@@ -619,6 +636,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         h.node = node;
         bytes = node.path.str().size() + sizeof(FileHits);
         for (const auto& l : h.lines) bytes += l.text.size() + 16;
+        for (const auto& r : h.runs) bytes += r.source.text ? r.source.text->size() + 32 : 0;
       }
       std::lock_guard<std::mutex> lock(mu);
       TargetReport& report = result.targets[t];

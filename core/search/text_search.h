@@ -48,6 +48,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/secrets/block_source.h"
 #include "core/secrets/secret_filter.h"
 #include "core/served/served_repo.h"
 #include "core/util/ere.h"
@@ -107,6 +108,14 @@ struct FileHits {
   size_t matches = 0;            // matching lines counted (at most max_per_file)
   bool more = false;             // matching lines past max_per_file
   std::vector<ShownLine> lines;  // the lines to show, in order (none with files_only)
+  // The runs of consecutive lines in `lines`, in order: where each begins in `lines`, how many
+  // lines it holds, and the file's text around it (what the secret filter reads just before and
+  // after it, core/secrets/block_source.h).
+  struct Run {
+    size_t first = 0, count = 0;
+    BlockSource source;
+  };
+  std::vector<Run> runs;
   // Lines a regular expression was too costly on (PCRE2 gave up: Ere::GaveUp), by number, in
   // order: not known to match or not. A line holding a value the secret filter hides is never
   // named (it never matches a regular expression either). After kMaxCostlyLines the rest of the

@@ -137,7 +137,8 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
     return Error{"`" + file.Display() + "` cannot be blamed: its lines could not be counted"};
   }
 
-  StartFileLines(bytes, lines.pos(), file.Display(), width, &d);
+  StartFileLines(file.Display(), width, &d);
+  const size_t window_begin = lines.pos();
   // numbered[k]: how many of the body's first k lines are lines of the file.
   std::vector<size_t> numbered{0};
   std::vector<bool> stopped_by(static_cast<size_t>(BlameStop::kStopped) + 1, false);
@@ -164,7 +165,7 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
     }
   }
   const size_t body = d.lines.size();
-  EndFileLines(bytes, lines.pos(), &d);
+  EndFileLines(bytes, window_begin, lines.pos(), 0, &d);
   d.header_for = [where, start, total, numbered, body](size_t shown) {
     const size_t n = numbered[std::min(shown, body)];  // not the window's closing note
     if (n == 0) {

@@ -56,10 +56,12 @@ struct Layout {
   std::string before, after;  // the commits compared, short ("" for nothing before)
 };
 
-// A diff section being written: its lines and what the filter reads for them.
+// A diff section being written: its lines and what the filter reads for them (its hunks are
+// blocks whose source is the file's text around them).
 struct Section {
   std::vector<std::string> lines;
   std::vector<Draft::ScanAs> scan_as;
+  std::vector<Draft::Block> blocks;
 };
 
 void Header(const FileChange& f, const std::optional<Node>& before,
@@ -153,6 +155,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
         Section part;
         if (want_lines) Header(f, before, after, &part);
         const size_t header_lines = part.lines.size();
+        std::vector<size_t> hunk_lines;  // where each hunk's first line (after its header) is
         std::function<void(const DiffLine&)> emit;
         if (want_lines) {
           emit = [&](const DiffLine& l) {
@@ -164,6 +167,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
                   part.lines.push_back(after ? "+++ b/" + p : "+++ /dev/null");
                 }
                 part.lines.push_back(ShownLine("", l.text, part.lines.size(), &part.scan_as));
+                hunk_lines.push_back(part.lines.size());
                 break;
               case DiffLine::Kind::kContext:
                 part.lines.push_back(ShownLine(" ", l.text, part.lines.size(), &part.scan_as));
@@ -180,8 +184,9 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
             }
           };
         }
-        auto r =
-            changes.Diff(before ? &*before : nullptr, after ? &*after : nullptr, emit, ctx.stop);
+        std::vector<BlockSource> hunks;
+        auto r = changes.Diff(before ? &*before : nullptr, after ? &*after : nullptr, emit,
+                              ctx.stop, want_lines ? &hunks : nullptr);
         if (!r) {
           if (!ctx.stop.stopped()) failed = "`" + f.path.Display() + "`: " + r.error();
           return false;  // the stop token's sentence comes from Compare
@@ -189,6 +194,14 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
         if (r->kind != FileDiff::Kind::kText && kind == FileDiff::Kind::kText) {
           kind = r->kind;
           why = r->why_not_read;
+        }
+        // Each hunk runs to the next one's header, the last to the end of the diff's lines.
+        for (size_t h = 0; h < hunk_lines.size() && h < hunks.size(); ++h) {
+          const size_t end = h + 1 < hunk_lines.size() ? hunk_lines[h + 1] - 1 : part.lines.size();
+          if (end > hunk_lines[h]) {
+            part.blocks.push_back(
+                {hunk_lines[h], end - hunk_lines[h], std::move(hunks[h]), std::string()});
+          }
         }
         total.added += r->counts.added;
         total.removed += r->counts.removed;
@@ -200,6 +213,10 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
           part.lines.push_back("(not compared: " + r->why_not_read + ")");
         }
         for (auto& sa : part.scan_as) sa.line += s.lines.size();
+        for (auto& b : part.blocks) {
+          b.first += s.lines.size();
+          s.blocks.push_back(std::move(b));
+        }
         s.scan_as.insert(s.scan_as.end(), std::make_move_iterator(part.scan_as.begin()),
                          std::make_move_iterator(part.scan_as.end()));
         s.lines.insert(s.lines.end(), std::make_move_iterator(part.lines.begin()),
@@ -231,6 +248,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
     if (want_lines && !s.lines.empty()) {
       section_starts.emplace_back(diff.lines.size(), index);
       const size_t base = diff.lines.size();
+      size_t kept = 0;
       for (size_t i = 0, next = 0; i < s.lines.size(); ++i) {
         if (list_chars + diff_chars > keep) {
           diff_full = true;
@@ -244,6 +262,22 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
           diff.scan_as.push_back(std::move(sa));
         }
         diff.lines.push_back(std::move(s.lines[i]));
+        ++kept;
+      }
+      // The hunks kept, as far as their lines are.
+      for (auto& b : s.blocks) {
+        if (b.first >= kept) break;
+        if (b.first + b.count > kept) {
+          // Cut inside the hunk: what follows the hunk does not follow its last line kept.
+          b.count = kept - b.first;
+          BlockSource before_only = b.source;
+          before_only.text =
+              std::make_shared<const std::string>(b.source.text->substr(0, b.source.begin));
+          before_only.end = before_only.begin;
+          b.source = std::move(before_only);
+        }
+        b.first += base;
+        diff.blocks.push_back(std::move(b));
       }
     }
     return true;
@@ -281,6 +315,10 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
     for (auto& [line, file] : section_starts) layout->sections.emplace_back(base + line, file);
     for (auto& l : diff.lines) d->lines.push_back(std::move(l));
     for (auto& sa : diff.scan_as) d->scan_as.push_back(std::move(sa));
+    for (auto& b : diff.blocks) {
+      b.first += base;
+      d->blocks.push_back(std::move(b));
+    }
   }
   if (list_full || diff_full) {
     // Kept lines end here; the cap cuts before this line, and its note says how to go on. This

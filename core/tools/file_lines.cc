@@ -10,12 +10,8 @@ namespace {
 
 constexpr size_t kMaxLineChars = 2000;
 constexpr size_t kWordSlack = 200;  // how far back a long line's cut may move to end a word
-// What the secret filter reads beyond what is shown (never shown itself): the text before the
-// first line, the rest of a line past its cut, and the lines after the last, up to these.
-constexpr size_t kLeadInBytes = 64 * 1024;
+// What the secret filter reads of a line past its cut (never shown), up to this.
 constexpr size_t kRestBytes = 64 * 1024;
-constexpr size_t kLeadOutLines = 4;
-constexpr size_t kLeadOutBytes = 16 * 1024;
 
 // Bytes of a token-like run: letters, digits and the punctuation tokens are written with.
 bool IsWordByte(char c) {
@@ -46,18 +42,10 @@ std::string_view FileLineReader::Next() {
   return line;
 }
 
-void StartFileLines(std::string_view bytes, size_t pos, const std::string& path, size_t width,
-                    Draft* d) {
+void StartFileLines(const std::string& path, size_t width, Draft* d) {
   d->number_width = width + 2;
-  // For the secret filter: what the file holds, and the text just before the first line, so
-  // that a private key's block the window opens inside is hidden whole.
   d->body_kind = TextKind::kFile;
   d->body_path = path;
-  if (pos > 0) {
-    pos = std::min(pos, bytes.size());
-    d->lead_in.assign(bytes.substr(pos > kLeadInBytes ? pos - kLeadInBytes : 0,
-                                   pos > kLeadInBytes ? kLeadInBytes : pos));
-  }
 }
 
 std::string ShownText(std::string_view raw, std::string* scan_out, size_t* shown_out) {
@@ -111,26 +99,10 @@ size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* 
   return cost;
 }
 
-void EndFileLines(std::string_view bytes, size_t pos, Draft* d) {
-  if (d->lines.empty() || pos >= bytes.size()) return;
-  // The lines just after the last one shown, read by the filter as if they followed it and
-  // never shown: a value recognised by what follows it (a run of key lines, a key's END line)
-  // is hidden in a window that stops before that.
-  const size_t last = d->lines.size() - 1;
-  size_t lead_out = pos;
-  for (size_t k = 0; k < kLeadOutLines && lead_out < bytes.size(); ++k) {
-    const size_t nl = bytes.find('\n', lead_out);
-    lead_out = nl == std::string_view::npos ? bytes.size() : nl + 1;
-  }
-  lead_out = std::min(lead_out, pos + kLeadOutBytes);
-  if (d->scan_as.empty() || d->scan_as.back().line != last) {
-    std::string own = d->lines.back().substr(std::min(d->number_width, d->lines.back().size()));
-    const size_t size = own.size();
-    d->scan_as.push_back({last, std::move(own), size});
-  }
-  auto& text = d->scan_as.back().text;
-  text.push_back('\n');
-  text.append(bytes.substr(pos, lead_out - pos));
+void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d) {
+  if (first >= d->lines.size()) return;
+  d->blocks.push_back(
+      {first, d->lines.size() - first, BlockSource::Around(bytes, begin, end), std::string()});
 }
 
 size_t LeastFileLineCost(std::string_view raw, size_t width) {

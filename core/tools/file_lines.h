@@ -1,8 +1,9 @@
 // A file's text as numbered answer lines, the one way read_file and blame show it: each line
 // through DisplayText, numbered to the width of the file's last number, a line over 2,000
 // characters cut between words (never inside an escape) with a note of what was left out; and
-// what the secret filter reads around them (Draft::scan_as, lead_in), so that a value split by
-// a cut or by the window's edges is still recognised.
+// what the secret filter reads of them and around them (Draft::scan_as, a Draft::Block with the
+// file's text as its source), so that a value split by a cut or by the window's edges is still
+// recognised.
 #pragma once
 
 #include <cstddef>
@@ -30,10 +31,9 @@ class FileLineReader {
   size_t pos_ = 0;
 };
 
-// Marks `d` as showing lines of the file at `path`, numbered to `width` digits, from the byte
-// `pos` of `bytes` on: the secret filter reads it as a file and sees the text just before.
-void StartFileLines(std::string_view bytes, size_t pos, const std::string& path, size_t width,
-                    Draft* d);
+// Marks `d` as showing lines of the file at `path`, numbered to `width` digits: the secret
+// filter reads them as a file's.
+void StartFileLines(const std::string& path, size_t width, Draft* d);
 
 // One line's text as every tool shows a file's line: DisplayText, and past 2,000 characters cut
 // between words (never inside an escape) with a note of what was left out. *scan receives what
@@ -45,9 +45,10 @@ std::string ShownText(std::string_view raw, std::string* scan, size_t* shown);
 // costs in the answer: its code points and its newline.
 size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d);
 
-// The lines of the file after the last one appended (from byte `pos`): read by the filter as if
-// they followed that line, never shown.
-void EndFileLines(std::string_view bytes, size_t pos, Draft* d);
+// Ends a window of the file: d->lines from `first` on show its bytes [begin, end) (`end`: where
+// the line after the window starts). They become one block whose source is the file, so that
+// the filter reads the lines just before and after the window with it, never shown.
+void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d);
 
 // The least an answer can spend on line `raw` shown by AppendFileLine at `width` digits: at most
 // that many lines of a file fit in an answer.

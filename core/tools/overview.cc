@@ -60,7 +60,8 @@ std::string AppendIndex(const CallContext& ctx, Opened& o, size_t budget, Draft*
     const size_t total = lines.Count();
     d->aside.push_back(d->lines.size());
     d->lines.push_back("=== " + std::string(name) + " · " + Plural(total, "line", "lines"));
-    d->parts.push_back({d->lines.size(), TextKind::kFile, name, 0, ""});
+    const size_t first = d->lines.size();
+    d->parts.push_back({first, TextKind::kFile, name, 0});
     size_t spent = 0, shown = 0, pos = 0;
     while (shown < total) {
       pos = lines.pos();
@@ -75,7 +76,7 @@ std::string AppendIndex(const CallContext& ctx, Opened& o, size_t budget, Draft*
       ++shown;
       pos = lines.pos();
     }
-    if (shown > 0) EndFileLines(bytes, pos, d);
+    if (shown > 0) EndFileLines(bytes, 0, pos, first, d);
     if (shown < total) {
       const std::string next = std::to_string(shown + 1);
       d->aside.push_back(d->lines.size());
@@ -129,7 +130,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
 
   // The listing: every served file in git's order, each folder's line once before what it
   // holds. Lines are kept only while the answer may show them; files are counted to the end.
-  d.parts.push_back({d.lines.size(), TextKind::kOther, "", 0, ""});
+  d.parts.push_back({d.lines.size(), TextKind::kOther, "", 0});
   const size_t listing_line = d.lines.size();
   d.aside.push_back(listing_line);
   d.lines.emplace_back();  // its first line, once the files are counted

@@ -59,7 +59,7 @@ Result<FileRead> OutlineOf(const CallContext& ctx, std::string_view bytes, const
   std::vector<OutlineEntry> entries = Outline(bytes, kind, ctx.stop);
   if (ctx.stop.stopped()) return Error{ctx.stop.Why()};
   const size_t width = Digits(total).size();
-  StartFileLines(bytes, 0, shown_path, width, &r.d);
+  StartFileLines(shown_path, width, &r.d);
   size_t in_window = 0;
   for (const auto& e : entries) {
     if (e.line < r.start || e.line > r.end) continue;
@@ -183,7 +183,8 @@ Result<FileRead> ReadOne(const CallContext& ctx, Opened& o, const RepoPath& path
                : "lines " + Digits(start) + "–" + Digits(end) + " of " + Digits(total);
   const size_t width = Digits(total).size();
   for (size_t i = 0; i + 1 < start; ++i) reader.Next();
-  StartFileLines(bytes, reader.pos(), node->path.Display(), width, &d);
+  StartFileLines(node->path.Display(), width, &d);
+  const size_t window_begin = reader.pos(), window_first = d.lines.size();
   for (size_t i = start - 1; i < end; ++i) {
     r.spent += AppendFileLine(reader.Next(), i + 1, width, &d);
     // Once the lines alone are longer than the answer, the cap is sure to cut: formatting more
@@ -195,7 +196,7 @@ Result<FileRead> ReadOne(const CallContext& ctx, Opened& o, const RepoPath& path
   }
   const size_t numbered = d.lines.size();
   r.numbered = numbered;
-  EndFileLines(bytes, reader.pos(), &d);
+  EndFileLines(bytes, window_begin, reader.pos(), window_first, &d);
   d.header_for = [where, start, total, numbered](size_t shown) {
     shown = std::min(shown, numbered);  // the window's closing note is not a line of the file
     if (shown == 0)
@@ -363,8 +364,11 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
       part.kind = f.d.body_kind;
       part.path = std::move(f.d.body_path);
       part.number_width = f.d.number_width;
-      part.lead_in = std::move(f.d.lead_in);
       const size_t offset = s.first + 1;
+      for (auto& b : f.d.blocks) {
+        b.first += offset;
+        d.blocks.push_back(std::move(b));
+      }
       for (auto& a : f.d.scan_as) {
         a.line += offset;
         d.scan_as.push_back(std::move(a));
@@ -392,7 +396,7 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
     const size_t at = d.lines.size();
     d.lines.push_back(BatchNote(sections, paths, w, limit, at));
     d.aside.push_back(at);
-    d.parts.push_back({at, TextKind::kOther, "", 0, ""});
+    d.parts.push_back({at, TextKind::kOther, "", 0});
   }
   d.cut_note = [sections = std::move(sections), paths = std::move(paths), w, limit](
                    const std::vector<std::string>&, size_t first) {

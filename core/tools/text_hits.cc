@@ -55,9 +55,16 @@ size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d) {
   };
   own(DisplayName(file.node.path.str()));
   size_t last = 0;
-  for (const auto& l : file.lines) {
+  auto run = file.runs.begin();
+  for (size_t i = 0; i < file.lines.size(); ++i) {
+    const ShownLine& l = file.lines[i];
     if (context && last && l.number > last + 1) own("  --");
     last = l.number;
+    // Each run of consecutive lines is a block whose source is the file.
+    if (run != file.runs.end() && run->first == i) {
+      d->blocks.push_back({d->lines.size(), run->count, run->source, file.node.path.str()});
+      ++run;
+    }
     // AppendFileLine writes the number right-aligned to width + 2 and two blanks: the blank
     // after the number becomes git grep's separator.
     cost += AppendFileLine(l.text, l.number, width + 2, d);

@@ -9,7 +9,8 @@
 // shown as read_file shows them (DisplayText, a line over 2,000 characters cut); every number in an
 // answer is right-aligned to the widest, so that the secret filter reads each line's own text
 // after the same number of bytes (Draft::number_width). Paths and `--` are the tool's own lines
-// (Draft::aside).
+// (Draft::aside). Each run of a file's consecutive lines is a block with the file as its source
+// (Draft::blocks), so the secret filter reads the lines just before and after it.
 #pragma once
 
 #include <functional>

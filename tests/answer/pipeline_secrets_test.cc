@@ -125,22 +125,31 @@ TEST(PipelineSecrets, TheLineNumberColumnIsNotPartOfTheText) {
   EXPECT_NE(out.find(HiddenNote(1)), std::string::npos) << out;
 }
 
+// A block's source holding only what comes before it in the file.
+BlockSource SourceBefore(const std::string& before) {
+  BlockSource s;
+  s.text = std::make_shared<const std::string>(before);
+  s.begin = s.end = before.size();
+  return s;
+}
+
 TEST(PipelineSecrets, AWindowOpenedInsideABlockIsHiddenFromItsFirstLine) {
   // read_file from line 3 of a file whose block began on line 1.
   Draft d = FileDraft({"CCCC", "-----END KEY-----", "after"}, 3);
-  d.lead_in = "-----BEGIN KEY-----\nAAAA\n";
+  d.blocks.push_back({0, d.lines.size(), SourceBefore("-----BEGIN KEY-----\nAAAA\n")});
   const std::string out = Pipeline().Finish(d);
   EXPECT_EQ(out.find("CCCC"), std::string::npos) << out;
-  EXPECT_EQ(out.find("AAAA"), std::string::npos) << out;  // the lead-in is never shown
+  EXPECT_EQ(out.find("AAAA"), std::string::npos) << out;  // the source is never shown
   EXPECT_NE(out.find(" 3  [hidden: private key]\n 4  -----END KEY-----"), std::string::npos) << out;
-  // Without the lead-in the window would have been shown as it is: the lead-in is what hides it.
+  // Without its source the window would have been shown as it is: the source is what hides it.
   Draft bare = FileDraft({"CCCC", "-----END KEY-----", "after"}, 3);
   EXPECT_NE(Pipeline().Finish(bare).find("CCCC"), std::string::npos);
 }
 
 TEST(PipelineSecrets, ABlockClosedBeforeTheWindowDoesNotHideIt) {
   Draft d = FileDraft({"plain text", "more"}, 5);
-  d.lead_in = "-----BEGIN KEY-----\nAAAA\n-----END KEY-----\n";
+  d.blocks.push_back(
+      {0, d.lines.size(), SourceBefore("-----BEGIN KEY-----\nAAAA\n-----END KEY-----\n")});
   const std::string out = Pipeline().Finish(d);
   EXPECT_NE(out.find("plain text"), std::string::npos) << out;
   EXPECT_EQ(out.find("hidden"), std::string::npos) << out;
