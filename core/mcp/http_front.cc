@@ -108,6 +108,8 @@ const char* Reason(int status) {
       return "Not Implemented";
     case 503:
       return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
     default:
       return "Status";
   }
@@ -252,6 +254,52 @@ std::optional<HttpFront::HeadError> HttpFront::CheckHead(
   return std::nullopt;
 }
 
+int HttpFront::StatusOf(Refusal why) {
+  switch (why) {
+    case Refusal::kMalformed:
+      return 400;
+    case Refusal::kVersion:
+      return 505;
+    case Refusal::kTransferCoding:
+      return 501;
+    case Refusal::kHeadTooLarge:
+      return 431;
+    case Refusal::kBodyTooLarge:
+      return 413;
+    case Refusal::kTimeout:
+      return 408;
+    default:
+      return 503;
+  }
+}
+
+const char* HttpFront::NameOf(Refusal why) {
+  switch (why) {
+    case Refusal::kMalformed:
+      return "malformed";
+    case Refusal::kVersion:
+      return "version";
+    case Refusal::kTransferCoding:
+      return "transfer_coding";
+    case Refusal::kHeadTooLarge:
+      return "head_too_large";
+    case Refusal::kBodyTooLarge:
+      return "body_too_large";
+    case Refusal::kTimeout:
+      return "timeout";
+    case Refusal::kStopping:
+      return "stopping";
+    case Refusal::kQueueFull:
+      return "queue_full";
+    case Refusal::kConnections:
+      return "connections";
+    case Refusal::kConnectionsPerAddress:
+      return "connections_per_address";
+    default:
+      return "other";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // HttpRequest.
 
@@ -332,9 +380,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     if (state == State::kClosed || timer.expiry() > Clock::now()) return;  // re-armed since
     if (state == State::kReading && out.empty() && !writing) {
       // Part of a request came, not the whole of it in time: say so, then close.
-      Refuse(408, ErrorJson(kInvalidRequest,
-                            "request timeout: the request's head and body must arrive within " +
-                                std::to_string(opt().request_time.count()) + " s"));
+      Refuse(Refusal::kTimeout,
+             ErrorJson(kInvalidRequest,
+                       "request timeout: the request's head and body must arrive within " +
+                           std::to_string(opt().request_time.count()) + " s"));
       Arm(std::chrono::seconds(1));  // a client that does not read this either
       return;
     }
@@ -406,9 +455,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
       const size_t end = in.find("\r\n\r\n", scanned > 3 ? scanned - 3 : 0);
       if (end == std::string::npos || end + 4 > opt().max_head_bytes) {
         if (in.size() > opt().max_head_bytes) {
-          Refuse(431, ErrorJson(kInvalidRequest, "request head too large: at most " +
-                                                     std::to_string(opt().max_head_bytes / 1024) +
-                                                     " KB"));
+          Refuse(
+              Refusal::kHeadTooLarge,
+              ErrorJson(kInvalidRequest, "request head too large: at most " +
+                                             std::to_string(opt().max_head_bytes / 1024) + " KB"));
           return;
         }
         scanned = in.size();
@@ -417,7 +467,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
       }
       if (auto err =
               HttpFront::CheckHead(std::string_view(in).substr(0, end + 4), opt().single_headers)) {
-        Refuse(err->status, ErrorJson(err->code, err->message));
+        Refuse(err->status == 505   ? Refusal::kVersion
+               : err->status == 501 ? Refusal::kTransferCoding
+                                    : Refusal::kMalformed,
+               ErrorJson(err->code, err->message));
         return;
       }
       parser.emplace();
@@ -435,13 +488,15 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
         std::string_view start(in);
         const size_t head_end = start.find("\r\n\r\n");
         if (head_end != std::string_view::npos) start.remove_prefix(head_end + 4);
-        Refuse(413, opt().too_large_body ? opt().too_large_body(start) : std::string());
+        Refuse(Refusal::kBodyTooLarge,
+               opt().too_large_body ? opt().too_large_body(start) : std::string());
         return;
       }
       if (ec) {
-        Refuse(400, ErrorJson(kInvalidRequest,
-                              "bad request: the request is not HTTP/1.1 as it must be (" +
-                                  ec.message() + ")"));
+        Refuse(
+            Refusal::kMalformed,
+            ErrorJson(kInvalidRequest, "bad request: the request is not HTTP/1.1 as it must be (" +
+                                           ec.message() + ")"));
         return;
       }
       if (n == 0) break;
@@ -487,7 +542,7 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     Disarm();
     if (front.stopping_.load()) {
       keep = false;
-      Refuse(503, opt().stopping_body, "Retry-After: 1\r\n");
+      Refuse(Refusal::kStopping, opt().stopping_body, "Retry-After: 1\r\n");
       return;
     }
     front.Dispatch(shared_from_this(), std::move(req), head_only, http10, keep);
@@ -495,7 +550,9 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
 
   // The front's own answer to a request it does not hand on: written, then the connection
   // closes.
-  void Refuse(int status, const std::string& body, const std::string& extra = "") {
+  void Refuse(Refusal why, const std::string& body, const std::string& extra = "") {
+    front.Count(why);
+    const int status = HttpFront::StatusOf(why);
     state = State::kHandling;
     keep = false;
     Queue({Closing(status, body, extra), true, nullptr, nullptr});
@@ -802,10 +859,11 @@ void HttpFront::Loop::Admit(HttpFront& f, tcp::socket s) {
   size_t& from = per_address[address];
   if (f.open_.load() >= options.max_connections || from >= options.max_connections_per_address) {
     if (from == 0) per_address.erase(address);
+    const bool all = f.open_.load() >= options.max_connections;
+    f.Count(all ? Refusal::kConnections : Refusal::kConnectionsPerAddress);
     const std::string refusal =
         Closing(503,
-                ErrorJson(-32000, f.open_.load() >= options.max_connections
-                                      ? "server busy: too many connections; try again shortly"
+                ErrorJson(-32000, all ? "server busy: too many connections; try again shortly"
                                       : "server busy: too many connections from your address; "
                                         "close some, or try again shortly"),
                 "Retry-After: 1\r\n");
@@ -831,7 +889,7 @@ void HttpFront::Dispatch(std::shared_ptr<Conn> conn, HttpRequest request, bool h
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (queue_.size() >= options_.max_queued) {
-      conn->Refuse(503, options_.busy_body, "Retry-After: 1\r\n");
+      conn->Refuse(Refusal::kQueueFull, options_.busy_body, "Retry-After: 1\r\n");
       return;
     }
     ++busy_;
