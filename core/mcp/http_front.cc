@@ -320,16 +320,34 @@ std::string HttpRequest::get(const std::string& name, const std::string& fallbac
 // ---------------------------------------------------------------------------------------------
 // The event loop and one connection.
 
+// One event loop a thread, as many as the machine has cores: each new connection goes to the next
+// loop in turn and stays there, so every handler of one connection runs on one thread (no lock,
+// no strand), and the reading of many connections is shared out over the cores. The first loop
+// holds the listening socket as well.
 struct HttpFront::Loop {
-  asio::io_context io{1};
-  // Keeps run() going while no operation is pending (every connection handling a request,
-  // the listening socket closed): answers are still to be posted.
-  asio::executor_work_guard<asio::io_context::executor_type> work{io.get_executor()};
-  tcp::acceptor acceptor{io};
-  asio::steady_timer accept_pause{io};
+  explicit Loop(size_t threads)
+      : ios(Make(threads)), acceptor(*ios.front()), accept_pause(*ios.front()) {
+    // Keeps run() going while no operation is pending (every connection handling a request,
+    // the listening socket closed): answers are still to be posted.
+    for (auto& io : ios) work.emplace_back(io->get_executor());
+  }
+  static std::vector<std::unique_ptr<asio::io_context>> Make(size_t threads) {
+    std::vector<std::unique_ptr<asio::io_context>> ios;
+    for (size_t i = 0; i < std::max<size_t>(threads, 1); ++i) {
+      ios.push_back(std::make_unique<asio::io_context>(1));
+    }
+    return ios;
+  }
+  asio::io_context& main() { return *ios.front(); }
+
+  std::vector<std::unique_ptr<asio::io_context>> ios;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work;
+  tcp::acceptor acceptor;
+  asio::steady_timer accept_pause;
+  size_t next = 0;  // the loop the next connection goes to (the first loop's thread only)
+  std::mutex mu;    // guards conns and per_address, touched from every loop
   std::unordered_set<std::shared_ptr<Conn>> conns;
   std::map<std::string, size_t> per_address;
-  std::array<char, 64 * 1024> scratch;
 
   void Accept(HttpFront& f);
   void Admit(HttpFront& f, tcp::socket s);
@@ -415,7 +433,7 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
   }
 
   void OnReadable() {
-    auto& scratch = front.loop_->scratch;
+    static thread_local std::array<char, 64 * 1024> scratch;
     const size_t cap = opt().max_head_bytes + opt().max_body_bytes + 64 * 1024;
     for (;;) {
       error_code ec;
@@ -670,11 +688,13 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     }
     pending.clear();  // releases the holds
     front.open_.fetch_sub(1);
+    auto self = shared_from_this();
+    std::lock_guard<std::mutex> lock(front.loop_->mu);
     auto it = front.loop_->per_address.find(address);
     if (it != front.loop_->per_address.end() && --it->second == 0) {
       front.loop_->per_address.erase(it);
     }
-    front.loop_->conns.erase(shared_from_this());
+    front.loop_->conns.erase(self);
   }
 };
 
@@ -734,7 +754,7 @@ bool HttpResponse::Post(std::string bytes, bool last) {
   if (last) {
     auto conn = conn_;
     const bool keep = keep_ && ok;
-    asio::post(front_.loop_->io, [conn, keep, hold = std::move(hold_)]() mutable {
+    asio::post(conn->sock.get_executor(), [conn, keep, hold = std::move(hold_)]() mutable {
       conn->Answered(keep);
       hold.reset();  // this request's answer is written
     });
@@ -782,7 +802,10 @@ void HttpResponse::Finish() {
 // HttpFront.
 
 HttpFront::HttpFront(const std::string& host, uint16_t port, Options options, Handler handler)
-    : options_(std::move(options)), handler_(std::move(handler)), loop_(std::make_unique<Loop>()) {
+    : options_(std::move(options)),
+      handler_(std::move(handler)),
+      loop_(std::make_unique<Loop>(options_.io_threads ? options_.io_threads
+                                                       : std::thread::hardware_concurrency())) {
   // Each connection is a file descriptor: make room for the cap, as far as the hard limit
   // allows.
   rlimit lim{};
@@ -799,7 +822,7 @@ HttpFront::HttpFront(const std::string& host, uint16_t port, Options options, Ha
   if (!ec) {
     endpoint = tcp::endpoint(address, port);
   } else {
-    tcp::resolver resolver(loop_->io);
+    tcp::resolver resolver(loop_->main());
     auto results = resolver.resolve(host, std::to_string(port), ec);
     if (ec || results.empty()) {
       throw std::runtime_error("cannot resolve " + host + ": " +
@@ -819,7 +842,7 @@ HttpFront::HttpFront(const std::string& host, uint16_t port, Options options, Ha
 
 HttpFront::~HttpFront() {
   // The owner calls Close() first and handles a handler that does not return; here, wait.
-  if (io_thread_.joinable() || !workers_.empty()) Close(std::chrono::hours(1));
+  if (!io_threads_.empty() || !workers_.empty()) Close(std::chrono::hours(1));
   // The loop first: destroying it destroys handlers still queued in it, whose holds count down
   // under mu_.
   loop_.reset();
@@ -827,14 +850,15 @@ HttpFront::~HttpFront() {
 
 void HttpFront::Start() {
   loop_->Accept(*this);
-  io_thread_ = std::thread([this] { loop_->io.run(); });
+  for (auto& io : loop_->ios) io_threads_.emplace_back([&io = *io] { io.run(); });
   for (size_t i = 0; i < std::max<size_t>(options_.workers, 1); ++i) {
     workers_.emplace_back([this] { WorkerMain(); });
   }
 }
 
 void HttpFront::Loop::Accept(HttpFront& f) {
-  acceptor.async_accept([this, &f](error_code ec, tcp::socket s) {
+  asio::io_context& to = *ios[next++ % ios.size()];
+  acceptor.async_accept(to, [this, &f](error_code ec, tcp::socket s) {
     if (!acceptor.is_open() || ec == asio::error::operation_aborted || f.stopping_.load()) return;
     if (ec) {
       // Out of file descriptors (or another passing error): try again shortly rather than
@@ -856,9 +880,11 @@ void HttpFront::Loop::Admit(HttpFront& f, tcp::socket s) {
   if (ec) return;
   std::string address = peer.address().to_string();
   const auto& options = f.options_;
+  std::unique_lock<std::mutex> lock(mu);
   size_t& from = per_address[address];
   if (f.open_.load() >= options.max_connections || from >= options.max_connections_per_address) {
     if (from == 0) per_address.erase(address);
+    lock.unlock();
     const bool all = f.open_.load() >= options.max_connections;
     f.Count(all ? Refusal::kConnections : Refusal::kConnectionsPerAddress);
     const std::string refusal =
@@ -879,7 +905,9 @@ void HttpFront::Loop::Admit(HttpFront& f, tcp::socket s) {
   s.non_blocking(true, ec);
   auto conn = std::make_shared<Conn>(f, std::move(s), std::move(address));
   conns.insert(conn);
-  conn->Next();
+  lock.unlock();
+  // On its own loop's thread from now on.
+  asio::post(conn->sock.get_executor(), [conn] { conn->Next(); });
 }
 
 void HttpFront::Dispatch(std::shared_ptr<Conn> conn, HttpRequest request, bool head_only,
@@ -946,7 +974,7 @@ void HttpFront::StopAccepting() {
   // answers their SYN with a reset); the event loop closes it when it next runs, which on a
   // busy machine can be tens of milliseconds later.
   ::shutdown(listen_fd_, SHUT_RDWR);
-  asio::post(loop_->io, [this] {
+  asio::post(loop_->main(), [this] {
     error_code ec;
     loop_->acceptor.close(ec);
     loop_->accept_pause.cancel();
@@ -961,13 +989,18 @@ bool HttpFront::WaitIdle(std::chrono::steady_clock::time_point deadline) {
 
 bool HttpFront::Close(std::chrono::milliseconds grace) {
   stopping_.store(true);
-  if (io_thread_.joinable()) {
-    asio::post(loop_->io, [this] {
+  if (!io_threads_.empty()) {
+    asio::post(loop_->main(), [this] {
       error_code ec;
       loop_->acceptor.close(ec);
       loop_->accept_pause.cancel();
-      auto conns = loop_->conns;  // Close() erases from the set
-      for (const auto& c : conns) c->Close();
+      std::vector<std::shared_ptr<Conn>> conns;
+      {
+        std::lock_guard<std::mutex> lock(loop_->mu);
+        conns.assign(loop_->conns.begin(), loop_->conns.end());
+      }
+      // Each on its own loop (Close() erases from the set).
+      for (const auto& c : conns) asio::post(c->sock.get_executor(), [c] { c->Close(); });
     });
   }
   bool done;
@@ -986,10 +1019,11 @@ bool HttpFront::Close(std::chrono::milliseconds grace) {
   if (!done) return false;
   for (auto& w : workers_) w.join();
   workers_.clear();
-  if (io_thread_.joinable()) {
-    loop_->work.reset();
-    loop_->io.stop();
-    io_thread_.join();
+  if (!io_threads_.empty()) {
+    for (auto& w : loop_->work) w.reset();
+    for (auto& io : loop_->ios) io->stop();
+    for (auto& t : io_threads_) t.join();
+    io_threads_.clear();
   }
   return true;
 }

@@ -1,6 +1,7 @@
 // The HTTP/1.1 front of the Streamable HTTP transport: accepts connections, reads each request
-// whole under deadlines, and writes the answers, on one event-loop thread (Boost.Asio); hands
-// only complete requests to a handler on a bounded pool of worker threads.
+// whole under deadlines, and writes the answers, on event-loop threads (Boost.Asio, one a core,
+// each connection on one of them); hands only complete requests to a handler on a bounded pool
+// of worker threads.
 //
 // Why an event loop: with a thread per connection, a connection that sends its head one byte a
 // second, sends nothing, or sits idle after a kept-alive request holds a thread for as long as it
@@ -79,6 +80,7 @@ class HttpFront {
     size_t max_body_bytes = 1 << 20;
     std::chrono::seconds request_time{10};
     std::chrono::seconds idle_time{60};
+    size_t io_threads = 0;   // event-loop threads (reading, parsing); 0: one a core
     size_t workers = 8;      // threads that run the handler
     size_t max_queued = 64;  // complete requests waiting for a worker; past it, 503
     // Headers that must appear at most once, each with the JSON-RPC error code of its 400.
@@ -162,7 +164,7 @@ class HttpFront {
   uint16_t port_ = 0;
   int listen_fd_ = -1;
   std::unique_ptr<Loop> loop_;
-  std::thread io_thread_;
+  std::vector<std::thread> io_threads_;
   std::vector<std::thread> workers_;
   std::atomic<bool> stopping_{false};
   std::atomic<size_t> open_{0};
