@@ -354,12 +354,25 @@ class HttpTransport::Handler {
   int Post(const HTTPServerRequest& req, HTTPServerResponse& res,
            std::shared_ptr<const Catalog> catalog, McpServer::Record* record) {
     const HttpConfig& c = t_.setup_.config;
-    // Calls at once are bounded: past the limit, 503 at once, never a queue.
+    // Calls at once are bounded: past the limit, 503 at once, never a queue. A refused request
+    // takes no slot, not even for a moment (else two arriving together at the last free slot
+    // could both be refused).
     struct Slot {
       std::atomic<size_t>& n;
       bool taken;
-      Slot(std::atomic<size_t>& count, size_t max) : n(count), taken(++count <= max) {}
-      ~Slot() { --n; }
+      Slot(std::atomic<size_t>& count, size_t max) : n(count) {
+        size_t now = n.load();
+        while (now < max && !n.compare_exchange_weak(now, now + 1)) {
+        }
+        taken = now < max;
+      }
+      // The call is done once its answer is made: the slot is free before the answer is
+      // written, so a client that has read it and calls again does not find it taken.
+      void Release() {
+        if (taken) --n;
+        taken = false;
+      }
+      ~Slot() { Release(); }
     } slot(t_.calls_, c.max_calls);
     if (!slot.taken) {
       res.set("Retry-After", "1");
@@ -400,6 +413,7 @@ class HttpTransport::Handler {
         return;
       }
       status = StatusOf(o);
+      slot.Release();
       Send(res, status, o.json);
     };
     t_.server_.Handle(body, caller);
