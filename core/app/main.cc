@@ -78,7 +78,29 @@ std::vector<std::pair<std::string, std::string>> HttpTokenVariables(const Config
     out.emplace_back(config.http.tokens[i].token_env,
                      "http tokens[" + std::to_string(i) + "] token_env");
   }
+  if (!config.http.metrics_token_env.empty()) {
+    out.emplace_back(config.http.metrics_token_env, "http metrics token_env");
+  }
   return out;
+}
+
+// /metrics' own token must open nothing else, and no caller's token may open /metrics: "" when
+// its value is none of the callers' tokens, else why not (naming variables, never values).
+std::string MetricsTokenProblem(const Config& config) {
+  const std::string& env = config.http.metrics_token_env;
+  const char* metrics = env.empty() ? nullptr : std::getenv(env.c_str());
+  if (!metrics || !*metrics) return std::string();
+  std::vector<std::string> agents;
+  if (!config.http.token_env.empty()) agents.push_back(config.http.token_env);
+  for (const auto& t : config.http.tokens) agents.push_back(t.token_env);
+  for (const auto& a : agents) {
+    const char* v = std::getenv(a.c_str());
+    if (v && std::string(v) == metrics) {
+      return "$" + env + " (http metrics token_env) holds the same token as $" + a +
+             ", a caller's token; give /metrics a token of its own (e.g. openssl rand -hex 32)";
+    }
+  }
+  return std::string();
 }
 
 class RepoReaderApp : public Application {
@@ -261,6 +283,10 @@ class RepoReaderApp : public Application {
         rc = kExitConfig;
       }
     }
+    if (const std::string problem = MetricsTokenProblem(config); !problem.empty()) {
+      Say(plugins, "HTTP token: " + problem);
+      rc = kExitConfig;
+    }
     Say(plugins, Plural(config.repos.size(), "repository", "repositories") + ":");
     for (const auto& repo : catalog.all()) {
       if (repo->settings().mirror) continue;  // described above
@@ -378,6 +404,16 @@ class RepoReaderApp : public Application {
       const size_t view = catalog->AddView(select.take());
       t.live = [catalog, view] { return catalog->View(view); };
       setup.tokens.push_back(std::move(t));
+    }
+    if (!config.http.metrics_token_env.empty()) {
+      if (!token_of(config.http.metrics_token_env, "http metrics token_env",
+                    &setup.metrics_token)) {
+        return kExitConfig;
+      }
+      if (const std::string problem = MetricsTokenProblem(config); !problem.empty()) {
+        LogLine("repo-reader: not started: " + problem);
+        return kExitConfig;
+      }
     }
     // Never open by accident.
     if (!HttpTransport::IsLoopbackName(setup.host) && setup.tokens.empty() &&

@@ -689,7 +689,42 @@ void ParseHttp(const YAML::Node& root, Problems& p, HttpConfig* h) {
   if (http["drain_seconds"]) {
     GetCount(http["drain_seconds"], "http.drain_seconds", 0, 3600, p, &h->drain_seconds);
   }
-  if (http["metrics"]) GetBool(http["metrics"], "http.metrics", p, &h->metrics);
+  if (const YAML::Node metrics = http["metrics"]) {
+    if (metrics.IsMap()) {
+      static const char* const kMetricsKeys[] = {"token_env"};
+      CheckKeys(metrics, std::begin(kMetricsKeys), std::end(kMetricsKeys), "http.metrics", p);
+      if (!metrics["token_env"]) {
+        p.Add(metrics,
+              "http.metrics: `token_env` is missing; name the variable holding the token that "
+              "reads /metrics, e.g. metrics: {token_env: RR_METRICS_TOKEN}");
+      } else {
+        GetEnvName(metrics["token_env"], "http.metrics.token_env", p, &h->metrics_token_env);
+      }
+      h->metrics = true;
+    } else if (metrics.IsScalar() && (metrics.Scalar() == "true" || metrics.Scalar() == "false")) {
+      h->metrics = metrics.Scalar() == "true";
+    } else {
+      p.Add(metrics,
+            "http.metrics must be true, false, or /metrics' own token: metrics: {token_env: "
+            "RR_METRICS_TOKEN}");
+    }
+    const bool agents_need_token = !h->token_env.empty() || !h->tokens.empty();
+    if (h->metrics && metrics.IsScalar() && agents_need_token) {
+      p.Add(metrics,
+            "http.metrics: true would let every caller's token read /metrics (every token's "
+            "calls, every repository counted); give /metrics a token of its own: metrics: "
+            "{token_env: RR_METRICS_TOKEN}");
+    }
+    if (!h->metrics_token_env.empty()) {
+      bool shared = h->metrics_token_env == h->token_env;
+      for (const auto& t : h->tokens) shared = shared || t.token_env == h->metrics_token_env;
+      if (shared) {
+        p.Add(metrics["token_env"],
+              "http.metrics.token_env names a variable a caller's token is read from too; "
+              "/metrics needs a token of its own, in a variable of its own");
+      }
+    }
+  }
 }
 
 std::string KindOfHost(const std::string& host) {

@@ -55,7 +55,11 @@ struct HttpConfig {
   size_t max_connections = 1024;
   size_t max_connections_per_address = 256;
   size_t drain_seconds = 20;
+  // /metrics: served when true. metrics_token_env names the environment variable holding its
+  // own token (`metrics: {token_env: NAME}`), which no caller's token replaces; "" for none, which
+  // is allowed only where callers need no token (loopback, or behind a gateway).
   bool metrics = false;
+  std::string metrics_token_env;
 };
 
 // One entry of `mirrors:`: a repository on a host that the server keeps a mirror of.

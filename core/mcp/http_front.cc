@@ -108,6 +108,8 @@ const char* Reason(int status) {
       return "Not Implemented";
     case 503:
       return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
     default:
       return "Status";
   }
@@ -252,6 +254,52 @@ std::optional<HttpFront::HeadError> HttpFront::CheckHead(
   return std::nullopt;
 }
 
+int HttpFront::StatusOf(Refusal why) {
+  switch (why) {
+    case Refusal::kMalformed:
+      return 400;
+    case Refusal::kVersion:
+      return 505;
+    case Refusal::kTransferCoding:
+      return 501;
+    case Refusal::kHeadTooLarge:
+      return 431;
+    case Refusal::kBodyTooLarge:
+      return 413;
+    case Refusal::kTimeout:
+      return 408;
+    default:
+      return 503;
+  }
+}
+
+const char* HttpFront::NameOf(Refusal why) {
+  switch (why) {
+    case Refusal::kMalformed:
+      return "malformed";
+    case Refusal::kVersion:
+      return "version";
+    case Refusal::kTransferCoding:
+      return "transfer_coding";
+    case Refusal::kHeadTooLarge:
+      return "head_too_large";
+    case Refusal::kBodyTooLarge:
+      return "body_too_large";
+    case Refusal::kTimeout:
+      return "timeout";
+    case Refusal::kStopping:
+      return "stopping";
+    case Refusal::kQueueFull:
+      return "queue_full";
+    case Refusal::kConnections:
+      return "connections";
+    case Refusal::kConnectionsPerAddress:
+      return "connections_per_address";
+    default:
+      return "other";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // HttpRequest.
 
@@ -272,16 +320,34 @@ std::string HttpRequest::get(const std::string& name, const std::string& fallbac
 // ---------------------------------------------------------------------------------------------
 // The event loop and one connection.
 
+// One event loop a thread, as many as the machine has cores: each new connection goes to the next
+// loop in turn and stays there, so every handler of one connection runs on one thread (no lock,
+// no strand), and the reading of many connections is shared out over the cores. The first loop
+// holds the listening socket as well.
 struct HttpFront::Loop {
-  asio::io_context io{1};
-  // Keeps run() going while no operation is pending (every connection handling a request,
-  // the listening socket closed): answers are still to be posted.
-  asio::executor_work_guard<asio::io_context::executor_type> work{io.get_executor()};
-  tcp::acceptor acceptor{io};
-  asio::steady_timer accept_pause{io};
+  explicit Loop(size_t threads)
+      : ios(Make(threads)), acceptor(*ios.front()), accept_pause(*ios.front()) {
+    // Keeps run() going while no operation is pending (every connection handling a request,
+    // the listening socket closed): answers are still to be posted.
+    for (auto& io : ios) work.emplace_back(io->get_executor());
+  }
+  static std::vector<std::unique_ptr<asio::io_context>> Make(size_t threads) {
+    std::vector<std::unique_ptr<asio::io_context>> ios;
+    for (size_t i = 0; i < std::max<size_t>(threads, 1); ++i) {
+      ios.push_back(std::make_unique<asio::io_context>(1));
+    }
+    return ios;
+  }
+  asio::io_context& main() { return *ios.front(); }
+
+  std::vector<std::unique_ptr<asio::io_context>> ios;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work;
+  tcp::acceptor acceptor;
+  asio::steady_timer accept_pause;
+  size_t next = 0;  // the loop the next connection goes to (the first loop's thread only)
+  std::mutex mu;    // guards conns and per_address, touched from every loop
   std::unordered_set<std::shared_ptr<Conn>> conns;
   std::map<std::string, size_t> per_address;
-  std::array<char, 64 * 1024> scratch;
 
   void Accept(HttpFront& f);
   void Admit(HttpFront& f, tcp::socket s);
@@ -332,9 +398,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     if (state == State::kClosed || timer.expiry() > Clock::now()) return;  // re-armed since
     if (state == State::kReading && out.empty() && !writing) {
       // Part of a request came, not the whole of it in time: say so, then close.
-      Refuse(408, ErrorJson(kInvalidRequest,
-                            "request timeout: the request's head and body must arrive within " +
-                                std::to_string(opt().request_time.count()) + " s"));
+      Refuse(Refusal::kTimeout,
+             ErrorJson(kInvalidRequest,
+                       "request timeout: the request's head and body must arrive within " +
+                           std::to_string(opt().request_time.count()) + " s"));
       Arm(std::chrono::seconds(1));  // a client that does not read this either
       return;
     }
@@ -366,7 +433,7 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
   }
 
   void OnReadable() {
-    auto& scratch = front.loop_->scratch;
+    static thread_local std::array<char, 64 * 1024> scratch;
     const size_t cap = opt().max_head_bytes + opt().max_body_bytes + 64 * 1024;
     for (;;) {
       error_code ec;
@@ -406,9 +473,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
       const size_t end = in.find("\r\n\r\n", scanned > 3 ? scanned - 3 : 0);
       if (end == std::string::npos || end + 4 > opt().max_head_bytes) {
         if (in.size() > opt().max_head_bytes) {
-          Refuse(431, ErrorJson(kInvalidRequest, "request head too large: at most " +
-                                                     std::to_string(opt().max_head_bytes / 1024) +
-                                                     " KB"));
+          Refuse(
+              Refusal::kHeadTooLarge,
+              ErrorJson(kInvalidRequest, "request head too large: at most " +
+                                             std::to_string(opt().max_head_bytes / 1024) + " KB"));
           return;
         }
         scanned = in.size();
@@ -417,7 +485,10 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
       }
       if (auto err =
               HttpFront::CheckHead(std::string_view(in).substr(0, end + 4), opt().single_headers)) {
-        Refuse(err->status, ErrorJson(err->code, err->message));
+        Refuse(err->status == 505   ? Refusal::kVersion
+               : err->status == 501 ? Refusal::kTransferCoding
+                                    : Refusal::kMalformed,
+               ErrorJson(err->code, err->message));
         return;
       }
       parser.emplace();
@@ -435,13 +506,15 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
         std::string_view start(in);
         const size_t head_end = start.find("\r\n\r\n");
         if (head_end != std::string_view::npos) start.remove_prefix(head_end + 4);
-        Refuse(413, opt().too_large_body ? opt().too_large_body(start) : std::string());
+        Refuse(Refusal::kBodyTooLarge,
+               opt().too_large_body ? opt().too_large_body(start) : std::string());
         return;
       }
       if (ec) {
-        Refuse(400, ErrorJson(kInvalidRequest,
-                              "bad request: the request is not HTTP/1.1 as it must be (" +
-                                  ec.message() + ")"));
+        Refuse(
+            Refusal::kMalformed,
+            ErrorJson(kInvalidRequest, "bad request: the request is not HTTP/1.1 as it must be (" +
+                                           ec.message() + ")"));
         return;
       }
       if (n == 0) break;
@@ -487,7 +560,7 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     Disarm();
     if (front.stopping_.load()) {
       keep = false;
-      Refuse(503, opt().stopping_body, "Retry-After: 1\r\n");
+      Refuse(Refusal::kStopping, opt().stopping_body, "Retry-After: 1\r\n");
       return;
     }
     front.Dispatch(shared_from_this(), std::move(req), head_only, http10, keep);
@@ -495,7 +568,9 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
 
   // The front's own answer to a request it does not hand on: written, then the connection
   // closes.
-  void Refuse(int status, const std::string& body, const std::string& extra = "") {
+  void Refuse(Refusal why, const std::string& body, const std::string& extra = "") {
+    front.Count(why);
+    const int status = HttpFront::StatusOf(why);
     state = State::kHandling;
     keep = false;
     Queue({Closing(status, body, extra), true, nullptr, nullptr});
@@ -613,11 +688,13 @@ struct HttpFront::Conn : std::enable_shared_from_this<Conn> {
     }
     pending.clear();  // releases the holds
     front.open_.fetch_sub(1);
+    auto self = shared_from_this();
+    std::lock_guard<std::mutex> lock(front.loop_->mu);
     auto it = front.loop_->per_address.find(address);
     if (it != front.loop_->per_address.end() && --it->second == 0) {
       front.loop_->per_address.erase(it);
     }
-    front.loop_->conns.erase(shared_from_this());
+    front.loop_->conns.erase(self);
   }
 };
 
@@ -677,7 +754,7 @@ bool HttpResponse::Post(std::string bytes, bool last) {
   if (last) {
     auto conn = conn_;
     const bool keep = keep_ && ok;
-    asio::post(front_.loop_->io, [conn, keep, hold = std::move(hold_)]() mutable {
+    asio::post(conn->sock.get_executor(), [conn, keep, hold = std::move(hold_)]() mutable {
       conn->Answered(keep);
       hold.reset();  // this request's answer is written
     });
@@ -725,7 +802,10 @@ void HttpResponse::Finish() {
 // HttpFront.
 
 HttpFront::HttpFront(const std::string& host, uint16_t port, Options options, Handler handler)
-    : options_(std::move(options)), handler_(std::move(handler)), loop_(std::make_unique<Loop>()) {
+    : options_(std::move(options)),
+      handler_(std::move(handler)),
+      loop_(std::make_unique<Loop>(options_.io_threads ? options_.io_threads
+                                                       : std::thread::hardware_concurrency())) {
   // Each connection is a file descriptor: make room for the cap, as far as the hard limit
   // allows.
   rlimit lim{};
@@ -742,7 +822,7 @@ HttpFront::HttpFront(const std::string& host, uint16_t port, Options options, Ha
   if (!ec) {
     endpoint = tcp::endpoint(address, port);
   } else {
-    tcp::resolver resolver(loop_->io);
+    tcp::resolver resolver(loop_->main());
     auto results = resolver.resolve(host, std::to_string(port), ec);
     if (ec || results.empty()) {
       throw std::runtime_error("cannot resolve " + host + ": " +
@@ -762,7 +842,7 @@ HttpFront::HttpFront(const std::string& host, uint16_t port, Options options, Ha
 
 HttpFront::~HttpFront() {
   // The owner calls Close() first and handles a handler that does not return; here, wait.
-  if (io_thread_.joinable() || !workers_.empty()) Close(std::chrono::hours(1));
+  if (!io_threads_.empty() || !workers_.empty()) Close(std::chrono::hours(1));
   // The loop first: destroying it destroys handlers still queued in it, whose holds count down
   // under mu_.
   loop_.reset();
@@ -770,14 +850,15 @@ HttpFront::~HttpFront() {
 
 void HttpFront::Start() {
   loop_->Accept(*this);
-  io_thread_ = std::thread([this] { loop_->io.run(); });
+  for (auto& io : loop_->ios) io_threads_.emplace_back([&io = *io] { io.run(); });
   for (size_t i = 0; i < std::max<size_t>(options_.workers, 1); ++i) {
     workers_.emplace_back([this] { WorkerMain(); });
   }
 }
 
 void HttpFront::Loop::Accept(HttpFront& f) {
-  acceptor.async_accept([this, &f](error_code ec, tcp::socket s) {
+  asio::io_context& to = *ios[next++ % ios.size()];
+  acceptor.async_accept(to, [this, &f](error_code ec, tcp::socket s) {
     if (!acceptor.is_open() || ec == asio::error::operation_aborted || f.stopping_.load()) return;
     if (ec) {
       // Out of file descriptors (or another passing error): try again shortly rather than
@@ -799,13 +880,16 @@ void HttpFront::Loop::Admit(HttpFront& f, tcp::socket s) {
   if (ec) return;
   std::string address = peer.address().to_string();
   const auto& options = f.options_;
+  std::unique_lock<std::mutex> lock(mu);
   size_t& from = per_address[address];
   if (f.open_.load() >= options.max_connections || from >= options.max_connections_per_address) {
     if (from == 0) per_address.erase(address);
+    lock.unlock();
+    const bool all = f.open_.load() >= options.max_connections;
+    f.Count(all ? Refusal::kConnections : Refusal::kConnectionsPerAddress);
     const std::string refusal =
         Closing(503,
-                ErrorJson(-32000, f.open_.load() >= options.max_connections
-                                      ? "server busy: too many connections; try again shortly"
+                ErrorJson(-32000, all ? "server busy: too many connections; try again shortly"
                                       : "server busy: too many connections from your address; "
                                         "close some, or try again shortly"),
                 "Retry-After: 1\r\n");
@@ -821,7 +905,9 @@ void HttpFront::Loop::Admit(HttpFront& f, tcp::socket s) {
   s.non_blocking(true, ec);
   auto conn = std::make_shared<Conn>(f, std::move(s), std::move(address));
   conns.insert(conn);
-  conn->Next();
+  lock.unlock();
+  // On its own loop's thread from now on.
+  asio::post(conn->sock.get_executor(), [conn] { conn->Next(); });
 }
 
 void HttpFront::Dispatch(std::shared_ptr<Conn> conn, HttpRequest request, bool head_only,
@@ -831,7 +917,7 @@ void HttpFront::Dispatch(std::shared_ptr<Conn> conn, HttpRequest request, bool h
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (queue_.size() >= options_.max_queued) {
-      conn->Refuse(503, options_.busy_body, "Retry-After: 1\r\n");
+      conn->Refuse(Refusal::kQueueFull, options_.busy_body, "Retry-After: 1\r\n");
       return;
     }
     ++busy_;
@@ -888,7 +974,7 @@ void HttpFront::StopAccepting() {
   // answers their SYN with a reset); the event loop closes it when it next runs, which on a
   // busy machine can be tens of milliseconds later.
   ::shutdown(listen_fd_, SHUT_RDWR);
-  asio::post(loop_->io, [this] {
+  asio::post(loop_->main(), [this] {
     error_code ec;
     loop_->acceptor.close(ec);
     loop_->accept_pause.cancel();
@@ -903,13 +989,18 @@ bool HttpFront::WaitIdle(std::chrono::steady_clock::time_point deadline) {
 
 bool HttpFront::Close(std::chrono::milliseconds grace) {
   stopping_.store(true);
-  if (io_thread_.joinable()) {
-    asio::post(loop_->io, [this] {
+  if (!io_threads_.empty()) {
+    asio::post(loop_->main(), [this] {
       error_code ec;
       loop_->acceptor.close(ec);
       loop_->accept_pause.cancel();
-      auto conns = loop_->conns;  // Close() erases from the set
-      for (const auto& c : conns) c->Close();
+      std::vector<std::shared_ptr<Conn>> conns;
+      {
+        std::lock_guard<std::mutex> lock(loop_->mu);
+        conns.assign(loop_->conns.begin(), loop_->conns.end());
+      }
+      // Each on its own loop (Close() erases from the set).
+      for (const auto& c : conns) asio::post(c->sock.get_executor(), [c] { c->Close(); });
     });
   }
   bool done;
@@ -928,10 +1019,11 @@ bool HttpFront::Close(std::chrono::milliseconds grace) {
   if (!done) return false;
   for (auto& w : workers_) w.join();
   workers_.clear();
-  if (io_thread_.joinable()) {
-    loop_->work.reset();
-    loop_->io.stop();
-    io_thread_.join();
+  if (!io_threads_.empty()) {
+    for (auto& w : loop_->work) w.reset();
+    for (auto& io : loop_->ios) io->stop();
+    for (auto& t : io_threads_) t.join();
+    io_threads_.clear();
   }
   return true;
 }

@@ -1,6 +1,7 @@
 // The HTTP/1.1 front of the Streamable HTTP transport: accepts connections, reads each request
-// whole under deadlines, and writes the answers, on one event-loop thread (Boost.Asio); hands
-// only complete requests to a handler on a bounded pool of worker threads.
+// whole under deadlines, and writes the answers, on event-loop threads (Boost.Asio, one a core,
+// each connection on one of them); hands only complete requests to a handler on a bounded pool
+// of worker threads.
 //
 // Why an event loop: with a thread per connection, a connection that sends its head one byte a
 // second, sends nothing, or sits idle after a kept-alive request holds a thread for as long as it
@@ -24,8 +25,11 @@
 // - StopAccepting() closes the listening socket (new connections are refused by the kernel at
 //   once); from then on a request that completes is answered 503 with `Connection: close`, and
 //   responses under way close their connections when done.
+// - Every request or connection it answers itself is counted, by why (Refusal): a fixed list, so
+//   whatever clients send, the counts stay the same size.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -76,6 +80,7 @@ class HttpFront {
     size_t max_body_bytes = 1 << 20;
     std::chrono::seconds request_time{10};
     std::chrono::seconds idle_time{60};
+    size_t io_threads = 0;   // event-loop threads (reading, parsing); 0: one a core
     size_t workers = 8;      // threads that run the handler
     size_t max_queued = 64;  // complete requests waiting for a worker; past it, 503
     // Headers that must appear at most once, each with the JSON-RPC error code of its 400.
@@ -108,6 +113,29 @@ class HttpFront {
   bool Close(std::chrono::milliseconds grace);
   size_t open_connections() const { return open_.load(); }
 
+  // Why the front answered a request (or a connection) itself, never handing it on.
+  enum class Refusal {
+    kMalformed,              // 400: a head not read strictly (RFC 9112), or a bad body framing
+    kVersion,                // 505: not HTTP/1.1 or 1.0
+    kTransferCoding,         // 501: a transfer coding other than chunked
+    kHeadTooLarge,           // 431: past max_head_bytes
+    kBodyTooLarge,           // 413: past max_body_bytes
+    kTimeout,                // 408: the request did not arrive whole within request_time
+    kStopping,               // 503: a request completed after StopAccepting
+    kQueueFull,              // 503: every worker busy and max_queued waiting
+    kConnections,            // 503: a new connection past max_connections
+    kConnectionsPerAddress,  // 503: a new connection past max_connections_per_address
+    kCount
+  };
+  static constexpr size_t kRefusals = static_cast<size_t>(Refusal::kCount);
+  // The status given for `why`, and its name (a metrics label).
+  static int StatusOf(Refusal why);
+  static const char* NameOf(Refusal why);
+  // How many times the front answered for `why` since it started.
+  uint64_t refused(Refusal why) const {
+    return refused_[static_cast<size_t>(why)].load(std::memory_order_relaxed);
+  }
+
   // The strict reading of a request head (request line, fields, the blank line). Empty when
   // it may be read; else the status, the JSON-RPC code and what was wrong.
   struct HeadError {
@@ -127,16 +155,20 @@ class HttpFront {
                 bool keep);
   void WorkerMain();
   void Release();  // one request's answer is written (or its connection closed)
+  void Count(Refusal why) {
+    refused_[static_cast<size_t>(why)].fetch_add(1, std::memory_order_relaxed);
+  }
 
   Options options_;
   Handler handler_;
   uint16_t port_ = 0;
   int listen_fd_ = -1;
   std::unique_ptr<Loop> loop_;
-  std::thread io_thread_;
+  std::vector<std::thread> io_threads_;
   std::vector<std::thread> workers_;
   std::atomic<bool> stopping_{false};
   std::atomic<size_t> open_{0};
+  std::array<std::atomic<uint64_t>, kRefusals> refused_{};
 
   std::mutex mu_;
   std::condition_variable work_cv_;  // a task was queued, or quit_

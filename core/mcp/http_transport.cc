@@ -17,18 +17,27 @@ namespace rr {
 using HTTPServerRequest = HttpRequest;
 using HTTPServerResponse = HttpResponse;
 
-// Counters for /metrics, in the Prometheus text format.
+// Counters for /metrics, in the Prometheus text format. Every label value comes from a list
+// the server fixes (its tools, its outcomes, its statuses, the front's refusals), never from
+// what a client sent: a tool name the server does not have is counted as "(unknown)", so
+// however many names callers make up, /metrics keeps its size.
 class HttpMetrics {
  public:
   static constexpr std::array<double, 12> kBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                                                       0.1,   0.25,   0.5,   1,    2.5,   10};
+  static constexpr char kUnknownTool[] = "(unknown)";
+
+  explicit HttpMetrics(std::vector<std::string> tools) : tools_(std::move(tools)) {}
 
   void Count(const McpServer::Record& r, int status, double seconds) {
     std::lock_guard<std::mutex> lock(mu_);
     ++responses_[status];
     if (r.method != "tools/call" || r.tool.empty()) return;
-    ++calls_[{r.tool, r.outcome}];
-    Histogram& h = latency_[r.tool];
+    const std::string tool = std::find(tools_.begin(), tools_.end(), r.tool) != tools_.end()
+                                 ? r.tool
+                                 : std::string(kUnknownTool);
+    ++calls_[{tool, Outcome(r.outcome)}];
+    Histogram& h = latency_[tool];
     for (size_t i = 0; i < kBuckets.size(); ++i) {
       if (seconds <= kBuckets[i]) ++h.buckets[i];
     }
@@ -36,14 +45,28 @@ class HttpMetrics {
     h.sum += seconds;
   }
 
-  std::string Text(size_t in_flight, size_t repositories, const AnswerCounts& answers) {
+  std::string Text(size_t in_flight, size_t repositories, const AnswerCounts& answers,
+                   const HttpFront& front) {
     std::lock_guard<std::mutex> lock(mu_);
     std::ostringstream o;
-    o << "# HELP rr_http_responses_total HTTP responses by status.\n"
+    o << "# HELP rr_http_responses_total HTTP responses to requests read whole, by status.\n"
          "# TYPE rr_http_responses_total counter\n";
     for (const auto& [status, n] : responses_) {
       o << "rr_http_responses_total{status=\"" << status << "\"} " << n << "\n";
     }
+    o << "# HELP rr_http_refused_total Requests and connections the HTTP front answered itself "
+         "(a head not read strictly, too large, too slow, too many connections, stopping), by "
+         "status and reason.\n"
+         "# TYPE rr_http_refused_total counter\n";
+    for (size_t i = 0; i < HttpFront::kRefusals; ++i) {
+      const auto why = static_cast<HttpFront::Refusal>(i);
+      o << "rr_http_refused_total{status=\"" << HttpFront::StatusOf(why) << "\",reason=\""
+        << HttpFront::NameOf(why) << "\"} " << front.refused(why) << "\n";
+    }
+    o << "# HELP rr_http_connections_open HTTP connections open now.\n"
+         "# TYPE rr_http_connections_open gauge\n"
+         "rr_http_connections_open "
+      << front.open_connections() << "\n";
     o << "# HELP rr_tool_calls_total Tool calls by tool and outcome.\n"
          "# TYPE rr_tool_calls_total counter\n";
     for (const auto& [key, n] : calls_) {
@@ -95,17 +118,30 @@ class HttpMetrics {
     uint64_t count = 0;
     double sum = 0;
   };
+  // An outcome as a label: ok, tool error, cancelled, or "error <code>" with the server's own
+  // (numeric) code; anything else as "other".
+  static std::string Outcome(const std::string& s) {
+    if (s == "ok" || s == "tool error" || s == "cancelled") return s;
+    const std::string prefix = "error -";
+    if (s.size() > prefix.size() && s.size() <= prefix.size() + 6 &&
+        s.compare(0, prefix.size(), prefix) == 0 &&
+        s.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+      return s;
+    }
+    return "other";
+  }
   // A label value: only the characters a tool name or outcome has; anything else as '_'.
   static std::string Label(const std::string& s) {
     std::string out;
     for (char c : s)
       out.push_back(std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '_' ||
-                            c == '-' || c == '/'
+                            c == '-' || c == '/' || c == '(' || c == ')'
                         ? c
                         : '_');
     return out;
   }
 
+  const std::vector<std::string> tools_;
   std::mutex mu_;
   std::map<int, uint64_t> responses_;
   std::map<std::pair<std::string, std::string>, uint64_t> calls_;
@@ -160,6 +196,34 @@ std::string ErrorBody(int code, const std::string& message) {
          ",\"message\":" + JsonQuote(message) + "}}";
 }
 
+// The bearer token an Authorization header holds; "" when it holds none.
+std::string Presented(const HTTPServerRequest& req) {
+  const std::string auth = req.get("Authorization", "");
+  const std::string scheme = "bearer ";
+  if (auth.size() > scheme.size() && Lower(auth.substr(0, scheme.size())) == scheme) {
+    return Trim(auth.substr(scheme.size()));
+  }
+  return "";
+}
+
+// 401: what to send, in JSON, the same on every path and for every caller; never a word of what
+// was sent. The MCP authorization section says 401 with WWW-Authenticate (RFC 6750) and names no
+// JSON-RPC error, so the body is an Invalid Request error whose data names the header and the
+// scheme. RFC 6750 3.1: error="invalid_token" when credentials were sent, none when not.
+void Unauthorized(const HTTPServerRequest& req, HTTPServerResponse& res) {
+  const bool sent = req.has("Authorization");
+  res.set("WWW-Authenticate", sent ? "Bearer error=\"invalid_token\"" : "Bearer");
+  Send(res, 401,
+       "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":" +
+           JsonQuote(std::string("unauthorized: ") +
+                     (sent ? "the Authorization header sent does not hold a token this server "
+                             "accepts (it is not repeated here); "
+                           : "this server needs a token; ") +
+                     "send the header `Authorization: Bearer <token>` with the token its "
+                     "operator gave you") +
+           ",\"data\":{\"header\":\"Authorization\",\"scheme\":\"Bearer\"}}}");
+}
+
 }  // namespace
 
 class HttpTransport::Handler {
@@ -199,15 +263,33 @@ class HttpTransport::Handler {
  private:
   // Answers one request; returns the status sent.
   int Answer(const HTTPServerRequest& req, HTTPServerResponse& res, McpServer::Record* record) {
+    const std::string uri = req.getURI();
+    const std::string path = uri.substr(0, uri.find('?'));
     // Who may call comes first: a caller without the token learns nothing else.
     std::shared_ptr<const Catalog> catalog;
-    if (!t_.setup_.tokens.empty()) {
-      const std::string auth = req.get("Authorization", "");
-      const std::string scheme = "bearer ";
-      std::string presented;
-      if (auth.size() > scheme.size() && Lower(auth.substr(0, scheme.size())) == scheme) {
-        presented = Trim(auth.substr(scheme.size()));
+    if (path == "/metrics" && t_.metrics_ && !t_.setup_.metrics_token.empty()) {
+      // /metrics' own token, and only it: a caller's token reads no metrics (every token's
+      // calls, every repository counted), and the metrics token calls nothing (it is none of
+      // setup_.tokens).
+      const std::string presented = Presented(req);
+      bool caller = false;
+      for (const auto& token : t_.setup_.tokens) {
+        caller = SameToken(presented, token.value) || caller;
       }
+      if (!SameToken(presented, t_.setup_.metrics_token)) {
+        if (!caller) {
+          Unauthorized(req, res);
+          return 401;
+        }
+        res.set("WWW-Authenticate", "Bearer error=\"insufficient_scope\"");
+        SendUnread(req, res, 403,
+                   ErrorBody(-32600,
+                             "forbidden: /metrics is read with its own token "
+                             "(http.metrics.token_env), never a caller's"));
+        return 403;
+      }
+    } else if (!t_.setup_.tokens.empty()) {
+      const std::string presented = Presented(req);
       // Every token is compared, whichever matches, so the time taken tells nothing.
       for (const auto& token : t_.setup_.tokens) {
         if (SameToken(presented, token.value) && !catalog) {
@@ -215,8 +297,7 @@ class HttpTransport::Handler {
         }
       }
       if (!catalog) {
-        res.set("WWW-Authenticate", "Bearer");
-        SendUnread(req, res, 401, "");
+        Unauthorized(req, res);
         return 401;
       }
     } else if (!t_.hosts_ok_.empty()) {
@@ -239,8 +320,6 @@ class HttpTransport::Handler {
         return 403;
       }
     }
-    const std::string uri = req.getURI();
-    const std::string path = uri.substr(0, uri.find('?'));
     if (path == "/healthz") {
       if (req.getMethod() != "GET" && req.getMethod() != "HEAD") {
         res.set("Allow", "GET");
@@ -253,7 +332,7 @@ class HttpTransport::Handler {
     if (path == "/metrics" && t_.metrics_) {
       SendUnread(req, res, 200,
                  t_.metrics_->Text(t_.calls_.load(), t_.server_.catalog()->all().size(),
-                                   t_.server_.pipeline().counts()),
+                                   t_.server_.pipeline().counts(), *t_.front_),
                  "text/plain; version=0.0.4");
       return 200;
     }
@@ -275,12 +354,25 @@ class HttpTransport::Handler {
   int Post(const HTTPServerRequest& req, HTTPServerResponse& res,
            std::shared_ptr<const Catalog> catalog, McpServer::Record* record) {
     const HttpConfig& c = t_.setup_.config;
-    // Calls at once are bounded: past the limit, 503 at once, never a queue.
+    // Calls at once are bounded: past the limit, 503 at once, never a queue. A refused request
+    // takes no slot, not even for a moment (else two arriving together at the last free slot
+    // could both be refused).
     struct Slot {
       std::atomic<size_t>& n;
       bool taken;
-      Slot(std::atomic<size_t>& count, size_t max) : n(count), taken(++count <= max) {}
-      ~Slot() { --n; }
+      Slot(std::atomic<size_t>& count, size_t max) : n(count) {
+        size_t now = n.load();
+        while (now < max && !n.compare_exchange_weak(now, now + 1)) {
+        }
+        taken = now < max;
+      }
+      // The call is done once its answer is made: the slot is free before the answer is
+      // written, so a client that has read it and calls again does not find it taken.
+      void Release() {
+        if (taken) --n;
+        taken = false;
+      }
+      ~Slot() { Release(); }
     } slot(t_.calls_, c.max_calls);
     if (!slot.taken) {
       res.set("Retry-After", "1");
@@ -321,6 +413,7 @@ class HttpTransport::Handler {
         return;
       }
       status = StatusOf(o);
+      slot.Release();
       Send(res, status, o.json);
     };
     t_.server_.Handle(body, caller);
@@ -375,7 +468,7 @@ HttpTransport::HttpTransport(McpServer& server, Setup setup)
     origins_ok_ = {"http://127.0.0.1:" + p, "http://localhost:" + p, "http://[::1]:" + p};
   }
   for (const auto& origin : c.allowed_origins) origins_ok_.push_back(Lower(origin));
-  if (c.metrics) metrics_ = std::make_unique<HttpMetrics>();
+  if (c.metrics) metrics_ = std::make_unique<HttpMetrics>(server_.ToolNames());
 }
 
 HttpTransport::~HttpTransport() = default;

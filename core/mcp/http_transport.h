@@ -8,13 +8,18 @@
 //   GET  /mcp     405 (no server-initiated stream: 2026-07-28 has none, and 2025 lets a server
 //   DELETE /mcp   decline), with Allow: POST. An Mcp-Session-Id header is ignored.
 //   GET  /healthz 200 "ok": tells nothing about repositories.
-//   GET  /metrics Prometheus text, when configured (http.metrics: true); else 404.
+//   GET  /metrics Prometheus text, when configured (http.metrics); else 404. Every label value
+//                 is one the server fixes: an unknown tool's name is counted as "(unknown)".
 //
 // Who may call (docs/safety.md, "Over HTTP, only who may call"):
 // - with tokens configured (http.token_env, http.tokens), every request must carry
 //   `Authorization: Bearer <token>`, compared in constant time; any other request gets 401 with
-//   `WWW-Authenticate: Bearer` and an empty body. The token picks the repositories the call sees:
-//   with a live catalog (groups listed again), its set as made from the whole at the last swap.
+//   `WWW-Authenticate: Bearer` and a JSON-RPC error saying what to send (never what was sent).
+//   The token picks the repositories the call sees: with a live catalog (groups listed again),
+//   its set as made from the whole at the last swap.
+// - /metrics with its own token (http.metrics.token_env) is read with that token only: a
+//   caller's token gets 403, any other 401; the metrics token is none of the callers' (401 on
+//   /mcp).
 // - without tokens, on loopback only: the Host header must name the server as 127.0.0.1:PORT,
 //   localhost:PORT or [::1]:PORT; else 403 (DNS rebinding).
 // - an Origin header, when sent, must be the server's own loopback origin or one of
@@ -68,6 +73,8 @@ class HttpTransport {
     std::string host;           // as configured: 127.0.0.1, localhost, ::1, 0.0.0.0, a name…
     uint16_t port = 0;          // 0: any free port (port() tells which)
     std::vector<Token> tokens;  // empty: no token asked
+    // /metrics' own token (http.metrics.token_env); "" for none. Opens /metrics and nothing else.
+    std::string metrics_token;
     HttpConfig config;
   };
 

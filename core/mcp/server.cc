@@ -287,6 +287,12 @@ MethodAnswer McpServer::CallTool(const MethodCall& call) const {
   return MethodAnswer::Result(ToolResult(text, is_error));
 }
 
+std::vector<std::string> McpServer::ToolNames() const {
+  std::vector<std::string> names;
+  for (const auto& t : tools_) names.push_back(t->spec().name);
+  return names;
+}
+
 std::string McpServer::ToolsList() const {
   std::string out = "{\"tools\":[";
   for (size_t i = 0; i < tools_.size(); ++i) {

@@ -148,6 +148,8 @@ class McpServer {
   std::shared_ptr<const Catalog> catalog() const { return live_->Get(); }
   const std::shared_ptr<LiveCatalog>& live_catalog() const { return live_; }
   const AnswerPipeline& pipeline() const { return pipeline_; }
+  // The names of the tools served (tools/list's), in its order.
+  std::vector<std::string> ToolNames() const;
 
  private:
   struct Request;

@@ -86,6 +86,17 @@ TEST_F(ConfigTest, EachProblemIsRefusedWithFileLineColumnAndWhatToWrite) {
        "from 1 to 4,096"},
       {"repos:\n  - name: shop\n    path: shop\n    name: again\n", "repo-reader.yaml:4:5",
        "given twice"},
+      {"repos:\n  - name: shop\n    path: shop\nhttp:\n  metrics: maybe\n", "repo-reader.yaml:5:12",
+       "http.metrics must be true, false, or /metrics' own token"},
+      {"repos:\n  - name: shop\n    path: shop\nhttp:\n  metrics: {}\n", "repo-reader.yaml:5:12",
+       "http.metrics: `token_env` is missing"},
+      {"repos:\n  - name: shop\n    path: shop\nhttp:\n  metrics: {token_env: M, scrape: 1}\n",
+       "repo-reader.yaml:5:27", "http.metrics: unknown key `scrape`"},
+      {"repos:\n  - name: shop\n    path: shop\nhttp:\n  token_env: T\n  metrics: true\n",
+       "repo-reader.yaml:6:12", "give /metrics a token of its own: metrics: {token_env:"},
+      {"repos:\n  - name: shop\n    path: shop\nhttp:\n  tokens:\n    - token_env: T\n"
+       "      repos: [shop]\n  metrics: {token_env: T}\n",
+       "repo-reader.yaml:8:24", "/metrics needs a token of its own, in a variable of its own"},
       {"", "repo-reader.yaml", "empty"},
   };
   for (const auto& c : cases) {
@@ -107,6 +118,7 @@ TEST_F(ConfigTest, EveryTokenEnvTakesOnlyAVariablesNameAndNeverRepeatsAnythingEl
     for (const std::string& yaml : {
              repo + "http:\n  token_env: " + value + "\n",
              repo + "http:\n  tokens:\n    - token_env: " + value + "\n      repos: [shop]\n",
+             repo + "http:\n  metrics:\n    token_env: " + value + "\n",
              repo +
                  "mirrors:\n  - name: web\n    url: https://github.com/acme/web.git\n"
                  "    token_env: " +
@@ -123,6 +135,12 @@ TEST_F(ConfigTest, EveryTokenEnvTakesOnlyAVariablesNameAndNeverRepeatsAnythingEl
         EXPECT_EQ(r.error().find(value), std::string::npos) << r.error();
       }
     }
+  }
+  for (const char* name : {"REPO_READER_TOKEN", "_T", "T1", "GITHUB_TOKEN"}) {
+    auto r = Parse(repo + "http:\n  metrics: {token_env: " + std::string(name) + "}\n");
+    ASSERT_TRUE(r) << name << ": " << r.error();
+    EXPECT_TRUE(r->http.metrics);
+    EXPECT_EQ(r->http.metrics_token_env, name);
   }
   for (const char* name : {"REPO_READER_TOKEN", "_T", "T1", "GITHUB_TOKEN"}) {
     auto r = Parse(repo + "http:\n  token_env: " + std::string(name) + "\n");

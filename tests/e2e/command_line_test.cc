@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -154,6 +155,42 @@ TEST_F(CommandLineCheck, ATokenVariableUnsetOrEmptyFailsTheCheckNamingIt) {
   EXPECT_TRUE(Has(both.out, "HTTP token: from $RR_CHECK_TOKEN (set)")) << both.out;
   EXPECT_FALSE(Has(both.out, "tok-one-9f3")) << "the token itself is never printed";
   EXPECT_TRUE(Has(both.out, "OK")) << both.out;
+}
+
+// /metrics' own token: --check fails while its variable is unset or empty, or holds a caller's
+// token, naming variables and never a value.
+TEST_F(CommandLineCheck, TheMetricsTokenVariableUnsetEmptyOrACallersFailsTheCheck) {
+  const std::string file = site.Config(
+      "repos:\n  - name: shop\n    path: shop\n"
+      "http:\n  token_env: RR_CHECK_TOKEN\n  metrics: {token_env: RR_CHECK_METRICS_TOKEN}\n");
+  const std::vector<std::string> args = {RR_BINARY, "--config", file, "--check"};
+  for (const char* value : {"", "unset"}) {
+    std::map<std::string, std::string> env = {{"RR_CHECK_TOKEN", "tok-one-9f3"}};
+    if (std::string(value) != "unset") env["RR_CHECK_METRICS_TOKEN"] = value;
+    const CommandResult r = rr::testing::Run(args, site.tmp.path(), env);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_TRUE(Has(r.out,
+                    "HTTP token: the environment variable RR_CHECK_METRICS_TOKEN (http "
+                    "metrics token_env) is " +
+                        std::string(*value ? "not set" : "empty")))
+        << r.out;
+    EXPECT_TRUE(Has(r.out, "Problems found.")) << r.out;
+  }
+  const CommandResult shared = rr::testing::Run(
+      args, site.tmp.path(),
+      {{"RR_CHECK_TOKEN", "tok-one-9f3"}, {"RR_CHECK_METRICS_TOKEN", "tok-one-9f3"}});
+  EXPECT_EQ(shared.status, 1) << shared.out << shared.err;
+  EXPECT_TRUE(Has(shared.out,
+                  "$RR_CHECK_METRICS_TOKEN (http metrics token_env) holds the same token as "
+                  "$RR_CHECK_TOKEN"))
+      << shared.out;
+  EXPECT_FALSE(Has(shared.out + shared.err, "tok-one-9f3"));
+  const CommandResult good = rr::testing::Run(
+      args, site.tmp.path(),
+      {{"RR_CHECK_TOKEN", "tok-one-9f3"}, {"RR_CHECK_METRICS_TOKEN", "tok-metrics-2a7"}});
+  EXPECT_EQ(good.status, 0) << good.out << good.err;
+  EXPECT_TRUE(Has(good.out, "HTTP token: from $RR_CHECK_METRICS_TOKEN (set)")) << good.out;
+  EXPECT_FALSE(Has(good.out + good.err, "tok-metrics-2a7"));
 }
 
 TEST_F(CommandLineCheck, WithoutAConfigurationChecksTheRepositoryOfTheCurrentFolder) {

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -513,6 +514,97 @@ TEST(HttpFront, SigtermRefusesNewConnectionsAtOnceAndExitsWithinTheDrain) {
   EXPECT_EQ(p.Wait(std::chrono::seconds(10)), 0) << p.Stderr();
   EXPECT_LE(MsSince(sigterm), 2000.0) << p.Stderr();
   close(busy);
+}
+
+// /metrics, read on a new connection: its body.
+std::string Metrics(int port) {
+  const Got g = Exchange(port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+                                   "\r\nConnection: close\r\n\r\n");
+  const size_t end = g.bytes.find("\r\n\r\n");
+  return g.status() == 200 && end != std::string::npos ? g.bytes.substr(end + 4) : "";
+}
+
+// The value of one rr_http_refused_total series; -1 when absent.
+long Refused(const std::string& metrics, int status, const std::string& reason) {
+  const std::string series =
+      "rr_http_refused_total{status=\"" + std::to_string(status) + "\",reason=\"" + reason + "\"} ";
+  const size_t at = metrics.find(series);
+  return at == std::string::npos ? -1 : std::stol(metrics.substr(at + series.size()));
+}
+
+// What the front answers itself never reaches the handler, so it was counted nowhere: a flood
+// of bad heads, slow requests or connections past the caps left /metrics unmoved. Each is now
+// counted where it happens, by status and reason, in series fixed from the start.
+TEST(HttpFront, WhatTheFrontRefusesIsCountedByStatusAndReason) {
+  Served s(
+      "  metrics: true\n  max_body_bytes: 1024\n  request_seconds: 2\n"
+      "  max_connections: 6\n  max_connections_per_address: 3\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  const int port = p.port();
+  const std::string before = Metrics(port);
+  const std::vector<std::pair<int, std::string>> kinds = {
+      {400, "malformed"},       {505, "version"},
+      {501, "transfer_coding"}, {431, "head_too_large"},
+      {413, "body_too_large"},  {408, "timeout"},
+      {503, "stopping"},        {503, "queue_full"},
+      {503, "connections"},     {503, "connections_per_address"}};
+  for (const auto& [status, reason] : kinds) {
+    EXPECT_EQ(Refused(before, status, reason), 0) << reason << "\n" << before;
+  }
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // that connection closed
+  // Past the caps: a fourth connection from one address, then a seventh in all.
+  std::vector<int> held;
+  for (int i = 0; i < 3; ++i) held.push_back(Connect(port, "127.0.0.2"));
+  for (int fd : held) ASSERT_GE(fd, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // accepted
+  const int fourth = Connect(port, "127.0.0.2");
+  ASSERT_GE(fourth, 0);
+  EXPECT_EQ(Read(fourth, std::chrono::seconds(5)).status(), 503);
+  close(fourth);
+  for (int i = 0; i < 3; ++i) held.push_back(Connect(port, "127.0.0.3"));
+  for (int fd : held) ASSERT_GE(fd, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // accepted
+  EXPECT_EQ(Exchange(port, RawCall(port, "")).status(), 503);   // from 127.0.0.1: the 7th
+  for (int fd : held) close(fd);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // closed
+
+  const std::string host = "Host: 127.0.0.1:" + std::to_string(port) + "\r\n";
+  const std::string body = CallBody();
+  EXPECT_EQ(Exchange(port, RawCall(port, host + "Host: evil.com\r\n")).status(), 400);
+  EXPECT_EQ(Exchange(port, RawCall(port,
+                                   "Transfer-Encoding: chunked\r\nContent-Length: " +
+                                       std::to_string(body.size()) + "\r\n",
+                                   "0\r\n\r\n", false))
+                .status(),
+            400);
+  EXPECT_EQ(Exchange(port, "POST /mcp HTTP/2.0\r\n" + host + "\r\n").status(), 505);
+  EXPECT_EQ(Exchange(port, RawCall(port, "Transfer-Encoding: gzip\r\n", "", false)).status(), 501);
+  EXPECT_EQ(
+      Exchange(port, RawCall(port, "X-Pad: " + std::string(17 * 1024, 'a') + "\r\n")).status(),
+      431);
+  EXPECT_EQ(Exchange(port, RawCall(port, "", std::string(2000, ' ') + body)).status(), 413);
+  // Half a head, then nothing: 408 after request_seconds.
+  const int slow = Connect(port);
+  ASSERT_GE(slow, 0);
+  SendAll(slow, "POST /mcp HTTP/1.1\r\n" + host);
+  EXPECT_EQ(Read(slow, std::chrono::seconds(5)).status(), 408);
+  close(slow);
+
+  const std::string after = Metrics(port);
+  const std::map<std::string, long> expect = {
+      {"malformed", 2},       {"version", 1},
+      {"transfer_coding", 1}, {"head_too_large", 1},
+      {"body_too_large", 1},  {"timeout", 1},
+      {"stopping", 0},        {"queue_full", 0},
+      {"connections", 1},     {"connections_per_address", 1}};
+  for (const auto& [status, reason] : kinds) {
+    EXPECT_EQ(Refused(after, status, reason), expect.at(reason)) << reason << "\n" << after;
+  }
+  // None of them reached the handler: no response counted, no call logged.
+  EXPECT_EQ(after.find("rr_http_responses_total{status=\"4"), std::string::npos) << after;
+  EXPECT_EQ(CallsLogged(p, 1), 0u) << p.Stderr();
 }
 
 }  // namespace

@@ -279,27 +279,59 @@ TEST(Http, WithATokenEveryOtherRequestGets401AndNothingElse) {
                       {{"RR_TOKEN", "s3cret-token-value"}});
   ASSERT_TRUE(p.ok()) << p.Stderr();
   const std::string body = ModernCall(1, "read_file", R"({"repo":"shop","path":"README.md"})");
-  for (const std::string& auth :
-       std::vector<std::string>{"", "Bearer wrong", "Bearer s3cret-token-valu",
-                                "Bearer s3cret-token-value2", "Basic s3cret-token-value"}) {
+  std::string first_body;
+  for (const std::string& auth : std::vector<std::string>{
+           "", "Bearer wrong-7f3a9c", "Bearer s3cret-token-valu", "Bearer s3cret-token-value2",
+           "Basic s3cret-token-value", "Bearer \"},\"injected\":{\"x\":\"y"}) {
     auto h = ModernHeaders("tools/call", "read_file");
     if (!auth.empty()) h["Authorization"] = auth;
     auto r = HttpRequest(p.port(), "POST", "/mcp", body, h);
     EXPECT_EQ(r.status, 401) << auth;
-    EXPECT_EQ(r.headers["www-authenticate"], "Bearer") << auth;
-    EXPECT_TRUE(r.body.empty()) << auth;
+    // RFC 6750: the Bearer challenge; invalid_token when something was sent.
+    EXPECT_EQ(r.headers["www-authenticate"],
+              auth.empty() ? "Bearer" : "Bearer error=\"invalid_token\"")
+        << auth;
+    EXPECT_EQ(r.headers["content-type"], "application/json") << auth;
+    // The body says, in JSON, what to send: the header and the scheme.
+    auto m = Parse(r.body);
+    ASSERT_TRUE(m && m->has("error")) << auth << ": " << r.body;
+    auto error = m->getObject("error");
+    EXPECT_EQ(error->getValue<int>("code"), -32600) << r.body;
+    EXPECT_NE(error->getValue<std::string>("message").find("Authorization: Bearer <token>"),
+              std::string::npos)
+        << r.body;
+    ASSERT_TRUE(error->has("data")) << r.body;
+    EXPECT_EQ(error->getObject("data")->getValue<std::string>("header"), "Authorization");
+    EXPECT_EQ(error->getObject("data")->getValue<std::string>("scheme"), "Bearer");
+    EXPECT_FALSE(m->has("injected")) << r.body;
+    // Never a word of what was sent, nor of the token it should have been.
+    const std::string sent = auth.substr(auth.find(' ') + 1);
+    if (!auth.empty()) {
+      EXPECT_EQ(r.body.find(sent), std::string::npos) << r.body;
+    }
+    EXPECT_EQ(r.body.find("s3cret"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find("shop"), std::string::npos) << r.body;
+    if (auth.empty()) first_body = r.body;
   }
-  EXPECT_EQ(HttpRequest(p.port(), "GET", "/healthz").status, 401);
-  EXPECT_EQ(HttpRequest(p.port(), "GET", "/mcp").status, 401);
+  // Every path answers the same 401: nothing tells one from another, or /metrics' existence.
+  for (const char* path : {"/healthz", "/mcp", "/metrics", "/nowhere"}) {
+    auto r = HttpRequest(p.port(), "GET", path);
+    EXPECT_EQ(r.status, 401) << path;
+    EXPECT_EQ(r.body, first_body) << path;
+  }
   auto h = ModernHeaders("tools/call", "read_file");
   h["Authorization"] = "Bearer s3cret-token-value";
   auto r = HttpRequest(p.port(), "POST", "/mcp", body, h);
   EXPECT_EQ(r.status, 200);
   EXPECT_NE(ToolText(r).find("# Shop"), std::string::npos);
-  // The access log never holds the token.
+  // The access log never holds the token, nor any token sent.
   p.Terminate();
   EXPECT_EQ(p.Wait(), 0);
   EXPECT_EQ(p.Stderr().find("s3cret-token-value"), std::string::npos) << p.Stderr();
+  EXPECT_EQ(p.Stderr().find("s3cret-token-valu"), std::string::npos) << p.Stderr();
+  EXPECT_EQ(p.Stderr().find("wrong-7f3a9c"), std::string::npos) << p.Stderr();
+  EXPECT_EQ(p.Stderr().find("injected"), std::string::npos) << p.Stderr();
+  EXPECT_NE(p.Stderr().find("http: POST /mcp 401"), std::string::npos) << p.Stderr();
   EXPECT_NE(p.Stderr().find("http: POST /mcp 200 tools/call read_file repo=shop ok"),
             std::string::npos)
       << p.Stderr();
@@ -459,6 +491,158 @@ TEST(Http, MetricsWhenConfiguredCountCallsByToolAndOutcome) {
             std::string::npos);
   EXPECT_NE(m.body.find("rr_tool_call_seconds_count{tool=\"read_file\"} 4"), std::string::npos);
   EXPECT_EQ(m.body.find("shop"), std::string::npos);  // nothing about repositories by name
+}
+
+// /metrics' lines with their values left out: what makes its size.
+std::vector<std::string> MetricsSeries(const std::string& text) {
+  std::vector<std::string> series;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    series.push_back(line.substr(0, line.rfind(' ')));
+    at = end + 1;
+  }
+  return series;
+}
+
+// By attack: each made-up tool name was a label of its own (sixteen lines each), so any caller
+// could grow /metrics without bound. Now every name the server does not have is "(unknown)".
+TEST(Http, MetricsStayTheSameSizeHoweverManyUnknownNamesAreCalled) {
+  Served s("  metrics: true\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path());
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  auto unknown = [&](const std::string& name) {
+    return HttpRequest(p.port(), "POST", "/mcp", ModernCall(1, name, "{}"),
+                       ModernHeaders("tools/call", name));
+  };
+  auto unknown_method = [&](const std::string& method) {
+    return HttpRequest(p.port(), "POST", "/mcp",
+                       "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + method + "\",\"params\":{" +
+                           ModernMeta() + "}}",
+                       ModernHeaders(method));
+  };
+  // Every kind of answer once, so that each series that can appear has.
+  CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})");
+  CallModern(p.port(), "read_file", R"({"repo":"shop","path":"missing"})");
+  EXPECT_NE(unknown("made_up_0").body.find("unknown tool"), std::string::npos);
+  unknown_method("made/up/0");
+  const auto before = HttpRequest(p.port(), "GET", "/metrics");
+  ASSERT_EQ(before.status, 200);
+  for (int i = 1; i <= 500; ++i) {
+    const std::string name =
+        i % 50 == 0 ? "we}ird,le=x<" + std::to_string(i) + ">" : "made_up_" + std::to_string(i);
+    const auto r = unknown(name);
+    ASSERT_EQ(r.status, 200) << r.body;  // 2026-07-28: an unknown tool is a -32602 error, 200
+    if (i % 5 == 0) unknown_method("made/up/" + std::to_string(i));
+  }
+  const auto after = HttpRequest(p.port(), "GET", "/metrics");
+  ASSERT_EQ(after.status, 200);
+  EXPECT_EQ(MetricsSeries(after.body), MetricsSeries(before.body)) << after.body;
+  EXPECT_LT(after.body.size(), before.body.size() + 256) << after.body;
+  EXPECT_EQ(after.body.find("made_up"), std::string::npos) << after.body;
+  EXPECT_EQ(after.body.find("made/up"), std::string::npos) << after.body;
+  EXPECT_EQ(after.body.find("ird"), std::string::npos) << after.body;
+  EXPECT_NE(after.body.find("rr_tool_calls_total{tool=\"(unknown)\",outcome=\"error -32602\"} 501"),
+            std::string::npos)
+      << after.body;
+  EXPECT_NE(after.body.find("rr_tool_call_seconds_count{tool=\"(unknown)\"} 501"),
+            std::string::npos);
+  EXPECT_NE(after.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"ok\"} 1"),
+            std::string::npos);
+}
+
+// By attack: /metrics tells every token's calls and counts every repository, so a caller's
+// token must not read it, and its own token must open nothing else.
+TEST(Http, MetricsAreReadWithTheirOwnTokenAndNoCallersToken) {
+  Served s(
+      "  token_env: RR_TOKEN\n"
+      "  tokens:\n    - token_env: SHOP_TOKEN\n      repos: [shop]\n"
+      "  metrics:\n    token_env: RR_METRICS_TOKEN\n");
+  HttpServerProcess p({RR_BINARY, "--config", s.config, "--http", "127.0.0.1:0"}, s.tmp.path(),
+                      {{"RR_TOKEN", "token-for-all-5b1"},
+                       {"SHOP_TOKEN", "token-for-shop-0c4"},
+                       {"RR_METRICS_TOKEN", "token-for-metrics-9e2"}});
+  ASSERT_TRUE(p.ok()) << p.Stderr();
+  auto bearer = [](const std::string& t) {
+    return std::map<std::string, std::string>{{"Authorization", "Bearer " + t}};
+  };
+  EXPECT_EQ(CallModern(p.port(), "read_file", R"({"repo":"shop","path":"README.md"})",
+                       bearer("token-for-shop-0c4"))
+                .status,
+            200);
+  // A caller's token, either one: 403, and no metrics.
+  for (const char* caller : {"token-for-all-5b1", "token-for-shop-0c4"}) {
+    auto r = HttpRequest(p.port(), "GET", "/metrics", "", bearer(caller));
+    EXPECT_EQ(r.status, 403) << caller;
+    EXPECT_EQ(r.headers["www-authenticate"], "Bearer error=\"insufficient_scope\"");
+    EXPECT_EQ(r.body.find("rr_"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find(caller), std::string::npos) << r.body;
+  }
+  // No token, a wrong one: 401.
+  for (const std::string& t : {std::string(), std::string("token-for-metrics-9e"),
+                               std::string("token-for-metrics-9e2x")}) {
+    auto r = HttpRequest(p.port(), "GET", "/metrics", "",
+                         t.empty() ? std::map<std::string, std::string>{} : bearer(t));
+    EXPECT_EQ(r.status, 401) << t;
+    EXPECT_EQ(r.body.find("rr_"), std::string::npos) << r.body;
+  }
+  // The metrics token: the metrics.
+  auto m = HttpRequest(p.port(), "GET", "/metrics", "", bearer("token-for-metrics-9e2"));
+  EXPECT_EQ(m.status, 200) << m.body;
+  EXPECT_NE(m.body.find("rr_tool_calls_total{tool=\"read_file\",outcome=\"ok\"} 1"),
+            std::string::npos)
+      << m.body;
+  // ... and nothing else: no call, no health, no listing.
+  for (const std::string tool : {"read_file", "list_repos"}) {
+    auto r = CallModern(p.port(), tool, R"({"repo":"shop","path":"README.md"})",
+                        bearer("token-for-metrics-9e2"));
+    EXPECT_EQ(r.status, 401) << tool << ": " << r.body;
+    EXPECT_EQ(r.body.find("Shop"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find("shop"), std::string::npos) << r.body;
+  }
+  EXPECT_EQ(HttpRequest(p.port(), "GET", "/healthz", "", bearer("token-for-metrics-9e2")).status,
+            401);
+  p.Terminate();
+  EXPECT_EQ(p.Wait(), 0);
+  for (const char* t : {"token-for-all", "token-for-shop", "token-for-metrics"}) {
+    EXPECT_EQ(p.Stderr().find(t), std::string::npos) << p.Stderr();
+  }
+  // One POST ran a tool; the three the metrics token tried were refused before anything ran.
+  EXPECT_NE(p.Stderr().find("http: POST /mcp 200 tools/call read_file"), std::string::npos);
+  EXPECT_EQ(p.Stderr().find("list_repos"), std::string::npos) << p.Stderr();
+}
+
+// /metrics' token may not be a caller's: the same value, or `metrics: true` beside callers'
+// tokens, and the server does not start, saying why and never the value.
+TEST(Http, AMetricsTokenSharedWithCallersIsRefusedAtStart) {
+  Served same("  token_env: RR_TOKEN\n  metrics: {token_env: RR_METRICS_TOKEN}\n");
+  HttpServerProcess p({RR_BINARY, "--config", same.config, "--http", "127.0.0.1:0"},
+                      same.tmp.path(),
+                      {{"RR_TOKEN", "one-token-3d8"}, {"RR_METRICS_TOKEN", "one-token-3d8"}});
+  EXPECT_FALSE(p.ok());
+  EXPECT_EQ(p.Wait(), 1);
+  EXPECT_NE(p.Stderr().find("$RR_METRICS_TOKEN (http metrics token_env) holds the same token as "
+                            "$RR_TOKEN"),
+            std::string::npos)
+      << p.Stderr();
+  EXPECT_EQ(p.Stderr().find("one-token-3d8"), std::string::npos) << p.Stderr();
+
+  Served open("  token_env: RR_TOKEN\n  metrics: true\n");
+  HttpServerProcess q({RR_BINARY, "--config", open.config, "--http", "127.0.0.1:0"},
+                      open.tmp.path(), {{"RR_TOKEN", "one-token-3d8"}});
+  EXPECT_FALSE(q.ok());
+  EXPECT_EQ(q.Wait(), 1);
+  EXPECT_NE(q.Stderr().find("give /metrics a token of its own"), std::string::npos) << q.Stderr();
+
+  Served unset("  token_env: RR_TOKEN\n  metrics: {token_env: RR_METRICS_TOKEN}\n");
+  HttpServerProcess r({RR_BINARY, "--config", unset.config, "--http", "127.0.0.1:0"},
+                      unset.tmp.path(), {{"RR_TOKEN", "one-token-3d8"}});
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.Wait(), 1);
+  EXPECT_NE(r.Stderr().find("RR_METRICS_TOKEN (http metrics token_env) is not set"),
+            std::string::npos)
+      << r.Stderr();
 }
 
 }  // namespace
