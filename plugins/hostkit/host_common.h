@@ -2,8 +2,9 @@
 // their links, from a table of how each host addresses its pages (LinkedHost); percent-encoding,
 // reading a header of an answer, the `Link` header's next page, and reading a page of a listing
 // (ReadPage: the status, the JSON (Poco::JSON), each entry into a ListedRepo, the next page), so
-// that each plugin says only where its host's pages differ (PageStyle and two small functions). Built against the SDK only; nothing here makes a request
-// (the server does), and nothing here throws out of a plugin call.
+// that each plugin says only where its host's pages differ (PageStyle and two small functions).
+// Built against the SDK only; nothing here makes a request (the server does), and nothing here
+// throws out of a plugin call.
 #pragma once
 
 #include <Poco/JSON/Array.h>
