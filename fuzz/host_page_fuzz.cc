@@ -1,8 +1,10 @@
 // A host plugin's listing-page parser (HostPlugin::ParsePage), for the plugin compiled into this
 // target (fuzz/CMakeLists.txt builds one target per built-in host plugin), reached through its
-// exported entry as the server reaches it. Input: a byte choosing the status, a byte choosing
-// the owner's kind, the Link, X-Next-Page, X-RateLimit-Remaining and Retry-After header values
-// (length-prefixed), then the body. Whatever the page, ParsePage answers (it must not throw).
+// exported C entry and the SDK's host side (repo_reader/plugin_host.h) as the server reaches it.
+// Input: a byte choosing the status, a byte choosing the owner's kind, the Link, X-Next-Page,
+// X-RateLimit-Remaining and Retry-After header values (length-prefixed), then the body. Whatever
+// the page, ParsePage answers (it must not throw).
+#include <repo_reader/plugin_host.h>
 #include <repo_reader/sdk.h>
 
 #include <cstdint>
@@ -11,15 +13,16 @@
 
 #include "fuzz_util.h"
 
-extern "C" const void* repo_reader_plugin;
+extern "C" const rr_plugin* repo_reader_plugin_entry(const rr_text_out* error);
 
 namespace {
 
 const repo_reader::HostPlugin& Host() {
-  static repo_reader::Made<repo_reader::HostPlugin> made = [] {
-    auto entry = reinterpret_cast<repo_reader::PluginEntryFunction*>(
-        reinterpret_cast<intptr_t>(repo_reader_plugin));
-    return entry()->make_hosts(repo_reader::PluginSettings{});
+  static repo_reader::host::Hosted<repo_reader::host::HostedHost> made = [] {
+    const rr_plugin* entry = repo_reader_plugin_entry(nullptr);
+    if (!entry || !entry->make_hosts) std::abort();
+    // Compiled into this program: no library to keep loaded.
+    return repo_reader::host::MakeHosts(*entry, repo_reader::PluginSettings{}, nullptr);
   }();
   if (made.made.empty()) std::abort();
   return *made.made.front();

@@ -29,6 +29,9 @@ case "${1:-}" in
     # The fuzz targets (scripts/fuzz.sh, run over their seeds by scripts/test.sh): clang and
     # libFuzzer's runtime.
     packages+=(clang libclang-rt-14-dev)
+    # sdk.build_example_libcxx: the example plugin built by clang++ against LLVM's C++ library,
+    # loaded by the server built by g++ against libstdc++ (the plugin boundary is C).
+    packages+=(libc++-dev libc++abi-dev)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
     # The packaging tests: the above. podman is not installed: where it is, the image test runs
     # the image with it; on these machines it cannot run containers (crun is refused

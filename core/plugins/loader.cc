@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <boost/dll/shared_library.hpp>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -13,34 +12,20 @@
 #include "core/secrets/problem_filter.h"
 #include "core/util/crash_note.h"
 #include "core/util/text.h"
+#include "repo_reader/plugin_host.h"
 
 namespace rr {
 namespace {
 
 using repo_reader::HostPlugin;
-using repo_reader::PluginEntry;
-using repo_reader::PluginEntryFunction;
 using repo_reader::SecretDetector;
 
-using Library = std::shared_ptr<boost::dll::shared_library>;
+using Library = std::shared_ptr<repo_reader::host::Library>;
 
 std::string FolderOf(const std::string& path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-bool IsValidPluginName(const char* name) {
-  if (!name) return false;
-  const size_t n = strnlen(name, 65);
-  if (n == 0 || n > 64) return false;
-  for (size_t i = 0; i < n; ++i) {
-    const char c = name[i];
-    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (i == 0 && !alnum) return false;
-    if (!alnum && c != '.' && c != '_' && c != '-') return false;
-  }
-  return true;
 }
 
 bool IsValidHostKind(const std::string& kind) {
@@ -160,53 +145,18 @@ class Loader {
       }
     }
 
-    Library lib;
-    try {
-      lib = std::make_shared<boost::dll::shared_library>(
-          std::string(real), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
-    } catch (const std::exception& e) {
-      Problem(spec, std::string(real) + " cannot be loaded: " + DisplayName(e.what()));
+    std::string why;
+    const Library lib = repo_reader::host::Library::Open(real, &why);
+    if (!lib) {
+      Problem(spec, std::string(real) + " cannot be loaded: " + DisplayName(why));
       return;
     }
-    if (!lib->has(repo_reader::kEntrySymbol)) {
-      Problem(spec, std::string(real) + " is not a repo-reader plugin: it exports no `" +
-                        repo_reader::kEntrySymbol +
-                        "` entry (REPO_READER_PLUGIN in <repo_reader/plugin.h>)");
+    const repo_reader::host::Opened opened = repo_reader::host::OpenPlugin(*lib, real);
+    if (!opened.entry) {
+      Problem(spec, DisplayName(opened.error));
       return;
     }
-    const PluginEntry* entry = nullptr;
-    try {
-      auto& fn = lib->get_alias<PluginEntryFunction>(repo_reader::kEntrySymbol);
-      entry = fn();
-    } catch (const std::exception& e) {
-      Problem(spec, "its entry failed: " + DisplayName(e.what()));
-      return;
-    } catch (...) {
-      Problem(spec, "its entry failed");
-      return;
-    }
-    if (!entry) {
-      Problem(spec, "its entry answered nothing");
-      return;
-    }
-    if (entry->abi_version != repo_reader::kAbiVersion) {
-      Problem(spec, std::string(real) + " was built against the plugin SDK's ABI version " +
-                        std::to_string(entry->abi_version) + "; this server speaks version " +
-                        std::to_string(repo_reader::kAbiVersion) +
-                        ". Rebuild the plugin against this server's SDK (find_package("
-                        "repo_reader_sdk)), or use a server of its version");
-      return;
-    }
-    if (entry->entry_size != sizeof(PluginEntry)) {
-      Problem(spec, "its entry is malformed (size " + std::to_string(entry->entry_size) +
-                        ", expected " + std::to_string(sizeof(PluginEntry)) +
-                        "); rebuild it against this server's SDK");
-      return;
-    }
-    if (!IsValidPluginName(entry->name)) {
-      Problem(spec, "its entry gives no valid name (1 to 64 of a-z, 0-9, '.', '_', '-')");
-      return;
-    }
+    const rr_plugin* entry = opened.entry;
     const std::string name = entry->name;
     if (builtin && name != spec.name) {
       Problem(spec, std::string(real) + " calls itself `" + name + "`, not `" + spec.name +
@@ -226,15 +176,6 @@ class Loader {
                         "` is already loaded; each plugin is loaded once (remove one entry)");
       return;
     }
-    const uint32_t known = repo_reader::kSecretDetectorPlugin | repo_reader::kHostPlugin;
-    if (entry->kinds == 0 || (entry->kinds & ~known) ||
-        ((entry->kinds & repo_reader::kSecretDetectorPlugin) && !entry->make_secret_detectors) ||
-        ((entry->kinds & repo_reader::kHostPlugin) && !entry->make_hosts)) {
-      Problem(spec,
-              "its entry is malformed: it names no kind this server knows, or a kind "
-              "without its factory");
-      return;
-    }
 
     LoadedPluginInfo info;
     info.name = name;
@@ -242,16 +183,14 @@ class Loader {
     info.description = Text(entry->description, 300);
     info.path = real;
     info.kinds = entry->kinds;
-    if (entry->kinds & repo_reader::kSecretDetectorPlugin) {
-      auto made = Call(spec, "make_secret_detectors",
-                       [&] { return entry->make_secret_detectors(spec.settings); });
+    if (entry->kinds & RR_KIND_SECRET_DETECTOR) {
+      auto made = Call(spec, "make_secret_detectors", [&] {
+        return repo_reader::host::MakeDetectors(*entry, spec.settings, lib);
+      });
       if (!made) return;
       for (auto& d : made->made) {
-        if (!d) continue;
-        SecretDetector* raw = d.release();
-        detectors_.push_back({std::shared_ptr<const SecretDetector>(
-                                  raw, [lib](const SecretDetector* p) { delete p; }),
-                              name, spec.where});
+        detectors_.push_back(
+            {std::shared_ptr<const SecretDetector>(std::move(d)), name, spec.where});
         ++info.detectors;
       }
       if (info.detectors == 0) {
@@ -259,17 +198,13 @@ class Loader {
         return;
       }
     }
-    if (entry->kinds & repo_reader::kHostPlugin) {
-      auto made = Call(spec, "make_hosts", [&] { return entry->make_hosts(spec.settings); });
+    if (entry->kinds & RR_KIND_HOST) {
+      auto made = Call(spec, "make_hosts",
+                       [&] { return repo_reader::host::MakeHosts(*entry, spec.settings, lib); });
       if (!made) return;
       for (auto& h : made->made) {
-        if (!h) continue;
         // A host kind is how the configuration names a host: one plugin serves each.
-        std::string kind;
-        try {
-          kind = Text(h->kind(), 65);
-        } catch (...) {
-        }
+        const std::string kind = Text(h->kind(), 65);
         if (!IsValidHostKind(kind)) {
           Problem(spec, "it gives a host whose kind `" + kind +
                             "` is not 1 to 64 of a-z, 0-9 and '-'; the configuration could not "
@@ -281,9 +216,7 @@ class Loader {
                             "` already; each host kind is served by one plugin (remove one)");
           return;
         }
-        HostPlugin* raw = h.release();
-        out_.hosts.push_back(
-            std::shared_ptr<const HostPlugin>(raw, [lib](const HostPlugin* p) { delete p; }));
+        out_.hosts.push_back(std::shared_ptr<const HostPlugin>(std::move(h)));
         ++info.hosts;
       }
     }
@@ -299,7 +232,7 @@ class Loader {
       PluginCallNote note(running.c_str());
       auto made = f();
       if (!made.error.empty()) {
-        Problem(spec, std::string(what) + " failed: " + DisplayName(made.error));
+        Problem(spec, DisplayName(made.error));
         return std::nullopt;
       }
       return made;

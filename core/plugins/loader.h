@@ -1,15 +1,17 @@
-// The plugin loader: the shared objects the configuration names, loaded with Boost.DLL and
-// checked before any of their code is trusted with an answer.
+// The plugin loader: the shared objects the configuration names, loaded over the C boundary
+// (repo_reader/plugin_abi.h) with the SDK's host side (repo_reader/plugin_host.h, which the
+// SDK's test kit uses too) and checked before any of their code is trusted with an answer.
 //
 // A plugin is named by name (a file `<name>.so` in the plugin folder) or by path. It is
 // refused, with a sentence an operator understands, when: the file is missing or not a regular
 // file; it, or its folder (or the folder it is named in, reached through a link), can be written
 // by anyone but its owner (group or others), or its owner is neither root nor the server's user; it
-// cannot be loaded; it exports no `repo_reader_plugin` entry; it was built against another SDK ABI
-// version; its entry is malformed (a bad name, no kind, a kind without its factory); its name is
-// taken by a plugin loaded before it; a factory fails or throws; it gives a host whose kind is
-// not 1 to 64 of a-z, 0-9 and '-', or whose kind another plugin serves already (a kind is how
-// the configuration names a host). Every problem is reported, not only the first.
+// cannot be loaded; it exports no `repo_reader_plugin_entry` entry; it was built against an SDK
+// ABI version newer than the server's or older than its minimum; its entry is malformed (a bad
+// name, no kind, a kind without its factory); its name is taken by a plugin loaded before it; a
+// factory fails or throws; it gives a host whose kind is not 1 to 64 of a-z, 0-9 and '-', or whose
+// kind another plugin serves already (a kind is how the configuration names a host). Every problem
+// is reported, not only the first.
 //
 // The built-in secret detectors (plugin `repo-reader-secrets`, in the plugin folder) are loaded
 // first unless the configuration turns them off; a server that cannot load them refuses to

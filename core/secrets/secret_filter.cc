@@ -7,6 +7,7 @@
 
 #include "core/util/crash_note.h"
 #include "core/util/text.h"
+#include "repo_reader/plugin_host.h"
 
 namespace rr {
 
@@ -98,14 +99,11 @@ class CheckedSink : public repo_reader::SpanSink {
  public:
   CheckedSink(size_t size, std::vector<HiddenSpan>* spans) : size_(size), spans_(spans) {}
   void Add(size_t begin, size_t end, std::string_view what) override {
-    if (begin >= end || end > size_) {
-      if (bad_.empty()) {
-        bad_ = "reported a span outside the text (" + std::to_string(begin) + ".." +
-               std::to_string(end) + " of " + std::to_string(size_) + " bytes)";
-      }
+    if (std::string problem = repo_reader::host::SpanProblem(begin, end, size_); !problem.empty()) {
+      if (bad_.empty()) bad_ = std::move(problem);
       return;
     }
-    std::string label = DisplayName(what.substr(0, 40));
+    std::string label = DisplayName(what.substr(0, repo_reader::host::kLabelLimit));
     if (label.empty()) label = "secret";
     spans_->push_back({begin, end, std::move(label)});
   }
@@ -134,6 +132,12 @@ std::shared_ptr<const SecretFilter> SecretFilter::Make(std::vector<Detector> det
       const char* id = d.detector->id();
       c.id = id ? DisplayName(id) : "";
       c.keywords = d.detector->keywords();
+    } catch (const repo_reader::host::PluginFailure& e) {
+      *error = where + "a secret detector of plugin `" + d.plugin +
+               "` failed to say its keywords: " +
+               DisplayName(std::string_view(e.what()).substr(
+                   std::string_view(e.what()).rfind("threw: ", 0) == 0 ? 7 : 0));
+      return nullptr;
     } catch (const std::exception& e) {
       *error = where + "a secret detector of plugin `" + d.plugin +
                "` failed to say its keywords: " + DisplayName(e.what());
@@ -147,12 +151,7 @@ std::shared_ptr<const SecretFilter> SecretFilter::Make(std::vector<Detector> det
     const auto index = static_cast<uint32_t>(f->detectors_.size());
     for (uint32_t k = 0; k < c.keywords.size(); ++k) {
       std::string w = c.keywords[k];
-      bool ascii = w.size() >= 2;
-      for (char& ch : w) {
-        if (static_cast<unsigned char>(ch) >= 0x80 || ch == 0) ascii = false;
-        ch = Automaton::Lower(ch);
-      }
-      if (!ascii) {
+      if (!repo_reader::host::UsableKeyword(&w)) {
         *error = where + "secret detector `" + c.id + "` of plugin `" + d.plugin + "`: keyword `" +
                  DisplayName(c.keywords[k]) +
                  "` is not usable: keywords are ASCII, at least 2 characters";
@@ -259,6 +258,8 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
       PluginCallNote note(c.running.c_str());
       c.d.detector->Scan(in, sink);
       if (!sink.bad().empty()) failed = sink.bad();
+    } catch (const repo_reader::host::PluginFailure& e) {
+      failed = DisplayName(repo_reader::host::FailedTail(e.what()).substr(1));
     } catch (const std::exception& e) {
       failed = std::string("threw: ") + DisplayName(e.what());
     } catch (...) {
@@ -274,30 +275,12 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   if (!r.ok()) return r;
 
   // Stable: of two spans alike, the one from the detector loaded first gives the label.
-  std::stable_sort(spans.begin(), spans.end(), [](const HiddenSpan& x, const HiddenSpan& y) {
-    return x.begin < y.begin || (x.begin == y.begin && x.end > y.end);
-  });
-  for (auto& sp : spans) {
-    if (!r.spans.empty() && sp.begin < r.spans.back().end) {
-      r.spans.back().end = std::max(r.spans.back().end, sp.end);
-    } else {
-      r.spans.push_back(std::move(sp));
-    }
-  }
+  repo_reader::host::MergeSpans(std::move(spans), &r.spans);
   return r;
 }
 
 std::string SecretFilter::Redact(std::string_view text, const std::vector<HiddenSpan>& spans) {
-  std::string out;
-  out.reserve(text.size());
-  size_t at = 0;
-  for (const auto& s : spans) {
-    out.append(text.substr(at, s.begin - at));
-    out += "[hidden: " + s.what + "]";
-    at = s.end;
-  }
-  out.append(text.substr(at));
-  return out;
+  return repo_reader::host::Redact(text, spans);
 }
 
 bool SecretFilter::Clear(const std::vector<HiddenSpan>& spans, size_t begin, size_t end) {

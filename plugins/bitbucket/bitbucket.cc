@@ -27,6 +27,9 @@ using repo_reader::HttpResponse;
 
 constexpr rr_hosts::LinkStyle kLinks = {"/src/", "/src/",   true, "/commits/",
                                         nullptr, "#lines-", ":"};
+constexpr rr_hosts::PageStyle kPages = {"an access token with the repository (read) scope",
+                                        "a page of repositories", "(an object with `values`)",
+                                        "full_name", "values"};
 
 class Bitbucket : public rr_hosts::LinkedHost {
  public:
@@ -45,52 +48,21 @@ class Bitbucket : public rr_hosts::LinkedHost {
   }
 
   GroupPage ParsePage(const GroupQuery& q, const HttpResponse& response) const override {
-    GroupPage page;
     const std::string what = "workspace `" + std::string(q.owner).substr(0, 100) + "`";
-    try {
-      if (response.status != 200) {
-        page.error = rr_hosts::StatusError(response, what,
-                                           "an access token with the repository (read) scope");
-        return page;
-      }
-      auto parsed = rr_hosts::ParseJson(response.body, &page.error);
-      if (!page.error.empty()) return page;
-      auto body = rr_hosts::AsObject(parsed);
-      auto list = body && body->has("values") ? body->getArray("values") : nullptr;
-      if (!list) {
-        page.error = "the host's answer is not a page of repositories (an object with `values`)";
-        return page;
-      }
-      for (size_t i = 0; i < list->size(); ++i) {
-        auto o = list->getObject(static_cast<unsigned>(i));
-        const std::string path = o ? rr_hosts::Text(*o, "full_name") : "";
-        if (path.empty()) {
-          page.repos.clear();
-          page.error = "the host's answer is not a page of repositories: entry " +
-                       std::to_string(i + 1) + " has no full_name";
-          return page;
-        }
-        repo_reader::ListedRepo repo;
-        repo.path = path;
-        repo.description = rr_hosts::Text(*o, "description");
-        if (auto main = o->getObject("mainbranch")) {
-          repo.default_branch = rr_hosts::Text(*main, "name");
-        }
-        repo.fork = rr_hosts::Present(*o, "parent");
-        page.repos.push_back(std::move(repo));
-      }
-      const std::string next = rr_hosts::Text(*body, "next");
-      if (!next.empty()) {
-        page.has_next = true;
-        page.next.url = next;
-        page.next.headers = FirstPage(q).headers;
-      }
-    } catch (...) {
-      page.repos.clear();
-      page.has_next = false;
-      page.error = "the host's answer could not be read as a page of repositories";
-    }
-    return page;
+    return rr_hosts::ReadPage(
+        response, what, kPages,
+        [](const Poco::JSON::Object& o, repo_reader::ListedRepo* repo) {
+          repo->description = rr_hosts::Text(o, "description");
+          if (auto main = o.getObject("mainbranch")) {
+            repo->default_branch = rr_hosts::Text(*main, "name");
+          }
+          repo->fork = rr_hosts::Present(o, "parent");
+        },
+        [](const Poco::JSON::Object::Ptr& body, std::string* next, std::string*) {
+          *next = rr_hosts::Text(*body, "next");
+          return true;
+        },
+        FirstPage(q).headers);
   }
 };
 

@@ -26,6 +26,9 @@ using repo_reader::HttpResponse;
 
 constexpr rr_hosts::LinkStyle kLinks = {"/blob/",    "/tree/", false, "/commit/",
                                         "/compare/", "#L",     "-L"};
+constexpr rr_hosts::PageStyle kPages = {"a token that can read the repositories' metadata",
+                                        "a list of repositories", "(a JSON array)", "full_name",
+                                        nullptr};
 
 class GitHub : public rr_hosts::LinkedHost {
  public:
@@ -47,52 +50,22 @@ class GitHub : public rr_hosts::LinkedHost {
   }
 
   GroupPage ParsePage(const GroupQuery& q, const HttpResponse& response) const override {
-    GroupPage page;
     const std::string what =
         std::string(q.kind == repo_reader::OwnerKind::kUser ? "user `" : "organisation `") +
         std::string(q.owner).substr(0, 100) + "`";
-    try {
-      if (response.status != 200) {
-        page.error = rr_hosts::StatusError(response, what,
-                                           "a token that can read the repositories' metadata");
-        return page;
-      }
-      auto parsed = rr_hosts::ParseJson(response.body, &page.error);
-      if (!page.error.empty()) return page;
-      auto list = rr_hosts::AsArray(parsed);
-      if (!list) {
-        page.error = "the host's answer is not a list of repositories (a JSON array)";
-        return page;
-      }
-      for (size_t i = 0; i < list->size(); ++i) {
-        auto o = list->getObject(static_cast<unsigned>(i));
-        const std::string path = o ? rr_hosts::Text(*o, "full_name") : "";
-        if (path.empty()) {
-          page.repos.clear();
-          page.error = "the host's answer is not a list of repositories: entry " +
-                       std::to_string(i + 1) + " has no full_name";
-          return page;
-        }
-        repo_reader::ListedRepo repo;
-        repo.path = path;
-        repo.description = rr_hosts::Text(*o, "description");
-        repo.default_branch = rr_hosts::Text(*o, "default_branch");
-        repo.archived = rr_hosts::Flag(*o, "archived");
-        repo.fork = rr_hosts::Flag(*o, "fork");
-        page.repos.push_back(std::move(repo));
-      }
-      const std::string next = rr_hosts::NextFromLink(response);
-      if (!next.empty()) {
-        page.has_next = true;
-        page.next.url = next;
-        page.next.headers = FirstPage(q).headers;
-      }
-    } catch (...) {
-      page.repos.clear();
-      page.has_next = false;
-      page.error = "the host's answer could not be read as a list of repositories";
-    }
-    return page;
+    return rr_hosts::ReadPage(
+        response, what, kPages,
+        [](const Poco::JSON::Object& o, repo_reader::ListedRepo* repo) {
+          repo->description = rr_hosts::Text(o, "description");
+          repo->default_branch = rr_hosts::Text(o, "default_branch");
+          repo->archived = rr_hosts::Flag(o, "archived");
+          repo->fork = rr_hosts::Flag(o, "fork");
+        },
+        [&](const Poco::JSON::Object::Ptr&, std::string* next, std::string*) {
+          *next = rr_hosts::NextFromLink(response);
+          return true;
+        },
+        FirstPage(q).headers);
   }
 };
 

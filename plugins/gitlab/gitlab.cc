@@ -27,6 +27,8 @@ using repo_reader::HttpResponse;
 
 constexpr rr_hosts::LinkStyle kLinks = {"/-/blob/",    "/-/tree/", false, "/-/commit/",
                                         "/-/compare/", "#L",       "-"};
+constexpr rr_hosts::PageStyle kPages = {"a token with the read_api scope", "a list of projects",
+                                        "(a JSON array)", "path_with_namespace", nullptr};
 
 class GitLab : public rr_hosts::LinkedHost {
  public:
@@ -49,66 +51,35 @@ class GitLab : public rr_hosts::LinkedHost {
   }
 
   GroupPage ParsePage(const GroupQuery& q, const HttpResponse& response) const override {
-    GroupPage page;
     const std::string what =
         std::string(q.kind == repo_reader::OwnerKind::kUser ? "user `" : "group `") +
         std::string(q.owner).substr(0, 200) + "`";
-    try {
-      if (response.status != 200) {
-        page.error = rr_hosts::StatusError(response, what, "a token with the read_api scope");
-        return page;
-      }
-      auto parsed = rr_hosts::ParseJson(response.body, &page.error);
-      if (!page.error.empty()) return page;
-      auto list = rr_hosts::AsArray(parsed);
-      if (!list) {
-        page.error = "the host's answer is not a list of projects (a JSON array)";
-        return page;
-      }
-      for (size_t i = 0; i < list->size(); ++i) {
-        auto o = list->getObject(static_cast<unsigned>(i));
-        const std::string path = o ? rr_hosts::Text(*o, "path_with_namespace") : "";
-        if (path.empty()) {
-          page.repos.clear();
-          page.error = "the host's answer is not a list of projects: entry " +
-                       std::to_string(i + 1) + " has no path_with_namespace";
-          return page;
-        }
-        repo_reader::ListedRepo repo;
-        repo.path = path;
-        repo.description = rr_hosts::Text(*o, "description");
-        repo.default_branch = rr_hosts::Text(*o, "default_branch");
-        repo.archived = rr_hosts::Flag(*o, "archived");
-        repo.fork = rr_hosts::Present(*o, "forked_from_project");
-        repo.empty = rr_hosts::Flag(*o, "empty_repo");
-        page.repos.push_back(std::move(repo));
-      }
-      std::string next = rr_hosts::NextFromLink(response);
-      if (next.empty()) {
-        // Without a Link header (GitLab leaves it out past 10,000 entries with offset
-        // pagination): the page X-Next-Page names, empty on the last page.
-        if (const std::string* n = rr_hosts::Header(response, "X-Next-Page")) {
-          const bool number = !n->empty() && n->size() < 10 &&
-                              n->find_first_not_of("0123456789") == std::string::npos;
-          if (!n->empty() && !number) {
-            page.repos.clear();
-            page.error = "the host's X-Next-Page header is not a page number";
-            return page;
+    return rr_hosts::ReadPage(
+        response, what, kPages,
+        [](const Poco::JSON::Object& o, repo_reader::ListedRepo* repo) {
+          repo->description = rr_hosts::Text(o, "description");
+          repo->default_branch = rr_hosts::Text(o, "default_branch");
+          repo->archived = rr_hosts::Flag(o, "archived");
+          repo->fork = rr_hosts::Present(o, "forked_from_project");
+          repo->empty = rr_hosts::Flag(o, "empty_repo");
+        },
+        [&](const Poco::JSON::Object::Ptr&, std::string* next, std::string* error) {
+          *next = rr_hosts::NextFromLink(response);
+          if (!next->empty()) return true;
+          // Without a Link header (GitLab leaves it out past 10,000 entries with offset
+          // pagination): the page X-Next-Page names, empty on the last page.
+          if (const std::string* n = rr_hosts::Header(response, "X-Next-Page")) {
+            const bool number = !n->empty() && n->size() < 10 &&
+                                n->find_first_not_of("0123456789") == std::string::npos;
+            if (!n->empty() && !number) {
+              *error = "the host's X-Next-Page header is not a page number";
+              return false;
+            }
+            if (number) *next = FirstPage(q).url + "&page=" + *n;
           }
-          if (number) next = FirstPage(q).url + "&page=" + *n;
-        }
-      }
-      if (!next.empty()) {
-        page.has_next = true;
-        page.next.url = next;
-        page.next.headers = FirstPage(q).headers;
-      }
-    } catch (...) {
-      page.repos.clear();
-      page.has_next = false;
-      page.error = "the host's answer could not be read as a list of projects";
-    }
-    return page;
+          return true;
+        },
+        FirstPage(q).headers);
   }
 };
 

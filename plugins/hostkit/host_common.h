@@ -1,8 +1,10 @@
 // What the built-in host plugins (github, gitlab, bitbucket) share, built into each of them:
 // their links, from a table of how each host addresses its pages (LinkedHost); percent-encoding,
-// reading a header of an answer, the `Link` header's next page, and reading a page of JSON
-// (Poco::JSON) into ListedRepo values. Built against the SDK only; nothing here makes a request
-// (the server does), and nothing here throws out of a plugin call.
+// reading a header of an answer, the `Link` header's next page, and reading a page of a listing
+// (ReadPage: the status, the JSON (Poco::JSON), each entry into a ListedRepo, the next page), so
+// that each plugin says only where its host's pages differ (PageStyle and two small functions).
+// Built against the SDK only; nothing here makes a request (the server does), and nothing here
+// throws out of a plugin call.
 #pragma once
 
 #include <Poco/JSON/Array.h>
@@ -14,6 +16,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace rr_hosts {
 
@@ -240,6 +244,82 @@ inline Poco::JSON::Array::Ptr AsArray(const Poco::Dynamic::Var& v) {
 inline Poco::JSON::Object::Ptr AsObject(const Poco::Dynamic::Var& v) {
   if (v.type() == typeid(Poco::JSON::Object::Ptr)) return v.extract<Poco::JSON::Object::Ptr>();
   return nullptr;
+}
+
+// How a host's listing pages read: what each holds, and how it names what it lists.
+struct PageStyle {
+  // What StatusError says the host takes: "a token with the read_api scope".
+  const char* token;
+  // What a page is, for the operator: "a list of repositories", "a page of repositories".
+  const char* noun;
+  // Its JSON shape: "(a JSON array)", "(an object with `values`)".
+  const char* shape;
+  // The field of an entry holding the repository's path: "full_name".
+  const char* path_key;
+  // Where the entries are: the answer itself (nullptr), or this field of the answer's object.
+  const char* list_key;
+};
+
+// Reads one page of a listing as every built-in host's reads: a status other than 200 is the
+// StatusError; then the JSON, its entries (each with a path under style.path_key, the rest read
+// by `fill`), and the next page's URL from `next` (answering "" on the last page, or false with
+// the error when the answer names a next page wrongly). The next page is asked for with
+// `next_headers`. Nothing throws out of it: a page that cannot be read is an error, with no
+// repository and no next page.
+template <class Fill, class Next>
+repo_reader::GroupPage ReadPage(
+    const repo_reader::HttpResponse& response, const std::string& what, const PageStyle& style,
+    Fill fill, Next next, const std::vector<std::pair<std::string, std::string>>& next_headers) {
+  repo_reader::GroupPage page;
+  try {
+    if (response.status != 200) {
+      page.error = StatusError(response, what, style.token);
+      return page;
+    }
+    auto parsed = ParseJson(response.body, &page.error);
+    if (!page.error.empty()) return page;
+    Poco::JSON::Object::Ptr body = AsObject(parsed);
+    Poco::JSON::Array::Ptr list;
+    if (style.list_key) {
+      list = body && body->has(style.list_key) ? body->getArray(style.list_key) : nullptr;
+    } else {
+      list = AsArray(parsed);
+    }
+    if (!list) {
+      page.error = std::string("the host's answer is not ") + style.noun + " " + style.shape;
+      return page;
+    }
+    for (size_t i = 0; i < list->size(); ++i) {
+      auto o = list->getObject(static_cast<unsigned>(i));
+      const std::string path = o ? Text(*o, style.path_key) : "";
+      if (path.empty()) {
+        page.repos.clear();
+        page.error = std::string("the host's answer is not ") + style.noun + ": entry " +
+                     std::to_string(i + 1) + " has no " + style.path_key;
+        return page;
+      }
+      repo_reader::ListedRepo repo;
+      repo.path = path;
+      fill(*o, &repo);
+      page.repos.push_back(std::move(repo));
+    }
+    std::string url;
+    if (!next(body, &url, &page.error)) {
+      page.repos.clear();
+      return page;
+    }
+    if (!url.empty()) {
+      page.has_next = true;
+      page.next.url = url;
+      page.next.headers = next_headers;
+    }
+  } catch (...) {
+    page.repos.clear();
+    page.has_next = false;
+    page.next = repo_reader::HttpRequest();
+    page.error = std::string("the host's answer could not be read as ") + style.noun;
+  }
+  return page;
 }
 
 }  // namespace rr_hosts

@@ -116,7 +116,8 @@ TEST_F(PluginsEndToEnd, APluginOfAnotherAbiStopsCheckAndTheServer) {
         << r.err;
     EXPECT_TRUE(Has(r.err, file + ":5:5: plugin `" + TestPlugin("wrong-abi") + "`: ")) << r.err;
     EXPECT_TRUE(Has(r.err, "was built against the plugin SDK's ABI version")) << r.err;
-    EXPECT_TRUE(Has(r.err, "Rebuild the plugin against this server's SDK")) << r.err;
+    EXPECT_TRUE(Has(r.err, "newer than this server knows (it loads versions ")) << r.err;
+    EXPECT_TRUE(Has(r.err, "rebuild the plugin against this server's SDK")) << r.err;
     EXPECT_FALSE(Has(r.out, "OK")) << r.out;
     if (!check) {
       EXPECT_EQ(r.out, "") << "nothing may reach stdout when nothing is served";

@@ -1,8 +1,9 @@
-// The ABI lock: sdk/abi.lock records kAbiVersion with a digest of the SDK headers a built
-// plugin depends on (abi.h, host.h, plugin.h, secret_detector.h — not sdk.h, which only
-// includes them, nor testkit.h, which plugins' tests compile themselves). The digest ignores
-// comments and runs of whitespace, so a header may be reworded freely; any other change to
-// these headers must come with a bump of kAbiVersion, or plugins built against the old headers
+// The ABI lock: sdk/abi.lock records RR_PLUGIN_ABI_VERSION and RR_PLUGIN_ABI_MIN_VERSION with a
+// digest of the one header that is the binary interface between the server and a plugin, the C
+// header plugin_abi.h. The C++ headers (secret_detector.h, host.h, plugin.h) are compiled into
+// the plugin and never cross the boundary, so they may change without a bump. The digest
+// ignores comments and runs of whitespace, so the header may be reworded freely; any other
+// change must come with a bump of RR_PLUGIN_ABI_VERSION, or plugins built against the old header
 // would load and misbehave. The test fails until the version is bumped and the lock recorded.
 #include <gtest/gtest.h>
 
@@ -14,12 +15,12 @@
 #include <string>
 #include <string_view>
 
-#include "repo_reader/abi.h"
+#include "repo_reader/plugin_abi.h"
 
 namespace rr::testing {
 namespace {
 
-constexpr const char* kAbiHeaders[] = {"abi.h", "host.h", "plugin.h", "secret_detector.h"};
+constexpr const char* kAbiHeaders[] = {"plugin_abi.h"};
 
 // `source` without its comments, each run of whitespace (comments included) one space, and no
 // space at either end. String and character literals are kept as they are.
@@ -108,19 +109,24 @@ std::map<std::string, std::string> ReadLock() {
 
 TEST(AbiLock, TheSdkHeadersMatchTheDigestRecordedForThisAbiVersion) {
   const std::map<std::string, std::string> lock = ReadLock();
-  ASSERT_TRUE(lock.count("abi_version") && lock.count("digest"))
-      << "sdk/abi.lock must hold `abi_version: N` and `digest: fnv1a64:…`";
+  ASSERT_TRUE(lock.count("abi_version") && lock.count("min_abi_version") && lock.count("digest"))
+      << "sdk/abi.lock must hold `abi_version: N`, `min_abi_version: M` and "
+         "`digest: fnv1a64:…`";
   const std::string digest = Digest(SdkHeaders());
-  const std::string version = std::to_string(repo_reader::kAbiVersion);
-  if (lock.at("abi_version") != version) {
-    FAIL() << "kAbiVersion is " << version << " but sdk/abi.lock records version "
-           << lock.at("abi_version") << ": record the new version and digest in sdk/abi.lock: "
-           << "abi_version: " << version << ", digest: " << digest;
+  const std::string version = std::to_string(RR_PLUGIN_ABI_VERSION);
+  const std::string min_version = std::to_string(RR_PLUGIN_ABI_MIN_VERSION);
+  if (lock.at("abi_version") != version || lock.at("min_abi_version") != min_version) {
+    FAIL() << "plugin_abi.h says version " << version << " (minimum " << min_version
+           << ") but sdk/abi.lock records version " << lock.at("abi_version") << " (minimum "
+           << lock.at("min_abi_version") << "): record them and the digest in sdk/abi.lock: "
+           << "abi_version: " << version << ", min_abi_version: " << min_version
+           << ", digest: " << digest;
   }
   EXPECT_EQ(lock.at("digest"), digest)
-      << "an SDK header changed without an ABI version bump: bump kAbiVersion in "
-         "sdk/include/repo_reader/abi.h and record the new digest in sdk/abi.lock: "
+      << "plugin_abi.h changed without an ABI version bump: bump RR_PLUGIN_ABI_VERSION in "
+         "sdk/include/repo_reader/plugin_abi.h and record the new digest in sdk/abi.lock: "
       << digest;
+  EXPECT_LE(RR_PLUGIN_ABI_MIN_VERSION, RR_PLUGIN_ABI_VERSION);
 }
 
 TEST(AbiLock, CommentsAndWhitespaceDoNotCountAndEverythingElseDoes) {

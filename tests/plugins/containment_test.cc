@@ -139,6 +139,20 @@ TEST_F(PluginContainment, ADetectorThatThrowsWithholdsTheAnswerAndTellsTheOperat
                   "`throws-in-scan` threw: the detector broke on its keyword"));
 }
 
+// Over the C boundary a failure is data (RR_FAILED and a sentence), not an exception: it is
+// contained the same way.
+TEST_F(PluginContainment, ADetectorThatAnswersFailedWithholdsTheAnswerAndTellsTheOperator) {
+  PluginServer server(repo(), {TestPlugin("c-failing-scan")});
+  ::testing::internal::CaptureStderr();
+  const auto a = server.Call("read_file", R"({"repo":"shop","path":"throws.txt"})");
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ExpectWithheld(a);
+  EXPECT_TRUE(Has(log,
+                  "an answer was withheld: secret detector `c-planted-token` of plugin "
+                  "`c-failing-scan` failed: the C detector could not read the text"))
+      << log;
+}
+
 TEST_F(PluginContainment, ADetectorWithASpanPastTheEndWithholdsTheAnswerAndTellsTheOperator) {
   PluginServer server(repo(), {TestPlugin("planted"), TestPlugin("bad-span")});
   ::testing::internal::CaptureStderr();

@@ -78,20 +78,49 @@ bool IsLoaded(const std::string& path) {
 // ---------------------------------------------------------------------------------------------
 // Refusals: what the plugin is
 
-TEST(PluginLoader, APluginBuiltAgainstAnotherAbiIsRefusedWithBothVersionsAndHowToRebuild) {
+TEST(PluginLoader, APluginBuiltAgainstANewerAbiIsRefusedWithBothVersions) {
   const std::string error = Refusal(Only({TestPlugin("wrong-abi")}));
-  EXPECT_TRUE(Has(error, RealPath(TestPlugin("wrong-abi")) +
+  EXPECT_TRUE(Has(error, "plugin `" + TestPlugin("wrong-abi") +
+                             "`: " + RealPath(TestPlugin("wrong-abi")) +
                              " was built against the plugin SDK's ABI version " +
-                             std::to_string(repo_reader::kAbiVersion + 1)));
-  EXPECT_TRUE(Has(error, "this server speaks version " + std::to_string(repo_reader::kAbiVersion)));
+                             std::to_string(repo_reader::kAbiVersion + 1) +
+                             ", newer than this server knows (it loads versions " +
+                             std::to_string(repo_reader::kAbiMinVersion) + " to " +
+                             std::to_string(repo_reader::kAbiVersion) + ")"))
+      << error;
+  EXPECT_TRUE(Has(error,
+                  "Use a server of its version or later, or rebuild the plugin against "
+                  "this server's SDK (find_package(repo_reader_sdk))"));
+}
+
+TEST(PluginLoader, APluginBuiltAgainstAnAbiOlderThanTheMinimumIsRefusedWithBothVersions) {
+  const std::string error = Refusal(Only({TestPlugin("c-older-abi")}));
+  EXPECT_TRUE(Has(error, "plugin `" + TestPlugin("c-older-abi") +
+                             "`: " + RealPath(TestPlugin("c-older-abi")) +
+                             " was built against the plugin SDK's ABI version 1, older than the "
+                             "oldest this server loads, " +
+                             std::to_string(repo_reader::kAbiMinVersion) + " (it loads versions " +
+                             std::to_string(repo_reader::kAbiMinVersion) + " to " +
+                             std::to_string(repo_reader::kAbiVersion) + ")"))
+      << error;
   EXPECT_TRUE(Has(error, "Rebuild the plugin against this server's SDK"));
-  EXPECT_TRUE(Has(error, "find_package(repo_reader_sdk)"));
+}
+
+// A plugin of the C++ boundary (ABI version 1) exported a Boost.DLL alias `repo_reader_plugin`
+// and handed over C++ objects; it is refused by its version, and nothing in it is called.
+TEST(PluginLoader, APluginOfTheOldCxxBoundaryIsRefusedAsVersionOne) {
+  const std::string error = Refusal(Only({TestPlugin("cxx-boundary")}));
+  EXPECT_TRUE(Has(error, RealPath(TestPlugin("cxx-boundary")) +
+                             " was built against the plugin SDK's ABI version 1 (a C++ "
+                             "boundary), older than the oldest this server loads"))
+      << error;
+  EXPECT_TRUE(Has(error, "Rebuild the plugin against this server's SDK"));
 }
 
 TEST(PluginLoader, ASharedObjectWithoutTheEntryIsRefused) {
   const std::string error = Refusal(Only({TestPlugin("no-entry")}));
   EXPECT_TRUE(Has(error, RealPath(TestPlugin("no-entry")) + " is not a repo-reader plugin"));
-  EXPECT_TRUE(Has(error, "it exports no `repo_reader_plugin` entry"));
+  EXPECT_TRUE(Has(error, "it exports no `repo_reader_plugin_entry` entry"));
   EXPECT_TRUE(Has(error, "REPO_READER_PLUGIN in <repo_reader/plugin.h>"));
 }
 
@@ -135,9 +164,15 @@ TEST(PluginLoader, MalformedEntriesAreRefused) {
   } cases[] = {
       {"null-entry", {"its entry answered nothing"}},
       {"throws-in-entry", {"its entry failed: the entry broke"}},
+      // The C++ layer refuses its own entry, and says so through the C entry's error.
       {"wrong-size",
-       {"its entry is malformed (size " + std::to_string(sizeof(repo_reader::PluginEntry) - 8) +
-            ", expected " + std::to_string(sizeof(repo_reader::PluginEntry)) + ")",
+       {"its entry failed: its C++ entry is malformed (entry_size " +
+        std::to_string(sizeof(repo_reader::PluginEntry) - 8) + ", expected " +
+        std::to_string(sizeof(repo_reader::PluginEntry)) + ")"}},
+      // The C entry itself (a plugin written in C).
+      {"c-wrong-size",
+       {"its entry is malformed (size " + std::to_string(sizeof(rr_plugin) - 8) + ", expected " +
+            std::to_string(sizeof(rr_plugin)) + ")",
         "rebuild it against this server's SDK"}},
       {"no-kind", {"its entry is malformed: it names no kind this server knows"}},
       {"unknown-kind", {"its entry is malformed: it names no kind this server knows"}},
@@ -298,7 +333,7 @@ TEST(PluginLoader, EveryProblemIsReportedNotOnlyTheFirst) {
   EXPECT_TRUE(Has(lines[0], "repo-reader.yaml:4:5: plugin `" + TestPlugin("wrong-abi") + "`: "));
   EXPECT_TRUE(Has(lines[0], "ABI version"));
   EXPECT_TRUE(Has(lines[1], "repo-reader.yaml:6:5: plugin `" + TestPlugin("no-entry") + "`: "));
-  EXPECT_TRUE(Has(lines[1], "exports no `repo_reader_plugin` entry"));
+  EXPECT_TRUE(Has(lines[1], "exports no `repo_reader_plugin_entry` entry"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,6 +419,29 @@ TEST(PluginLoader, AGoodPluginLoadsAndItsDetectorsJoinTheSecretFilter) {
   EXPECT_EQ(SecretFilter::Redact(text, r.spans),
             "stamp: [hidden: planted token]\n[hidden: secret line]\nplanted-0123 is too short\n");
   EXPECT_TRUE(Has(DescribeSecretFilter(*loaded), "planted 1.0.0 (2 detectors)"));
+}
+
+// The boundary is C: a plugin written in C, against plugin_abi.h alone, loads and works.
+TEST(PluginLoader, APluginWrittenInCLoadsAndItsDetectorJoinsTheSecretFilter) {
+  auto loaded = LoadPlugins(Only({TestPlugin("c-planted")}));
+  ASSERT_TRUE(loaded) << loaded.error();
+  ASSERT_EQ(loaded->loaded.size(), 1u);
+  EXPECT_EQ(loaded->loaded[0].name, "c-planted");
+  EXPECT_EQ(loaded->loaded[0].description, "a test plugin written in C");
+  EXPECT_EQ(loaded->loaded[0].detectors, 1u);
+  const std::string text = "stamp: planted-0123456789abcdef and Planted-0123456789ABCDEF\n";
+  const ScanResult r = loaded->secrets->Scan(text, TextKind::kFile);
+  ASSERT_TRUE(r.ok()) << r.failure;
+  EXPECT_EQ(SecretFilter::Redact(text, r.spans),
+            "stamp: [hidden: planted token] and Planted-0123456789ABCDEF\n");
+}
+
+TEST(PluginLoader, AFactoryOfACPluginThatFailsIsRefusedWithItsSentence) {
+  PluginsConfig config = Only({TestPlugin("c-planted")});
+  config.plugins[0].settings = {{"colour", "blue"}};
+  EXPECT_TRUE(Has(Refusal(config), "plugin `" + TestPlugin("c-planted") +
+                                       "`: make_secret_detectors failed: c-planted reads no "
+                                       "settings"));
 }
 
 TEST(PluginLoader, APluginNamedWithoutAPathLoadsFromThePluginFolder) {

@@ -1,7 +1,7 @@
 // Test plugins with a malformed entry, one source built once per fault (RR_FAULT):
 //   null-entry       the entry function answers nullptr
 //   throws-in-entry  the entry function throws
-//   wrong-size       entry_size is not sizeof(PluginEntry)
+//   wrong-size       entry_size is not sizeof(PluginEntry) (the C++ layer refuses it)
 //   no-kind          kinds is 0
 //   unknown-kind     kinds names a kind this SDK does not define
 //   no-factory       a secret-detector plugin without make_secret_detectors

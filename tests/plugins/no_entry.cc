@@ -1,4 +1,4 @@
-// Test plugin `no-entry`: a shared object that exports no `repo_reader_plugin` entry (its one
+// Test plugin `no-entry`: a shared object that exports no `repo_reader_plugin_entry` entry (its one
 // function is hidden, as everything is without REPO_READER_PLUGIN).
 #include "test_plugin.h"
 

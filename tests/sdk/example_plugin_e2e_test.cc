@@ -238,5 +238,98 @@ TEST_F(ExamplePlugin, ASettingThePluginRefusesStopsTheServerWithItsReason) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The same plugin built by clang++ against libc++ (sdk.build_example_libcxx), in this server
+// built by g++ against libstdc++. Nothing of either C++ library crosses the plugin boundary (it
+// is C: plugin_abi.h), so settings go in, spans and sentences come out, and the token is hidden.
+
+// The shared libraries `file` names as NEEDED (readelf -d).
+std::vector<std::string> Needed(const std::string& file) {
+  const CommandResult r = Run({"readelf", "-d", file}, "/");
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> out;
+  const std::string mark = "(NEEDED)";
+  for (size_t at = r.out.find(mark); at != std::string::npos; at = r.out.find(mark, at + 1)) {
+    const size_t open = r.out.find('[', at), close = r.out.find(']', open);
+    if (open != std::string::npos && close != std::string::npos) {
+      out.push_back(r.out.substr(open + 1, close - open - 1));
+    }
+  }
+  return out;
+}
+
+bool NeedsOne(const std::vector<std::string>& needed, const std::string& prefix) {
+  for (const auto& n : needed) {
+    if (n.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+class ExamplePluginLibcxx : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() {
+    if (std::filesystem::exists(RR_ACME_LIBCXX_PLUGIN)) shared_ = std::make_unique<Site>();
+  }
+  static void TearDownTestSuite() { shared_.reset(); }
+
+ protected:
+  void SetUp() override {
+    if (!shared_) {
+      GTEST_SKIP() << "the example plugin has not been built with libc++ (" RR_ACME_LIBCXX_PLUGIN
+                      "); the CTest fixture sdk.build_example_libcxx builds it: run `ctest -R "
+                      "sdk` in the build folder";
+    }
+  }
+  Site& site() { return *shared_; }
+
+  // Only the plugin's detector in force: a token it hides is hidden by nothing else.
+  std::string Config(const std::string& settings = "") {
+    return site().Config("repos:\n  - name: payments\n    path: " + site().repo.path() +
+                         "\nsecrets:\n  builtin_detectors: false\nplugins:\n  - path: " +
+                         RR_ACME_LIBCXX_PLUGIN + "\n" + settings);
+  }
+
+ private:
+  static inline std::unique_ptr<Site> shared_;
+};
+
+TEST_F(ExamplePluginLibcxx, ThePluginUsesLibcxxAndTheServerLibstdcxx) {
+  const auto plugin = Needed(RR_ACME_LIBCXX_PLUGIN);
+  EXPECT_TRUE(NeedsOne(plugin, "libc++.so")) << ::testing::PrintToString(plugin);
+  EXPECT_FALSE(NeedsOne(plugin, "libstdc++")) << ::testing::PrintToString(plugin);
+  const auto server = Needed(RR_BINARY);
+  EXPECT_TRUE(NeedsOne(server, "libstdc++")) << ::testing::PrintToString(server);
+  EXPECT_FALSE(NeedsOne(server, "libc++.so")) << ::testing::PrintToString(server);
+}
+
+TEST_F(ExamplePluginLibcxx, ReadFileHidesATokenOnlyThePluginDetects) {
+  Session s(Config("    settings:\n      test_tokens: show\n"));
+  bool error = true;
+  const std::string notes =
+      s.Call("read_file", R"({"repo":"payments","path":"docs/staging.md"})", &error);
+  EXPECT_FALSE(error) << notes;
+  EXPECT_TRUE(Has(notes, "made with [hidden: Acme token] on the sandbox.")) << notes;
+  EXPECT_TRUE(Has(notes, std::string("The old one, ") + kWrongChecksum + ", was")) << notes;
+  // The setting reached the plugin: test tokens are shown.
+  EXPECT_TRUE(Has(notes, std::string("CI uses ") + kTestToken + ".")) << notes;
+  const std::string config =
+      s.Call("read_file", R"({"repo":"payments","path":"config/acme.yml"})", &error);
+  EXPECT_FALSE(error) << config;
+  EXPECT_TRUE(Has(config, "token: [hidden: Acme token]")) << config;
+  const std::string about = s.Call("about", "{}");
+  EXPECT_TRUE(Has(about, "in force: acme-tokens 1.0.0 (1 detector)")) << about;
+  const std::string everything = s.Finish();
+  for (const char* token : {kLive, kLive2}) {
+    EXPECT_FALSE(Has(everything, token)) << token << " was sent:\n" << everything;
+  }
+}
+
+TEST_F(ExamplePluginLibcxx, ASettingThePluginRefusesStopsTheServerWithItsReason) {
+  const std::string config = Config("    settings:\n      test_token: show\n");
+  const CommandResult r = RunServer({"--config", config, "--check"}, site().tmp.path());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(Has(r.err, "make_secret_detectors failed: unknown setting `test_token`")) << r.err;
+}
+
 }  // namespace
 }  // namespace rr::testing

@@ -1,17 +1,17 @@
-// repo-reader plugin SDK: the ABI version.
+// repo-reader plugin SDK: the ABI version, for C++.
 //
-// A plugin records the version it was built against in its PluginEntry; the server refuses a
-// plugin whose version differs from its own, with a sentence saying which version to rebuild
-// against. Any change to a header of this SDK that a built plugin could notice (a type, a
-// member, a virtual function, an enumerator, a signature) bumps kAbiVersion. The server's test
-// suite keeps a digest of these headers with the version (sdk/abi.lock) and fails when a header
-// changes without a bump.
+// The binary interface is the C header plugin_abi.h; its version is RR_PLUGIN_ABI_VERSION, and
+// a server loads plugins built against any version from RR_PLUGIN_ABI_MIN_VERSION to its own.
+// These are the same numbers for C++ code.
 #pragma once
 
 #include <cstdint>
 
+#include "repo_reader/plugin_abi.h"
+
 namespace repo_reader {
 
-inline constexpr uint32_t kAbiVersion = 1;
+inline constexpr uint32_t kAbiVersion = RR_PLUGIN_ABI_VERSION;
+inline constexpr uint32_t kAbiMinVersion = RR_PLUGIN_ABI_MIN_VERSION;
 
 }  // namespace repo_reader

@@ -1,4 +1,6 @@
-// repo-reader plugin SDK: the host interface (GitHub, GitLab, Bitbucket and the like).
+// repo-reader plugin SDK: the host interface (GitHub, GitLab, Bitbucket and the like), in C++.
+// A class the plugin implements; REPO_READER_PLUGIN (plugin.h) hands it to the server over the
+// C boundary (plugin_abi.h, rr_host_ops).
 //
 // A host plugin knows one kind of host's conventions, and nothing else: how its web pages are
 // addressed (links under an answer to the file, folder, commit, comparison or repository just
@@ -20,6 +22,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "repo_reader/plugin_abi.h"
 
 namespace repo_reader {
 
@@ -43,8 +47,9 @@ struct HttpResponse {
 
 // What an owner is on the host: the API differs between them.
 enum class OwnerKind : uint32_t {
-  kUser = 1,          // a user's repositories
-  kOrganisation = 2,  // GitHub organisation, GitLab group (with subgroups), Bitbucket workspace
+  kUser = RR_OWNER_USER,                  // a user's repositories
+  kOrganisation = RR_OWNER_ORGANISATION,  // GitHub organisation, GitLab group (with subgroups),
+                                          // Bitbucket workspace
 };
 
 struct GroupQuery {

@@ -1,16 +1,19 @@
-// repo-reader plugin SDK: the one header a plugin includes.
+// repo-reader plugin SDK: the one header a C++ plugin includes.
 //
 //   #include <repo_reader/sdk.h>
 //
-// plugin.h     the entry point (REPO_READER_PLUGIN) and what it answers
+// plugin_abi.h        the C boundary between the server and a plugin: all that crosses it
+// plugin.h            the entry point (REPO_READER_PLUGIN) and the C++ layer over the boundary
 // secret_detector.h   the secret-detector interface
-// host.h       the host interface (links, group listing)
-// abi.h        the ABI version the server checks at load
+// host.h              the host interface (links, group listing)
+// abi.h               the ABI versions (of plugin_abi.h) for C++
 //
-// The test kit for a plugin's own GoogleTest suite is separate: repo_reader/testkit.h.
+// A plugin written in C includes plugin_abi.h alone. The test kit for a plugin's own test suite
+// is separate: repo_reader/testkit.h (over plugin_host.h, the host side the server uses too).
 #pragma once
 
 #include "repo_reader/abi.h"
 #include "repo_reader/host.h"
 #include "repo_reader/plugin.h"
+#include "repo_reader/plugin_abi.h"
 #include "repo_reader/secret_detector.h"

@@ -1,4 +1,6 @@
-// repo-reader plugin SDK: the secret-detector interface.
+// repo-reader plugin SDK: the secret-detector interface (C++). A class the plugin implements;
+// REPO_READER_PLUGIN (plugin.h) hands it to the server over the C boundary (plugin_abi.h), so
+// nothing of it but plain data crosses into the server.
 //
 // Every answer the server gives, and every error, passes through its secret filter before an
 // agent sees it. The filter asks each detector in force where the text holds values that look
@@ -27,24 +29,25 @@
 #include <string_view>
 #include <vector>
 
+#include "repo_reader/plugin_abi.h"
+
 namespace repo_reader {
 
 // What the text is. A detector may treat kinds differently (a file's format decides what a
 // setting looks like; a diff's lines start with ' ', '+' or '-').
 enum class TextKind : uint32_t {
-  kFile = 1,           // lines of a file, as stored (read_file, blame, search and grep hits)
-  kDiff = 2,           // a unified diff: lines start with ' ', '+', '-', '@@' or a file header
-  kCommitMessage = 3,  // a commit's message, or its subject
-  kPath = 4,           // names: file paths, refs, repository names
-  kError = 5,          // an error message
-  kOther = 6,          // anything else the server writes (headers, listings, notes)
+  kFile = RR_TEXT_FILE,  // lines of a file, as stored (read_file, blame, search and grep hits)
+  kDiff = RR_TEXT_DIFF,  // a unified diff: lines start with ' ', '+', '-', '@@' or a file header
+  kCommitMessage = RR_TEXT_COMMIT_MESSAGE,  // a commit's message, or its subject
+  kPath = RR_TEXT_PATH,                     // names: file paths, refs, repository names
+  kError = RR_TEXT_ERROR,                   // an error message
+  kOther = RR_TEXT_OTHER,  // anything else the server writes (headers, listings, notes)
 };
 
-// One occurrence of one of the detector's keywords.
-struct KeywordHit {
-  uint32_t offset;   // byte offset in ScanInput::text where the keyword begins
-  uint32_t keyword;  // index into the detector's keywords()
-};
+// One occurrence of one of the detector's keywords: `offset`, the byte offset in ScanInput::text
+// where the keyword begins, and `keyword`, its index into the detector's keywords(). The C
+// boundary's own struct (plugin_abi.h), so that hits reach a detector without a copy.
+using KeywordHit = rr_keyword_hit;
 
 struct ScanInput {
   std::string_view text;  // UTF-8; may be large (a whole file window, up to about 1 MB)
