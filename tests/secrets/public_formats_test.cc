@@ -151,6 +151,44 @@ TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
       HidesNothing("kind: SecretProviderClass\ndata:\n  objects: vault-db\n", "deploy/spc.yaml"));
 }
 
+TEST(DetectorSyntaxes, KubernetesDataThatDecodesToAPlaceholderWordIsKept) {
+  auto b64 = [](const std::string& in) {
+    static const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < in.size(); i += 3) {
+      uint32_t n = static_cast<unsigned char>(in[i]) << 16;
+      if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
+      if (i + 2 < in.size()) n |= static_cast<unsigned char>(in[i + 2]);
+      out += kB64[(n >> 18) & 63];
+      out += kB64[(n >> 12) & 63];
+      out += i + 1 < in.size() ? kB64[(n >> 6) & 63] : '=';
+      out += i + 2 < in.size() ? kB64[n & 63] : '=';
+    }
+    return out;
+  };
+  auto secret = [](const std::string& value) {
+    return "apiVersion: v1\nkind: Secret\ndata:\n  extra: " + value + "\n";
+  };
+  // "bar\n", "none": words documentation writes, in base64.
+  EXPECT_TRUE(HidesNothing(secret(b64("bar\n")), "deploy/secret.yaml"));
+  EXPECT_TRUE(HidesNothing(secret(b64("none")), "deploy/secret.yaml"));
+  // A password in base64 stays hidden, short or long, a placeholder word of 8 or more too.
+  for (const std::string& word :
+       {Chars(kLowerAlnum, 6, 60), Chars(kAlnum, 14, 61), std::string("my") + "password"}) {
+    const std::string value = b64(word);
+    EXPECT_TRUE(Hides(secret(value), value, "deploy/secret.yaml")) << word;
+  }
+}
+
+TEST(DetectorPlaceholders, AValueMaskedWithHashesIsKept) {
+  const std::string masked = Cat({"xo", "xp-", Chars(kDigits, 12, 62), "-", Chars(kDigits, 12, 63),
+                                  "-", Chars(kDigits, 12, 66), "-", std::string(20, '#')});
+  EXPECT_TRUE(HidesNothing("\"token4\": \"" + masked + "\"\n", "notes/slack.txt"));
+  // A password holding a '#' or two is still a password.
+  const std::string pw = Chars(kAlnum, 6, 64) + "##" + Chars(kAlnum, 6, 65);
+  EXPECT_TRUE(Hides("\"token4\": \"" + pw + "\"\n", pw, "notes/slack.txt"));
+}
+
 // --- Providers' formats
 
 TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
