@@ -151,6 +151,20 @@ TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
       HidesNothing("kind: SecretProviderClass\ndata:\n  objects: vault-db\n", "deploy/spc.yaml"));
 }
 
+TEST(DetectorSyntaxes, TerraformQuotedPasswordOfWordsIsAPassphrase) {
+  const std::string words = Cat({Chars("abcdefghijklmnopqrstuvwxyz", 7, 70), " ",
+                                 Chars("abcdefghijklmnopqrstuvwxyz", 5, 71), " ",
+                                 Chars("abcdefghijklmnopqrstuvwxyz", 8, 72)});
+  EXPECT_TRUE(Hides("resource \"aws_db_instance\" \"main\" {\n  password = \"" + words + "\"\n}\n",
+                    words, "infra/main.tf"));
+  // Words elsewhere are a message; a description and a variable are no password.
+  EXPECT_TRUE(HidesNothing("errors:\n  password: \"" + words + "\"\n", "config/messages.yml"));
+  EXPECT_TRUE(HidesNothing(
+      "variable \"db_password\" {\n  description = \"The password of the database\"\n}\n"
+      "resource \"a\" \"b\" {\n  password = var.db_password\n}\n",
+      "infra/main.tf"));
+}
+
 TEST(DetectorSyntaxes, KubernetesDataThatDecodesToAPlaceholderWordIsKept) {
   auto b64 = [](const std::string& in) {
     static const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
