@@ -1285,7 +1285,13 @@ class Settings final : public Detector {
       if (EqualsNoCase(value, words.word[i])) return false;
     }
     if (value.find("://") != std::string_view::npos) return false;
-    if (IsPathLike(value) || IsProseText(value) || IsTranslationOfPassword(value)) return false;
+    // Words are a passphrase where nothing else is written: a quoted password of Terraform
+    // (`password = "correct horse battery"`); elsewhere words are a message or its translation.
+    const bool passphrase = kind == Kind::kPassword && format == Format::kHcl && v.quoted;
+    if (IsPathLike(value) || (IsProseText(value) && !passphrase) ||
+        IsTranslationOfPassword(value)) {
+      return false;
+    }
     if (IsFieldName(value) || IsPattern(value)) return false;
     if (format == Format::kTranslation && MixOf(value).digit == 0) return false;
     if (format == Format::kYaml && (value[0] == '*' || value[0] == '&' || value[0] == '!')) {

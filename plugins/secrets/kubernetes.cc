@@ -4,8 +4,10 @@
 // base64 (`password: aHVudGVyMg==`), `stringData:` as written. At each `kind: Secret` (YAML,
 // quoted or not, or JSON's "kind": "Secret") the detector reads the YAML document around it
 // (between `---` lines) for a `data:` or `stringData:` key and reports the value of each entry
-// indented under it. A reference or a placeholder is kept, as everywhere.
+// indented under it. A reference or a placeholder is kept, as everywhere, and so is a `data:`
+// value whose base64 decodes to a placeholder word of fewer than 8 characters.
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "detectors.h"
@@ -18,6 +20,24 @@ size_t Indent(std::string_view t, size_t line, size_t end) {
   size_t i = line;
   while (i < end && (t[i] == ' ' || t[i] == '\t')) ++i;
   return i - line;
+}
+
+// A short base64 value of `data:` that decodes to a placeholder word of fewer than eight
+// characters, the least a password is allowed: `YmFyCg==` is "bar\n", `bm9uZQ==` "none". A
+// longer one stays hidden (`bXlwYXNzd29yZA==`, "mypassword", may be the password).
+bool EncodesPlaceholder(std::string_view value) {
+  if (value.size() > 24) return false;
+  size_t n = 0;
+  while (n < value.size() && IsBase64(value[n])) ++n;
+  while (n < value.size() && value[n] == '=') ++n;
+  if (n != value.size()) return false;
+  const std::string decoded = DecodeBase64(value, 0, 18);
+  for (char c : decoded) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
+  }
+  size_t letters = 0;
+  for (char c : decoded) letters += !IsBlank(c) && c != '\n' && c != '\r';
+  return letters < 8 && IsPlaceholder(decoded);
 }
 
 class KubernetesSecrets final : public Detector {
@@ -56,7 +76,8 @@ class KubernetesSecrets final : public Detector {
       const std::string_view head = t.substr(line + ind, le - line - ind);
       if (head == "data:" || head == "stringData:" || head == "\"data\": {" ||
           head == "\"stringData\": {") {
-        line = Entries(t, LineEnd(t, le) + 1, end, ind, head[0] == '"', sink);
+        const bool base64 = head[0] == 'd' || head[1] == 'd';  // data:, not stringData:
+        line = Entries(t, LineEnd(t, le) + 1, end, ind, head[0] == '"', base64, sink);
         continue;
       }
       line = LineEnd(t, le) + 1;
@@ -65,7 +86,7 @@ class KubernetesSecrets final : public Detector {
 
   // The entries under a map opened at indentation `ind`; answers where they end.
   static size_t Entries(std::string_view t, size_t line, size_t end, size_t ind, bool json,
-                        SpanSink& sink) {
+                        bool base64, SpanSink& sink) {
     while (line < end) {
       const size_t le = std::min(end, ContentEnd(t, line));
       const size_t i = Indent(t, line, le);
@@ -95,7 +116,7 @@ class KubernetesSecrets final : public Detector {
       }
       const std::string_view value = t.substr(p, ve - p);
       if (value.size() >= 4 && value != "|" && value != ">" && !IsReference(value) &&
-          !IsPlaceholder(value)) {
+          !IsPlaceholder(value) && !(base64 && EncodesPlaceholder(value))) {
         Report(sink, t, p, ve, "Kubernetes secret");
       }
       line = LineEnd(t, le) + 1;

@@ -187,32 +187,6 @@ void ReportMaterialBefore(std::string_view t, size_t line_start, SpanSink& sink)
   if (begin != std::string_view::npos) Report(sink, t, begin, end, kWhat);
 }
 
-// Decodes up to `max` bytes of base64 from t[at...] (stops at the first non-base64 byte).
-std::string DecodeBase64(std::string_view t, size_t at, size_t max) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = at; i < t.size() && out.size() < max; ++i) {
-    const int v = value(t[i]);
-    if (v < 0) break;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
 // The end of the base64 continuing a run that ends at `end`: following lines (or "\n"-escaped
 // parts of a string) that are base64 too.
 size_t ContinueRun(std::string_view t, size_t end) {

@@ -422,6 +422,8 @@ bool IsPlaceholder(std::string_view raw) {
                 "\"\""})) {
     return true;
   }
+  // Characters a value was masked with: xoxp-…-####################.
+  if (v.find("####") != std::string::npos) return true;
   return ContainsAny(v, {"changeme",    "change_me",    "change-me",    "change.me",
                          "changeit",    "change_it",    "example",      "placeholder",
                          "dummy",       "redacted",     "your_",        "your-",
@@ -490,6 +492,33 @@ bool IsPlaceholderToken(std::string_view token) {
     return true;
   }
   return MixOf(token).distinct <= 5;
+}
+
+// Decodes up to `max` bytes of base64 (or base64url) from t[at...]; stops at the first byte that
+// is not base64.
+std::string DecodeBase64(std::string_view t, size_t at, size_t max) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (size_t i = at; i < t.size() && out.size() < max; ++i) {
+    const int v = value(t[i]);
+    if (v < 0) break;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xff));
+    }
+  }
+  return out;
 }
 
 bool IsProseText(std::string_view raw) {

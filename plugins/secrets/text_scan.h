@@ -125,6 +125,8 @@ bool IsPlaceholder(std::string_view value);
 bool IsPlaceholderToken(std::string_view token);
 // Words people read: two or more words of letters (i18n text, a sentence).
 bool IsProseText(std::string_view value);
+// Up to `max` bytes of the base64 (or base64url) run at t[at...], decoded.
+std::string DecodeBase64(std::string_view t, size_t at, size_t max);
 
 // --- Spans.
 // Reports [begin, end) when it is not empty and inside the text.

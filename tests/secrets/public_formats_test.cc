@@ -9,6 +9,7 @@
 #include <repo_reader/testkit.h>
 
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -149,6 +150,114 @@ TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
       << "a ConfigMap's data is not a Secret's";
   EXPECT_TRUE(
       HidesNothing("kind: SecretProviderClass\ndata:\n  objects: vault-db\n", "deploy/spc.yaml"));
+}
+
+TEST(DetectorSyntaxes, TerraformQuotedPasswordOfWordsIsAPassphrase) {
+  const std::string words = Cat({Chars("abcdefghijklmnopqrstuvwxyz", 7, 70), " ",
+                                 Chars("abcdefghijklmnopqrstuvwxyz", 5, 71), " ",
+                                 Chars("abcdefghijklmnopqrstuvwxyz", 8, 72)});
+  EXPECT_TRUE(Hides("resource \"aws_db_instance\" \"main\" {\n  password = \"" + words + "\"\n}\n",
+                    words, "infra/main.tf"));
+  // Words elsewhere are a message; a description and a variable are no password.
+  EXPECT_TRUE(HidesNothing("errors:\n  password: \"" + words + "\"\n", "config/messages.yml"));
+  EXPECT_TRUE(HidesNothing(
+      "variable \"db_password\" {\n  description = \"The password of the database\"\n}\n"
+      "resource \"a\" \"b\" {\n  password = var.db_password\n}\n",
+      "infra/main.tf"));
+}
+
+// The setting syntaxes of tools' own credential files and of CI and service managers: each
+// hides a generated password, and keeps a reference or a placeholder in the same place.
+TEST(DetectorSyntaxes, ToolsCredentialFilesServiceAndCiSettings) {
+  struct Case {
+    const char* path;
+    std::string before, after;  // the text around the value
+  };
+  const std::vector<Case> cases = {
+      {"home/.netrc", "machine api.example.org login alice password ", "\n"},
+      {"home/.netrc", "machine api.example.org\n  login alice\n  password ", "\n"},
+      {"home/.netrc", "default login bob password ", "\n"},
+      {"etc/pip.conf", "[global]\nindex-url = https://alice:", "@pypi.example.org/simple\n"},
+      {"home/.pypirc", "[pypi]\nusername = __token__\npassword = ", "\n"},
+      {"backup/old-creds.txt", "https://alice:", "@git.example.org\n"},
+      {"etc/app.service", "[Service]\nEnvironment=DB_PASSWORD=", "\n"},
+      {"etc/app.service", "[Service]\nEnvironment=\"API_TOKEN=", "\" \"MODE=prod\"\n"},
+      {".github/workflows/ci.yml", "jobs:\n  t:\n    env:\n      NPM_TOKEN: ", "\n"},
+      {"gradle.properties", "systemProp.http.proxyPassword=", "\n"},
+      {"settings.xml", "<server>\n  <id>x</id>\n  <password>", "</password>\n</server>\n"},
+      {"appsettings.json", "{\n  \"Smtp\": {\n    \"Password\": \"", "\"\n  }\n}\n"},
+      {"src/Db.cs", "var cs = \"Server=db;User ID=sa;Password=", ";\";\n"},
+      {"app/db.py", "CONN = \"Host=db;Username=app;Password=", "\"\n"},
+  };
+  uint32_t seed = 80;
+  for (const Case& c : cases) {
+    const std::string pw = Chars(kAlnum, 14, seed++);
+    EXPECT_TRUE(Hides(c.before + pw + c.after, pw, c.path)) << c.path << ": " << c.before;
+  }
+  // A password that is a plain word, in a URL: the URL says it is one.
+  const std::string word = Chars("abcdefghijklmnopqrstuvwxyz", 8, seed++);
+  EXPECT_TRUE(
+      Hides("Connect to postgres://admin:" + word + "@db.local/app\n", word, "docs/setup.md"));
+  // References and placeholders in the same places are kept.
+  EXPECT_TRUE(HidesNothing("Environment=DB_PASSWORD=${DB_PASSWORD}\n", "etc/app.service"));
+  EXPECT_TRUE(HidesNothing("    env:\n      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}\n",
+                           ".github/workflows/ci.yml"));
+  EXPECT_TRUE(
+      HidesNothing("machine example.com login <user> password <password>\n", "home/.netrc"));
+  EXPECT_TRUE(HidesNothing("  password = var.db_password\n", "infra/main.tf"));
+  EXPECT_TRUE(HidesNothing("{ \"Password\": \"%DB_PASSWORD%\" }\n", "appsettings.json"));
+}
+
+// A password written in a sentence or a comment is hidden; a sentence about passwords is kept.
+TEST(DetectorProsePassword, PasswordInACommentOrASentenceIsHiddenAndProseAboutOneIsKept) {
+  const std::string pw = Chars(kLowerAlnum, 9, 90);
+  EXPECT_TRUE(Hides("the password is " + pw + ", change it after login.\n", pw, "docs/setup.md"));
+  EXPECT_TRUE(Hides("// admin password: " + pw + "\n", pw, "src/admin.go"));
+  EXPECT_TRUE(Hides("/* the password is " + pw + " */\n", pw, "src/db.c"));
+  EXPECT_TRUE(HidesNothing("The password is required for every login.\n", "docs/a.md"));
+  EXPECT_TRUE(HidesNothing("If the password is wrong, the server answers 401.\n", "docs/a.md"));
+  EXPECT_TRUE(
+      HidesNothing("the password is hashed with bcrypt before it is stored.\n", "docs/a.md"));
+  EXPECT_TRUE(HidesNothing("/* password is checked against the hash below */\n", "src/a.c"));
+  EXPECT_TRUE(HidesNothing("// password: see the vault entry db/admin\n", "src/a.go"));
+}
+
+TEST(DetectorSyntaxes, KubernetesDataThatDecodesToAPlaceholderWordIsKept) {
+  auto b64 = [](const std::string& in) {
+    static const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < in.size(); i += 3) {
+      uint32_t n = static_cast<unsigned char>(in[i]) << 16;
+      if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
+      if (i + 2 < in.size()) n |= static_cast<unsigned char>(in[i + 2]);
+      out += kB64[(n >> 18) & 63];
+      out += kB64[(n >> 12) & 63];
+      out += i + 1 < in.size() ? kB64[(n >> 6) & 63] : '=';
+      out += i + 2 < in.size() ? kB64[n & 63] : '=';
+    }
+    return out;
+  };
+  auto secret = [](const std::string& value) {
+    return "apiVersion: v1\nkind: Secret\ndata:\n  extra: " + value + "\n";
+  };
+  // "bar\n", "none": words documentation writes, in base64.
+  EXPECT_TRUE(HidesNothing(secret(b64("bar\n")), "deploy/secret.yaml"));
+  EXPECT_TRUE(HidesNothing(secret(b64("none")), "deploy/secret.yaml"));
+  // A password in base64 stays hidden, short or long, a placeholder word of 8 or more too.
+  for (const std::string& word :
+       {Chars(kLowerAlnum, 6, 60), Chars(kAlnum, 14, 61), std::string("my") + "password"}) {
+    const std::string value = b64(word);
+    EXPECT_TRUE(Hides(secret(value), value, "deploy/secret.yaml")) << word;
+  }
+}
+
+TEST(DetectorPlaceholders, AValueMaskedWithHashesIsKept) {
+  const std::string masked = Cat({"xo", "xp-", Chars(kDigits, 12, 62), "-", Chars(kDigits, 12, 63),
+                                  "-", Chars(kDigits, 12, 66), "-", std::string(20, '#')});
+  EXPECT_TRUE(HidesNothing("\"token4\": \"" + masked + "\"\n", "notes/slack.txt"));
+  // A password holding a '#' or two is still a password.
+  const std::string pw = Chars(kAlnum, 6, 64) + "##" + Chars(kAlnum, 6, 65);
+  EXPECT_TRUE(Hides("\"token4\": \"" + pw + "\"\n", pw, "notes/slack.txt"));
 }
 
 // --- Providers' formats
