@@ -13,6 +13,7 @@
 #include "core/guidance/guidance.h"
 #include "core/secrets/server_log.h"
 #include "core/util/json_text.h"
+#include "core/util/json_writer.h"
 #include "core/util/text.h"
 #include "core/util/yaml_load.h"
 
@@ -248,40 +249,34 @@ std::string PlainScalar(const std::string& s) {
 }
 
 // YAML as JSON; false when something in it has no JSON form hosts agree on.
-bool ToJson(const YAML::Node& n, int depth, std::string* out) {
+bool ToJson(const YAML::Node& n, int depth, JsonWriter& out) {
   if (depth > kMaxDepth) return false;
   switch (n.Type()) {
     case YAML::NodeType::Null:
-      *out += "null";
+      out.Null();
       return true;
     case YAML::NodeType::Scalar: {
       const std::string v = n.Tag() == "!" ? JsonQuote(n.Scalar()) : PlainScalar(n.Scalar());
       if (v.empty()) return false;
-      *out += v;
+      out.Raw(v);
       return true;
     }
     case YAML::NodeType::Sequence: {
-      *out += "[";
-      bool first = true;
+      out.BeginArray();
       for (const auto& item : n) {
-        if (!first) *out += ",";
-        first = false;
         if (!ToJson(item, depth + 1, out)) return false;
       }
-      *out += "]";
+      out.End();
       return true;
     }
     case YAML::NodeType::Map: {
-      *out += "{";
-      bool first = true;
+      out.BeginObject();
       for (const auto& kv : n) {
         if (!kv.first.IsScalar() || kv.first.Scalar() == "__proto__") return false;
-        if (!first) *out += ",";
-        first = false;
-        *out += JsonQuote(kv.first.Scalar()) + ":";
+        out.Key(kv.first.Scalar());
         if (!ToJson(kv.second, depth + 1, out)) return false;
       }
-      *out += "}";
+      out.End();
       return true;
     }
     case YAML::NodeType::Undefined:
@@ -331,8 +326,9 @@ std::string FrontMatterJson(const std::string& text, const std::string& folder, 
         }
       }
     }
-    std::string json;
-    if (!ToJson(root, 0, &json)) return "";
+    JsonWriter w;
+    if (!ToJson(root, 0, w)) return "";
+    std::string json = w.Take();
     if (json.size() > kMaxFrontMatterJson) {
       *why = "as JSON it is larger than " + WithCommas(kMaxFrontMatterJson) + " bytes";
       return "";
@@ -419,24 +415,29 @@ std::string EntryOf(const ServedRepo& repo, const GuidancePiece& skill, const Se
       manifest->why.empty() ? FrontMatterJson(manifest->text, folder, &unread) : "";
   if (why && !unread.empty()) *why = "its front matter cannot be read (" + unread + ")";
   if (!skill.note.empty() || frontmatter.empty()) return "";
-  std::string resources;
+  JsonWriter w;
+  w.BeginObject()
+      .Field("uri", UriOf(repo.name(), skill, "SKILL.md"))
+      .Key("frontmatter")
+      .Raw(frontmatter)
+      .Key("resources")
+      .BeginArray();
   size_t count = 0, bytes = 0;
   for (const Node& f : skill.files) {
     auto served = &f == &skill.files.front() ? manifest : Files().Get(repo, skill, f, secrets);
     if (!served->why.empty()) continue;
     if (++count > kMaxFiles || (bytes += served->text.size()) > kMaxBytes) return "";
-    resources += std::string(resources.empty() ? "" : ",") +
-                 "{\"uri\":" + JsonQuote(UriOf(repo.name(), skill, BelowFolder(skill, f))) +
-                 ",\"digest\":" + JsonQuote(served->digest) +
-                 ",\"size\":" + std::to_string(served->text.size()) + "}";
+    w.BeginObject()
+        .Field("uri", UriOf(repo.name(), skill, BelowFolder(skill, f)))
+        .Field("digest", served->digest)
+        .Field("size", served->text.size())
+        .End();
   }
-  return "{\"uri\":" + JsonQuote(UriOf(repo.name(), skill, "SKILL.md")) +
-         ",\"frontmatter\":" + frontmatter + ",\"resources\":[" + resources + "]}";
+  return w.End().End().Take();
 }
 
-std::string CacheFields() {
-  return "\"ttlMs\":" + std::to_string(kTtlMs) + ",\"cacheScope\":\"private\"";
-}
+// The members every skills and resources result ends with: how long a host may keep it.
+void CacheFields(JsonWriter& w) { w.Field("ttlMs", kTtlMs).Field("cacheScope", "private"); }
 
 // The listed repositories of one page, from the cursor.
 bool PageOf(const Catalog& catalog, const Poco::JSON::Object::Ptr& params,
@@ -503,29 +504,31 @@ SkillsAnswer List(const Catalog& catalog, const SecretFilter* secrets,
   if (!PageOf(catalog, params, &page, &next)) {
     return Fail(kInvalidParams, "invalid cursor: give the nextCursor of the page before");
   }
-  std::string items;
+  JsonWriter w;
+  w.BeginObject().Key(resources ? "resources" : "skills").BeginArray();
   for (const auto& repo : page) {
     std::shared_ptr<const Guidance> keep;
     for (const GuidancePiece* skill : SkillsOf(*repo, stop, &keep)) {
       const std::string entry = EntryOf(*repo, *skill, secrets);
       if (entry.empty()) continue;
-      if (!items.empty()) items += ",";
       if (!resources) {
-        items += entry;
+        w.Raw(entry);
         continue;
       }
-      items += "{\"uri\":" + JsonQuote(UriOf(repo->name(), *skill, "SKILL.md")) +
-               ",\"name\":" + JsonQuote(FolderOf(*skill)) +
-               ",\"title\":" + JsonQuote(repo->name() + " · " + FolderOf(*skill)) +
-               ",\"description\":" + JsonQuote(skill->description) +
-               ",\"mimeType\":\"text/markdown\"}";
+      w.BeginObject()
+          .Field("uri", UriOf(repo->name(), *skill, "SKILL.md"))
+          .Field("name", FolderOf(*skill))
+          .Field("title", repo->name() + " · " + FolderOf(*skill))
+          .Field("description", skill->description)
+          .Field("mimeType", "text/markdown")
+          .End();
     }
   }
-  std::string result =
-      std::string("{\"") + (resources ? "resources" : "skills") + "\":[" + items + "]";
-  if (!next.empty()) result += ",\"nextCursor\":" + JsonQuote(next);
+  w.End();
+  if (!next.empty()) w.Field("nextCursor", next);
+  CacheFields(w);
   SkillsAnswer a;
-  a.result = result + "," + CacheFields() + "}";
+  a.result = w.End().Take();
   return a;
 }
 
@@ -548,8 +551,11 @@ SkillsAnswer Get(const Catalog& catalog, const SecretFilter* secrets,
   if (entry.empty()) {
     return Fail(kInvalidParams, "no skill at " + EchoArgument(uri) + "; skills/list lists them");
   }
+  JsonWriter w;
+  w.BeginObject().Key("skill").Raw(entry);
+  CacheFields(w);
   SkillsAnswer a;
-  a.result = "{\"skill\":" + entry + "," + CacheFields() + "}";
+  a.result = w.End().Take();
   return a;
 }
 
@@ -570,10 +576,19 @@ SkillsAnswer Read(const Catalog& catalog, const SecretFilter* secrets,
       if (!served->why.empty()) break;
       const bool markdown =
           ref.rel.size() >= 3 && ref.rel.compare(ref.rel.size() - 3, 3, ".md") == 0;
+      JsonWriter w;
+      w.BeginObject()
+          .Key("contents")
+          .BeginArray()
+          .BeginObject()
+          .Field("uri", UriOf(repo->name(), *skill, ref.rel))
+          .Field("mimeType", markdown ? "text/markdown" : "text/plain")
+          .Field("text", served->text)
+          .End()
+          .End();
+      CacheFields(w);
       SkillsAnswer a;
-      a.result = "{\"contents\":[{\"uri\":" + JsonQuote(UriOf(repo->name(), *skill, ref.rel)) +
-                 ",\"mimeType\":" + (markdown ? "\"text/markdown\"" : "\"text/plain\"") +
-                 ",\"text\":" + JsonQuote(served->text) + "}]," + CacheFields() + "}";
+      a.result = w.End().Take();
       return a;
     }
   }
@@ -591,9 +606,9 @@ bool IsSkillsMethod(const std::string& method) {
          method == "resources/list" || method == "resources/templates/list";
 }
 
-std::string SkillsCapabilities() {
-  return "\"resources\":{\"listChanged\":false},\"extensions\":{\"" +
-         std::string(kSkillsExtension) + "\":{}}";
+void SkillsCapabilities(JsonWriter& w) {
+  w.Key("resources").BeginObject().Field("listChanged", false).End();
+  w.Key("extensions").BeginObject().Key(kSkillsExtension).BeginObject().End().End();
 }
 
 SkillsAnswer AnswerSkills(const Catalog& catalog, const SecretFilter* secrets,
@@ -605,8 +620,11 @@ SkillsAnswer AnswerSkills(const Catalog& catalog, const SecretFilter* secrets,
     if (method == "skills/get") return Get(catalog, secrets, params, stop);
     if (method == "resources/read") return Read(catalog, secrets, params, stop);
     if (method == "resources/templates/list") {
+      JsonWriter w;
+      w.BeginObject().Key("resourceTemplates").BeginArray().End();
+      CacheFields(w);
       SkillsAnswer a;
-      a.result = "{\"resourceTemplates\":[]," + CacheFields() + "}";
+      a.result = w.End().Take();
       return a;
     }
   } catch (const std::exception& e) {

@@ -35,13 +35,15 @@
 
 namespace rr {
 
+class JsonWriter;
+
 inline constexpr const char* kSkillsExtension = "io.modelcontextprotocol/skills";
 
 // Whether `method` is answered here.
 bool IsSkillsMethod(const std::string& method);
 
-// The members initialize's capabilities gain (without braces): resources, and the extension.
-std::string SkillsCapabilities();
+// The members the server's capabilities gain: resources, and the extension.
+void SkillsCapabilities(JsonWriter& w);
 
 struct SkillsAnswer {
   std::string result;  // the JSON result, when error_code is 0

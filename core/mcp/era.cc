@@ -1,6 +1,7 @@
 #include "core/mcp/era.h"
 
 #include "core/util/json_text.h"
+#include "core/util/json_writer.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -10,13 +11,11 @@ namespace {
 constexpr const char* kVersionKey = "io.modelcontextprotocol/protocolVersion";
 constexpr const char* kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 
-// At most this many characters of a name an agent sent are repeated in an error.
-// A URI longer than this is not repeated in an error's data.
+// A URI longer than this is not repeated in an error's data (the message repeats at most
+// kEchoedCharacters of anything an agent sent: EchoArgument, core/util/text.h).
 constexpr size_t kEchoedUri = 2048;
 
 }  // namespace
-
-std::string Echo(std::string_view raw) { return EchoArgument(raw); }
 
 bool IsModernVersion(const std::string& v) {
   for (const char* m : kModernProtocolVersions) {
@@ -32,16 +31,19 @@ bool IsLegacyVersion(const std::string& v) {
   return false;
 }
 
-std::string AllVersionsJson() {
-  std::string out = "[";
-  for (const char* v : kModernProtocolVersions) out += (out.size() > 1 ? "," : "") + JsonQuote(v);
-  for (const char* v : kProtocolVersions) out += "," + JsonQuote(v);
-  return out + "]";
+void AllVersions(JsonWriter& w) {
+  w.BeginArray();
+  for (const char* v : kModernProtocolVersions) w.String(v);
+  for (const char* v : kProtocolVersions) w.String(v);
+  w.End();
 }
 
-std::string ServerInfoJson() {
-  return "{\"name\":" + JsonQuote(kServerName) +
-         ",\"title\":\"repo-reader\",\"version\":" + JsonQuote(kServerVersion) + "}";
+void ServerInfo(JsonWriter& w) {
+  w.BeginObject()
+      .Field("name", kServerName)
+      .Field("title", "repo-reader")
+      .Field("version", kServerVersion)
+      .End();
 }
 
 const char* EraName(Era era) { return era == Era::kModern ? kModernProtocolVersions[0] : "2025"; }
@@ -75,15 +77,20 @@ RpcError CheckModernRequest(const std::string& method, const Poco::JSON::Object:
   // two this server speaks: the header is what a gateway routed on.
   if (http && http->protocol_version && *http->protocol_version != version) {
     return {kHeaderMismatch, "header mismatch: MCP-Protocol-Version `" +
-                                 Echo(*http->protocol_version) + "` is not the body's `" +
-                                 Echo(version) + "`"};
+                                 EchoArgument(*http->protocol_version) + "` is not the body's `" +
+                                 EchoArgument(version) + "`"};
   }
   if (!IsModernVersion(version)) {
     return {kUnsupportedProtocolVersion,
-            "unsupported protocol version `" + Echo(version) + "`; this server speaks " +
+            "unsupported protocol version `" + EchoArgument(version) + "`; this server speaks " +
                 kModernProtocolVersions[0] + " (and, with initialize, " + kProtocolVersions[0] +
                 " and earlier)",
-            "{\"supported\":" + AllVersionsJson() + ",\"requested\":" + JsonQuote(version) + "}"};
+            [&] {
+              JsonWriter w;
+              w.BeginObject().Key("supported");
+              AllVersions(w);
+              return w.Field("requested", version).End().Take();
+            }()};
   }
   if (!meta->has(kCapabilitiesKey) ||
       meta->get(kCapabilitiesKey).type() != typeid(Poco::JSON::Object::Ptr)) {
@@ -103,8 +110,8 @@ RpcError CheckModernRequest(const std::string& method, const Poco::JSON::Object:
             "header mismatch: the Mcp-Method header is missing; send it with the body's method"};
   }
   if (*http->method != method) {
-    return {kHeaderMismatch, "header mismatch: Mcp-Method `" + Echo(*http->method) +
-                                 "` is not the body's method `" + Echo(method) + "`"};
+    return {kHeaderMismatch, "header mismatch: Mcp-Method `" + EchoArgument(*http->method) +
+                                 "` is not the body's method `" + EchoArgument(method) + "`"};
   }
   if (name_param && params && params->has(name_param) && params->get(name_param).isString()) {
     const std::string name = params->getValue<std::string>(name_param);
@@ -119,8 +126,9 @@ RpcError CheckModernRequest(const std::string& method, const Poco::JSON::Object:
       return {kHeaderMismatch, "header mismatch: Mcp-Name is not valid =?base64?…?= text"};
     }
     if (decoded != name) {
-      return {kHeaderMismatch, "header mismatch: Mcp-Name `" + Echo(decoded) +
-                                   "` is not the body's " + name_param + " `" + Echo(name) + "`"};
+      return {kHeaderMismatch, "header mismatch: Mcp-Name `" + EchoArgument(decoded) +
+                                   "` is not the body's " + name_param + " `" + EchoArgument(name) +
+                                   "`"};
     }
   }
   return {};
@@ -138,7 +146,7 @@ RpcError CheckLegacyHttp(const HttpHeaders* http) {
                 " request carries it (and io.modelcontextprotocol/clientCapabilities)",
             "", true};
   }
-  return {kInvalidRequest, "unsupported MCP-Protocol-Version `" + Echo(v) +
+  return {kInvalidRequest, "unsupported MCP-Protocol-Version `" + EchoArgument(v) +
                                "`; this server speaks " + kModernProtocolVersions[0] + ", " +
                                kProtocolVersions[0] + ", " + kProtocolVersions[1] + ", " +
                                kProtocolVersions[2] + " and " + kProtocolVersions[3]};
@@ -146,19 +154,28 @@ RpcError CheckLegacyHttp(const HttpHeaders* http) {
 
 std::string DecorateResult(Era era, const std::string& result_json) {
   if (era == Era::kLegacy) return result_json;
-  std::string out =
-      "{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":" +
-      ServerInfoJson() + "}";
-  if (result_json.size() > 2)
+  // The era's members first, then the result's own: `result_json` is an object written by us
+  // (its members are taken over as they are, without parsing it again).
+  JsonWriter w;
+  w.BeginObject()
+      .Field("resultType", "complete")
+      .Key("_meta")
+      .BeginObject()
+      .Key("io.modelcontextprotocol/serverInfo");
+  ServerInfo(w);
+  w.End().End();
+  std::string out = w.Take();
+  if (result_json.size() > 2) {
+    out.pop_back();
     out += "," + result_json.substr(1);
-  else
-    out += "}";
+  }
   return out;
 }
 
 RpcError ResourceNotFound(Era era, const std::string& message, const std::string& uri) {
   RpcError e{era == Era::kModern ? kInvalidParams : kLegacyResourceNotFound, message};
-  if (uri.size() <= kEchoedUri) e.data_json = "{\"uri\":" + JsonQuote(uri) + "}";
+  if (uri.size() <= kEchoedUri)
+    e.data_json = JsonWriter().BeginObject().Field("uri", uri).End().Take();
   return e;
 }
 
@@ -169,7 +186,8 @@ RpcError CheckBatch(const HttpHeaders* http, const std::string& negotiated) {
   if (http) {
     if (!http->protocol_version || *http->protocol_version == kBatchProtocolVersion) return {};
     return {kInvalidRequest, rule + ", and this request's MCP-Protocol-Version is `" +
-                                 Echo(*http->protocol_version) + "`: send one message per request"};
+                                 EchoArgument(*http->protocol_version) +
+                                 "`: send one message per request"};
   }
   if (negotiated == kBatchProtocolVersion) return {};
   return {

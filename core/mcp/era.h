@@ -22,6 +22,8 @@
 
 namespace rr {
 
+class JsonWriter;
+
 // The revisions with an initialize handshake (legacy), newest first.
 inline constexpr const char* kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                     "2024-11-05"};
@@ -66,9 +68,9 @@ struct HttpHeaders {
 bool IsModernVersion(const std::string& version);
 bool IsLegacyVersion(const std::string& version);
 // Every version served, newest first, as a JSON array.
-std::string AllVersionsJson();
+void AllVersions(JsonWriter& w);
 // This server's name, title and version as an Implementation object.
-std::string ServerInfoJson();
+void ServerInfo(JsonWriter& w);
 const char* EraName(Era era);  // "2026-07-28" or "2025"
 
 // params._meta when it is an object; null otherwise.
@@ -106,8 +108,5 @@ RpcError CheckBatch(const HttpHeaders* http, const std::string& negotiated);
 // An Mcp-Name header's value: as sent, or decoded from =?base64?…?=. False when the encoding is
 // broken (bad characters or padding).
 bool DecodeHeaderValue(const std::string& raw, std::string* out);
-
-// A name the client sent, as an error may repeat it: displayable and capped.
-std::string Echo(std::string_view raw);
 
 }  // namespace rr

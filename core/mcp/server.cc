@@ -7,6 +7,7 @@
 #include "core/guidance/skills.h"
 #include "core/tools/common.h"
 #include "core/util/json_text.h"
+#include "core/util/json_writer.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -25,7 +26,8 @@ GuidanceCall GuidanceCallOf(const ToolSpec& spec) {
 
 // How long a client may keep tools/list and server/discover: the tools change only with the
 // binary.
-constexpr const char* kCacheHints = "\"ttlMs\":3600000,\"cacheScope\":\"public\"";
+// The members a 2026-07-28 result of what does not change while the server runs ends with.
+void CacheHints(JsonWriter& w) { w.Field("ttlMs", 3600000).Field("cacheScope", "public"); }
 
 const char* const kInstructions =
     "repo-reader reads git repositories; it never changes them. Begin with list_repos to see "
@@ -61,50 +63,54 @@ bool IdOf(const Poco::JSON::Object::Ptr& msg, std::string* id) {
   return false;
 }
 
-std::string SchemaOf(const ToolSpec& spec) {
-  std::string props, required;
+void SchemaOf(const ToolSpec& spec, JsonWriter& w) {
+  w.BeginObject().Field("type", "object").Key("properties").BeginObject();
   for (const auto& a : spec.args) {
-    if (!props.empty()) props += ",";
-    std::string p = "{\"type\":";
+    w.Key(a.name).BeginObject();
     switch (a.type) {
       case ArgType::kString:
-        p += "\"string\"";
+        w.Field("type", "string");
         break;
       case ArgType::kInteger:
-        p += "\"integer\"";
+        w.Field("type", "integer");
         break;
       case ArgType::kBoolean:
-        p += "\"boolean\"";
+        w.Field("type", "boolean");
         break;
       case ArgType::kStrings:
-        p += "\"array\",\"items\":{\"type\":\"string\"}";
+        w.Field("type", "array").Key("items").BeginObject().Field("type", "string").End();
         break;
     }
-    p += ",\"description\":" + JsonQuote(a.description);
+    w.Field("description", a.description);
     const bool list = a.type == ArgType::kStrings;
-    if (a.min) p += (list ? ",\"minItems\":" : ",\"minimum\":") + std::to_string(*a.min);
-    if (a.max) p += (list ? ",\"maxItems\":" : ",\"maximum\":") + std::to_string(*a.max);
+    if (a.min) w.Field(list ? "minItems" : "minimum", *a.min);
+    if (a.max) w.Field(list ? "maxItems" : "maximum", *a.max);
     if (!a.one_of.empty()) {
-      p += ",\"enum\":[";
-      for (size_t i = 0; i < a.one_of.size(); ++i) p += (i ? "," : "") + JsonQuote(a.one_of[i]);
-      p += "]";
+      w.Key("enum").BeginArray();
+      for (const auto& v : a.one_of) w.String(v);
+      w.End();
     }
-    p += "}";
-    props += JsonQuote(a.name) + ":" + p;
-    if (a.required) required += (required.empty() ? "" : ",") + JsonQuote(a.name);
+    w.End();
   }
-  return "{\"type\":\"object\",\"properties\":{" + props + "},\"required\":[" + required +
-         "],\"additionalProperties\":false}";
+  w.End().Key("required").BeginArray();
+  for (const auto& a : spec.args) {
+    if (a.required) w.String(a.name);
+  }
+  w.End().Field("additionalProperties", false).End();
 }
 
 // Tools, and the MCP Skills extension's (skills.h).
-std::string Capabilities() {
-  return "{\"tools\":{\"listChanged\":false}," + SkillsCapabilities() + "}";
+void Capabilities(JsonWriter& w) {
+  w.BeginObject().Key("tools").BeginObject().Field("listChanged", false).End();
+  SkillsCapabilities(w);
+  w.End();
 }
 
 std::string ToolResult(const std::string& text, bool is_error) {
-  return "{\"content\":[{\"type\":\"text\",\"text\":" + JsonQuote(text) +
-         "}],\"isError\":" + (is_error ? "true" : "false") + "}";
+  JsonWriter w;
+  w.BeginObject().Key("content").BeginArray();
+  w.BeginObject().Field("type", "text").Field("text", text).End();
+  return w.End().Field("isError", is_error).End().Take();
 }
 
 // A JSON number that is an integer literal too large for 64 bits (HugeIntegersAsDecimals wrote
@@ -160,7 +166,8 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
       sink_(std::move(sink)),
       tools_(std::move(tools)),
       options_(options) {
-  tools_list_ = ToolsList();
+  tools_list_ = ToolsList(false);
+  tools_list_modern_ = ToolsList(true);
   BuildMethods();
   indexer_ =
       std::make_unique<HistoryIndexer>(live_, HistoryIndexer::Options{options_.history_recheck});
@@ -222,22 +229,29 @@ MethodAnswer McpServer::Initialize(const MethodCall& call) const {
     std::lock_guard<std::mutex> lock(call.connection->mu);
     call.connection->negotiated = version;
   }
-  return MethodAnswer::Result("{\"protocolVersion\":" + JsonQuote(version) + ",\"capabilities\":" +
-                              Capabilities() + ",\"serverInfo\":" + ServerInfoJson() +
-                              ",\"instructions\":" + JsonQuote(kInstructions) + "}");
+  JsonWriter w;
+  w.BeginObject().Field("protocolVersion", version).Key("capabilities");
+  Capabilities(w);
+  w.Key("serverInfo");
+  ServerInfo(w);
+  return MethodAnswer::Result(w.Field("instructions", kInstructions).End().Take());
 }
 
 MethodAnswer McpServer::Discover(const MethodCall&) const {
-  return MethodAnswer::Result(
-      "{\"supportedVersions\":" + AllVersionsJson() + ",\"capabilities\":" + Capabilities() +
-      ",\"instructions\":" + JsonQuote(kInstructions) + "," + kCacheHints + "}");
+  JsonWriter w;
+  w.BeginObject().Key("supportedVersions");
+  AllVersions(w);
+  w.Key("capabilities");
+  Capabilities(w);
+  w.Field("instructions", kInstructions);
+  CacheHints(w);
+  return MethodAnswer::Result(w.End().Take());
 }
 
 MethodAnswer McpServer::ListTools(const MethodCall& call) const {
   if (RpcError e = OnePageCursor("tools/list", call.params)) return MethodAnswer::Error(e);
   if (call.era == Era::kLegacy) return MethodAnswer::Result(tools_list_);
-  return MethodAnswer::Result(tools_list_.substr(0, tools_list_.size() - 1) + "," + kCacheHints +
-                              "}");
+  return MethodAnswer::Result(tools_list_modern_);
 }
 
 MethodAnswer McpServer::Skills(const std::string& method, const MethodCall& call) const {
@@ -257,7 +271,7 @@ MethodAnswer McpServer::CallTool(const MethodCall& call) const {
         {kInvalidParams, pipeline_.FinishError("tools/call needs params.name, the tool's name")});
   }
   const std::string name = params->getValue<std::string>("name");
-  if (call.notes.tool) *call.notes.tool = Echo(name);
+  if (call.notes.tool) *call.notes.tool = EchoArgument(name);
   const Tool* tool = nullptr;
   for (const auto& t : tools_) {
     if (t->spec().name == name) tool = t.get();
@@ -266,8 +280,8 @@ MethodAnswer McpServer::CallTool(const MethodCall& call) const {
     std::string names;
     for (const auto& t : tools_) names += (names.empty() ? "" : ", ") + t->spec().name;
     return MethodAnswer::Error(
-        {kInvalidParams,
-         pipeline_.FinishError("unknown tool `" + Echo(name) + "`; the tools are: " + names)});
+        {kInvalidParams, pipeline_.FinishError("unknown tool `" + EchoArgument(name) +
+                                               "`; the tools are: " + names)});
   }
   Poco::JSON::Object::Ptr arguments;
   if (params->has("arguments") && !params->get("arguments").isEmpty()) {
@@ -278,7 +292,7 @@ MethodAnswer McpServer::CallTool(const MethodCall& call) const {
     }
     arguments = params->getObject("arguments");
     if (call.notes.repo && arguments->has("repo") && arguments->get("repo").isString()) {
-      *call.notes.repo = Echo(arguments->getValue<std::string>("repo"));
+      *call.notes.repo = EchoArgument(arguments->getValue<std::string>("repo"));
     }
   }
   bool is_error = false;
@@ -293,18 +307,30 @@ std::vector<std::string> McpServer::ToolNames() const {
   return names;
 }
 
-std::string McpServer::ToolsList() const {
-  std::string out = "{\"tools\":[";
-  for (size_t i = 0; i < tools_.size(); ++i) {
-    const ToolSpec& s = tools_[i]->spec();
-    if (i) out += ",";
-    out += "{\"name\":" + JsonQuote(s.name) + ",\"title\":" + JsonQuote(s.title) +
-           ",\"description\":" + JsonQuote(s.description) + ",\"inputSchema\":" + SchemaOf(s) +
-           ",\"annotations\":{\"title\":" + JsonQuote(s.title) +
-           ",\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"
-           "\"openWorldHint\":false}}";
+std::string McpServer::ToolsList(bool cache_hints) const {
+  JsonWriter w;
+  w.BeginObject().Key("tools").BeginArray();
+  for (const auto& tool : tools_) {
+    const ToolSpec& s = tool->spec();
+    w.BeginObject()
+        .Field("name", s.name)
+        .Field("title", s.title)
+        .Field("description", s.description)
+        .Key("inputSchema");
+    SchemaOf(s, w);
+    w.Key("annotations")
+        .BeginObject()
+        .Field("title", s.title)
+        .Field("readOnlyHint", true)
+        .Field("destructiveHint", false)
+        .Field("idempotentHint", true)
+        .Field("openWorldHint", false)
+        .End()
+        .End();
   }
-  return out + "]}";
+  w.End();
+  if (cache_hints) CacheHints(w);
+  return w.End().Take();
 }
 
 std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
@@ -372,12 +398,17 @@ ProgressFn McpServer::Progress(const Request& req,
     Outgoing out;
     out.final = false;
     out.modern = modern;
-    out.json =
-        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
-        "\"progressToken\":" +
-        token + ",\"progress\":" + std::to_string(done) +
-        (total ? ",\"total\":" + std::to_string(*total) : std::string()) +
-        ",\"message\":" + JsonQuote(what) + "}}";
+    JsonWriter w;
+    w.BeginObject()
+        .Field("jsonrpc", "2.0")
+        .Field("method", "notifications/progress")
+        .Key("params")
+        .BeginObject()
+        .Key("progressToken")
+        .Raw(token)
+        .Field("progress", done);
+    if (total) w.Field("total", *total);
+    out.json = w.Field("message", what).End().End().Take();
     reply(out);
   };
 }
@@ -489,19 +520,34 @@ void McpServer::Worker() {
 
 std::string McpServer::OversizedMessageError(size_t limit, std::string_view head) {
   const std::string id = LeadingRequestId(head);
-  return "{\"jsonrpc\":\"2.0\",\"id\":" + (id.empty() ? std::string("null") : id) +
-         ",\"error\":{\"code\":" + std::to_string(kInvalidRequest) + ",\"message\":" +
-         JsonQuote("message refused: larger than " + WithCommas(limit) +
-                   " bytes; send smaller messages") +
-         "}}";
+  return JsonWriter()
+      .BeginObject()
+      .Field("jsonrpc", "2.0")
+      .Key("id")
+      .Raw(id.empty() ? "null" : id)
+      .Key("error")
+      .BeginObject()
+      .Field("code", kInvalidRequest)
+      .Field("message",
+             "message refused: larger than " + WithCommas(limit) + " bytes; send smaller messages")
+      .End()
+      .End()
+      .Take();
 }
 
 void McpServer::Reply(const Request& req, const std::string& result_json) {
   if (req.caller.record && req.caller.record->outcome.empty()) req.caller.record->outcome = "ok";
   Outgoing out;
   out.modern = req.era == Era::kModern;
-  out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + req.id +
-             ",\"result\":" + DecorateResult(req.era, result_json) + "}";
+  out.json = JsonWriter()
+                 .BeginObject()
+                 .Field("jsonrpc", "2.0")
+                 .Key("id")
+                 .Raw(req.id)
+                 .Key("result")
+                 .Raw(DecorateResult(req.era, result_json))
+                 .End()
+                 .Take();
   if (req.caller.record) req.caller.record->answer_bytes = out.json.size();
   req.caller.reply(out);
   Answered();
@@ -513,10 +559,17 @@ void McpServer::Answered() {
 
 void McpServer::ReplyError(const Request& req, const RpcError& error) {
   Outgoing out;
-  out.json = "{\"jsonrpc\":\"2.0\",\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
-             ",\"error\":{\"code\":" + std::to_string(error.code) +
-             ",\"message\":" + JsonQuote(error.message) +
-             (error.data_json.empty() ? "" : ",\"data\":" + error.data_json) + "}}";
+  JsonWriter w;
+  w.BeginObject()
+      .Field("jsonrpc", "2.0")
+      .Key("id")
+      .Raw(req.id.empty() ? "null" : req.id)
+      .Key("error")
+      .BeginObject()
+      .Field("code", error.code)
+      .Field("message", error.message);
+  if (!error.data_json.empty()) w.Key("data").Raw(error.data_json);
+  out.json = w.End().End().Take();
   out.error_code = error.code;
   out.modern = req.era == Era::kModern;
   out.malformed = error.malformed;
@@ -592,7 +645,7 @@ void McpServer::HandleMessage(const Poco::Dynamic::Var& parsed, bool widened, Re
   }
   const auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
   if (req.caller.record && msg->has("method") && msg->get("method").isString()) {
-    req.caller.record->method = Echo(msg->getValue<std::string>("method"));
+    req.caller.record->method = EchoArgument(msg->getValue<std::string>("method"));
   }
   if (!IdOf(msg, &req.id)) {
     if (widened && HugeNumber(msg->get("id"))) {
@@ -670,7 +723,7 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req, 
   if (in_batch && (req.era == Era::kModern || method == "initialize")) {
     // 2025-03-26: initialize is never part of a batch; 2026-07-28 has none.
     ReplyError(req, {kInvalidRequest,
-                     "invalid request: " + Echo(method) +
+                     "invalid request: " + EchoArgument(method) +
                          (req.era == Era::kModern ? " with a 2026-07-28 _meta is sent alone"
                                                   : " is sent alone") +
                          ", never in a batch"});
@@ -688,7 +741,7 @@ void McpServer::HandleRequest(const Poco::JSON::Object::Ptr& msg, Request& req, 
     return;
   }
   if (!row || !InEra(row->eras, req.era)) {
-    std::string message = "method not found: `" + Echo(method) + "`; ";
+    std::string message = "method not found: `" + EchoArgument(method) + "`; ";
     if (req.era == Era::kModern) {
       message += std::string("in ") + kModernProtocolVersions[0] + " this server answers " +
                  methods_.NamesIn(Era::kModern);

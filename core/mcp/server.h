@@ -179,7 +179,8 @@ class McpServer {
   MethodAnswer Skills(const std::string& method, const MethodCall& call) const;
   std::string RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& arguments,
                       const MethodCall& call, bool* is_error) const;
-  std::string ToolsList() const;
+  // tools/list's result; with the 2026-07-28 cache hints when `cache_hints`.
+  std::string ToolsList(bool cache_hints) const;
 
   void Reply(const Request& req, const std::string& result_json);
   void ReplyError(const Request& req, const RpcError& error);
@@ -192,9 +193,9 @@ class McpServer {
   Sink sink_;
   std::vector<std::unique_ptr<const Tool>> tools_;
   Options options_;
-  std::string tools_list_;  // built once
-  MethodTable methods_;     // built once
-  Connection stdio_;        // Handle(message)'s connection
+  std::string tools_list_, tools_list_modern_;  // built once
+  MethodTable methods_;                         // built once
+  Connection stdio_;                            // Handle(message)'s connection
 
   std::mutex mu_;
   std::condition_variable cv_, idle_cv_;

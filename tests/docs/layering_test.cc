@@ -1,6 +1,8 @@
 // The layers of docs/architecture.md hold in the code: each `core/` folder includes only the
 // folders the document allows it, the allowed arrows have no circle, and neither `sdk/` nor
-// `plugins/` includes anything of `core/`.
+// `plugins/` includes anything of `core/`; and the build states the same layers:
+// core/CMakeLists.txt makes one library a folder, linked to exactly the folders the document allows
+// it.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -120,6 +122,87 @@ TEST(Layering, TheAllowedArrowsHaveNoCircle) {
   };
   for (const auto& [u, _] : allowed) {
     if (state[u] == 0) visit(u);
+  }
+}
+
+// The rr_layer(...) calls of core/CMakeLists.txt: folder -> (the folders it USES, its SOURCES).
+struct Layer {
+  std::set<std::string> uses;
+  std::vector<std::string> sources;
+};
+std::map<std::string, Layer> ReadLayers() {
+  std::ifstream in(std::string(RR_SOURCE_DIR) + "/core/CMakeLists.txt");
+  EXPECT_TRUE(in) << "core/CMakeLists.txt is missing";
+  std::map<std::string, Layer> layers;
+  std::string line, folder, section;
+  while (std::getline(in, line)) {
+    if (line.rfind("rr_layer(", 0) == 0) {
+      folder = line.substr(9);
+      section.clear();
+      layers[folder];
+      continue;
+    }
+    if (folder.empty()) continue;
+    if (line == ")") {
+      folder.clear();
+      continue;
+    }
+    std::stringstream words(line);
+    std::string w;
+    while (words >> w) {
+      if (w == "USES" || w == "SOURCES") {
+        section = w;
+      } else if (section == "USES") {
+        layers[folder].uses.insert(w);
+      } else if (section == "SOURCES") {
+        layers[folder].sources.push_back(w);
+      }
+    }
+  }
+  return layers;
+}
+
+TEST(Layering, EachCoreFolderIsALibraryLinkedToWhatItMayInclude) {
+  const Arrows allowed = ReadAllowed();
+  const auto layers = ReadLayers();
+  ASSERT_FALSE(layers.empty()) << "core/CMakeLists.txt has no rr_layer(...)";
+  for (const auto& [folder, may] : allowed) {
+    auto it = layers.find(folder);
+    if (it == layers.end()) {
+      // A folder of headers only needs no library.
+      bool has_source = false;
+      for (const auto& e : fs::directory_iterator(fs::path(RR_SOURCE_DIR) / "core" / folder)) {
+        has_source = has_source || e.path().extension() == ".cc";
+      }
+      EXPECT_FALSE(has_source) << "core/" << folder << "/ has sources but no rr_layer(" << folder
+                               << ") in core/CMakeLists.txt";
+      continue;
+    }
+    EXPECT_EQ(it->second.uses, may)
+        << "rr_layer(" << folder << ") in core/CMakeLists.txt must USE exactly what "
+        << "docs/architecture.md lets core/" << folder << "/ include";
+  }
+  for (const auto& [folder, layer] : layers) {
+    EXPECT_TRUE(allowed.count(folder))
+        << "rr_layer(" << folder << ") names no folder of the document";
+    for (const auto& src : layer.sources) {
+      EXPECT_EQ(src.rfind(folder + "/", 0), 0u)
+          << "rr_layer(" << folder << ") builds " << src << ", a file of another folder";
+    }
+  }
+}
+
+TEST(Layering, EveryCoreSourceIsBuiltByItsFoldersLibrary) {
+  const auto layers = ReadLayers();
+  std::set<std::string> built;
+  for (const auto& [_, layer] : layers) built.insert(layer.sources.begin(), layer.sources.end());
+  const fs::path core = fs::path(RR_SOURCE_DIR) / "core";
+  for (const auto& e : fs::recursive_directory_iterator(core)) {
+    if (!e.is_regular_file() || e.path().extension() != ".cc") continue;
+    const std::string rel = fs::relative(e.path(), core).string();
+    if (rel == "app/main.cc") continue;  // the server's own executable
+    EXPECT_TRUE(built.count(rel)) << "core/" << rel
+                                  << " is in no rr_layer(...) of core/CMakeLists.txt";
   }
 }
 
