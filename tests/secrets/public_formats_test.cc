@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/secrets/generated_values.h"
+
 namespace {
 
 using repo_reader::TextKind;
@@ -22,23 +24,11 @@ const LoadedPlugin& Plugin() {
   return plugin;
 }
 
-const char kAlnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const char kLowerAlnum[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-const char kHex[] = "0123456789abcdef";
-const char kDigits[] = "0123456789";
-
-std::string Chars(const char* alphabet, size_t n, uint32_t seed) {
-  const size_t size = std::char_traits<char>::length(alphabet);
-  std::string out;
-  uint64_t x = 0x2545f4914f6cdd1dull ^ (seed * 0x9e3779b97f4a7c15ull);
-  for (size_t i = 0; i < n; ++i) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    out.push_back(alphabet[x % size]);
-  }
-  return out;
-}
+using rr::testing::Chars;
+using rr::testing::kHex;
+const std::string& kAlnum = rr::testing::kBase62;
+const std::string kLowerAlnum = "abcdefghijklmnopqrstuvwxyz0123456789";
+const std::string kDigits = "0123456789";
 
 std::string Cat(std::initializer_list<std::string> parts) {
   std::string out;
@@ -74,7 +64,7 @@ Scanned Scan(const std::string& text, std::string_view path, TextKind kind = Tex
 }
 
 // A value with a token's shape and no provider's prefix: only where it sits shows it.
-std::string Value(uint32_t seed) { return Chars(kAlnum, 28, seed) + Chars(kDigits, 4, seed); }
+std::string Value(uint32_t seed) { return Chars(28, kAlnum, seed) + Chars(4, kDigits, seed); }
 
 // --- Where a setting's value sits
 
@@ -105,7 +95,7 @@ TEST(DetectorSyntaxes, XmlElementWhoseValueIsOnItsOwnLine) {
 }
 
 TEST(DetectorSyntaxes, UnquotedTokenShapedValueInCodeIsHidden) {
-  const std::string v = Cat({"rrk_", Chars(kAlnum, 30, 4), "7"});
+  const std::string v = Cat({"rrk_", Chars(30, kAlnum, 4), "7"});
   EXPECT_TRUE(Hides("API_KEY=" + v + "\n", v, "src/settings.py"));
   // Expressions stay: names, members, calls, constants, identifiers made of words.
   EXPECT_TRUE(HidesNothing(
@@ -115,7 +105,7 @@ TEST(DetectorSyntaxes, UnquotedTokenShapedValueInCodeIsHidden) {
 }
 
 TEST(DetectorSyntaxes, AuthorizationHeaderAfterABlank) {
-  const std::string v = Chars(kAlnum, 24, 5) + "==";
+  const std::string v = Chars(24, kAlnum, 5) + "==";
   EXPECT_TRUE(
       Hides("    proxy_set_header Authorization \"Basic " + v + "\";\n", v, "nginx/site.conf"));
   EXPECT_TRUE(
@@ -130,7 +120,7 @@ TEST(DetectorCommandLine, WindowsAndPuttyToolsPasswords) {
       Hides("sqlcmd -S db01 -U sa -P Lantern4471 -i init.sql\n", "Lantern4471", "db/init.sh"));
   EXPECT_TRUE(Hides("Connect-VIServer -Server vc01 -User ops -Password Hx7!tern42 -Force\n",
                     "Hx7!tern42", "ops/connect.ps1"));
-  const std::string sonar = Chars(kHex, 40, 56);
+  const std::string sonar = Chars(40, kHex, 56);
   EXPECT_TRUE(
       Hides("mvn sonar:sonar -Dsonar.host.url=https://sq.example -Dsonar.login=" + sonar + "\n",
             sonar, "ci/build.sh"));
@@ -139,8 +129,8 @@ TEST(DetectorCommandLine, WindowsAndPuttyToolsPasswords) {
 }
 
 TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
-  const std::string b64 = Chars(kAlnum, 20, 50) + "==";
-  const std::string plain = Chars(kLowerAlnum, 10, 51);
+  const std::string b64 = Chars(20, kAlnum, 50) + "==";
+  const std::string plain = Chars(10, kLowerAlnum, 51);
   const std::string doc = "apiVersion: v1\ndata:\n  extra: " + b64 +
                           "\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  note: '" + plain +
                           "'\n---\nkind: ConfigMap\ndata:\n  mode: production\n";
@@ -153,9 +143,9 @@ TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
 }
 
 TEST(DetectorSyntaxes, TerraformQuotedPasswordOfWordsIsAPassphrase) {
-  const std::string words = Cat({Chars("abcdefghijklmnopqrstuvwxyz", 7, 70), " ",
-                                 Chars("abcdefghijklmnopqrstuvwxyz", 5, 71), " ",
-                                 Chars("abcdefghijklmnopqrstuvwxyz", 8, 72)});
+  const std::string words = Cat({Chars(7, "abcdefghijklmnopqrstuvwxyz", 70), " ",
+                                 Chars(5, "abcdefghijklmnopqrstuvwxyz", 71), " ",
+                                 Chars(8, "abcdefghijklmnopqrstuvwxyz", 72)});
   EXPECT_TRUE(Hides("resource \"aws_db_instance\" \"main\" {\n  password = \"" + words + "\"\n}\n",
                     words, "infra/main.tf"));
   // Words elsewhere are a message; a description and a variable are no password.
@@ -191,11 +181,11 @@ TEST(DetectorSyntaxes, ToolsCredentialFilesServiceAndCiSettings) {
   };
   uint32_t seed = 80;
   for (const Case& c : cases) {
-    const std::string pw = Chars(kAlnum, 14, seed++);
+    const std::string pw = Chars(14, kAlnum, seed++);
     EXPECT_TRUE(Hides(c.before + pw + c.after, pw, c.path)) << c.path << ": " << c.before;
   }
   // A password that is a plain word, in a URL: the URL says it is one.
-  const std::string word = Chars("abcdefghijklmnopqrstuvwxyz", 8, seed++);
+  const std::string word = Chars(8, "abcdefghijklmnopqrstuvwxyz", seed++);
   EXPECT_TRUE(
       Hides("Connect to postgres://admin:" + word + "@db.local/app\n", word, "docs/setup.md"));
   // References and placeholders in the same places are kept.
@@ -210,7 +200,7 @@ TEST(DetectorSyntaxes, ToolsCredentialFilesServiceAndCiSettings) {
 
 // A password written in a sentence or a comment is hidden; a sentence about passwords is kept.
 TEST(DetectorProsePassword, PasswordInACommentOrASentenceIsHiddenAndProseAboutOneIsKept) {
-  const std::string pw = Chars(kLowerAlnum, 9, 90);
+  const std::string pw = Chars(9, kLowerAlnum, 90);
   EXPECT_TRUE(Hides("the password is " + pw + ", change it after login.\n", pw, "docs/setup.md"));
   EXPECT_TRUE(Hides("// admin password: " + pw + "\n", pw, "src/admin.go"));
   EXPECT_TRUE(Hides("/* the password is " + pw + " */\n", pw, "src/db.c"));
@@ -245,44 +235,44 @@ TEST(DetectorSyntaxes, KubernetesDataThatDecodesToAPlaceholderWordIsKept) {
   EXPECT_TRUE(HidesNothing(secret(b64("none")), "deploy/secret.yaml"));
   // A password in base64 stays hidden, short or long, a placeholder word of 8 or more too.
   for (const std::string& word :
-       {Chars(kLowerAlnum, 6, 60), Chars(kAlnum, 14, 61), std::string("my") + "password"}) {
+       {Chars(6, kLowerAlnum, 60), Chars(14, kAlnum, 61), std::string("my") + "password"}) {
     const std::string value = b64(word);
     EXPECT_TRUE(Hides(secret(value), value, "deploy/secret.yaml")) << word;
   }
 }
 
 TEST(DetectorPlaceholders, AValueMaskedWithHashesIsKept) {
-  const std::string masked = Cat({"xo", "xp-", Chars(kDigits, 12, 62), "-", Chars(kDigits, 12, 63),
-                                  "-", Chars(kDigits, 12, 66), "-", std::string(20, '#')});
+  const std::string masked = Cat({"xo", "xp-", Chars(12, kDigits, 62), "-", Chars(12, kDigits, 63),
+                                  "-", Chars(12, kDigits, 66), "-", std::string(20, '#')});
   EXPECT_TRUE(HidesNothing("\"token4\": \"" + masked + "\"\n", "notes/slack.txt"));
   // A password holding a '#' or two is still a password.
-  const std::string pw = Chars(kAlnum, 6, 64) + "##" + Chars(kAlnum, 6, 65);
+  const std::string pw = Chars(6, kAlnum, 64) + "##" + Chars(6, kAlnum, 65);
   EXPECT_TRUE(Hides("\"token4\": \"" + pw + "\"\n", pw, "notes/slack.txt"));
 }
 
 // --- Providers' formats
 
 TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
-  const std::string jwt = Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(kAlnum, 43, 6)});
+  const std::string jwt = Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(43, kAlnum, 6)});
   // base64 of the JWT above, as a Kubernetes Secret's data holds it: starts "ZXlK".
   const std::string b64jwt =
-      Cat({"ZXlK", "aGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUkwTWlKOS4", Chars(kAlnum, 40, 7)});
+      Cat({"ZXlK", "aGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUkwTWlKOS4", Chars(40, kAlnum, 7)});
   const std::string docker = Cat(
-      {"eyJh", "dXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7ImF1dGgiOiJ", Chars(kAlnum, 40, 8), "fX19"});
+      {"eyJh", "dXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7ImF1dGgiOiJ", Chars(40, kAlnum, 8), "fX19"});
   const std::string teams =
-      Cat({Chars(kHex, 8, 9),   "-",  Chars(kHex, 4, 10),  "-4",
-           Chars(kHex, 3, 11),  "-8", Chars(kHex, 3, 12),  "-",
-           Chars(kHex, 12, 13), "@",  Chars(kHex, 8, 14),  "-",
-           Chars(kHex, 4, 15),  "-4", Chars(kHex, 3, 16),  "-9",
-           Chars(kHex, 3, 17),  "-",  Chars(kHex, 12, 18), "/IncomingWebhook/",
-           Chars(kHex, 32, 19)});
+      Cat({Chars(8, kHex, 9),   "-",  Chars(4, kHex, 10),  "-4",
+           Chars(3, kHex, 11),  "-8", Chars(3, kHex, 12),  "-",
+           Chars(12, kHex, 13), "@",  Chars(8, kHex, 14),  "-",
+           Chars(4, kHex, 15),  "-4", Chars(3, kHex, 16),  "-9",
+           Chars(3, kHex, 17),  "-",  Chars(12, kHex, 18), "/IncomingWebhook/",
+           Chars(32, kHex, 19)});
   for (const std::string& token :
-       {Cat({"sg", "p_", Chars("0123456789abcdefABCDEF", 40, 20)}),
-        Cat({"sg", "p_local_", Chars(kHex, 40, 21)}), Cat({"p8", "e-", Chars(kAlnum, 31, 22), "7"}),
-        Cat({"AK", "Cp", Chars(kAlnum, 69, 23)}), Cat({"cmVmd", "Gtu", Chars(kAlnum, 56, 24)}),
-        Cat({std::string(22, 'A'), Chars(kAlnum, 30, 25), "%2B", Chars(kAlnum, 40, 26)}),
-        Cat({"django", "-insecure-", Chars(kLowerAlnum, 30, 27), "(!x)@",
-             Chars(kLowerAlnum, 15, 28)}),
+       {Cat({"sg", "p_", Chars(40, "0123456789abcdefABCDEF", 20)}),
+        Cat({"sg", "p_local_", Chars(40, kHex, 21)}), Cat({"p8", "e-", Chars(31, kAlnum, 22), "7"}),
+        Cat({"AK", "Cp", Chars(69, kAlnum, 23)}), Cat({"cmVmd", "Gtu", Chars(56, kAlnum, 24)}),
+        Cat({std::string(22, 'A'), Chars(30, kAlnum, 25), "%2B", Chars(40, kAlnum, 26)}),
+        Cat({"django", "-insecure-", Chars(30, kLowerAlnum, 27), "(!x)@",
+             Chars(15, kLowerAlnum, 28)}),
         b64jwt, docker}) {
     EXPECT_TRUE(Hides("remote = \"" + token + "\"\n", token, "config/app.toml")) << token;
     EXPECT_TRUE(Hides("Rotated " + token + " today.\n", token, {}, TextKind::kCommitMessage));
@@ -293,26 +283,26 @@ TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
 }
 
 TEST(DetectorProviderTokens, WrongLengthOrAlphabetForAKnownPrefixIsKept) {
-  EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(kHex, 39, 30), "\n"}), "notes.txt"));
-  EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(kHex, 38, 31), "!x\n"}), "notes.txt"));
-  EXPECT_TRUE(HidesNothing(Cat({"id: sntry", "u_", Chars(kHex, 65, 33), "\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(39, kHex, 30), "\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(38, kHex, 31), "!x\n"}), "notes.txt"));
+  EXPECT_TRUE(HidesNothing(Cat({"id: sntry", "u_", Chars(65, kHex, 33), "\n"}), "notes.txt"));
   EXPECT_TRUE(HidesNothing(Cat({"see xo", "xb-12345-abcd234 and xo", "xp-1-TokenGoesHere\n"}),
                            "docs/slack.md"));
   EXPECT_TRUE(
-      HidesNothing(Cat({"id: sk-ant-", "api03-", Chars(kAlnum, 40, 34), "AA\n"}), "notes.txt"));
+      HidesNothing(Cat({"id: sk-ant-", "api03-", Chars(40, kAlnum, 34), "AA\n"}), "notes.txt"));
   // A made-up tail: one character over and over, or a short pattern repeated.
   EXPECT_TRUE(HidesNothing(Cat({"id: glc_", std::string(40, '1'), "=\n"}), "notes.txt"));
   EXPECT_TRUE(HidesNothing(Cat({"id: GR1348941", "123123123123123123123\n"}), "notes.txt"));
   // A file's name that starts like a token.
-  EXPECT_TRUE(HidesNothing(Cat({"<img src=\"/media/box.ico-", Chars(kHex, 32, 35), ".png\">\n"}),
+  EXPECT_TRUE(HidesNothing(Cat({"<img src=\"/media/box.ico-", Chars(32, kHex, 35), ".png\">\n"}),
                            "web/index.html"));
   // A prefix inside a run of base64.
   EXPECT_TRUE(HidesNothing(
-      Cat({"  data: ", Chars(kAlnum, 40, 36), "+AI", "za", Chars(kAlnum, 35, 37), "\n"}),
+      Cat({"  data: ", Chars(40, kAlnum, 36), "+AI", "za", Chars(35, kAlnum, 37), "\n"}),
       "fixtures/blob.yaml"));
   // A prefix inside a longer word or a URL's path.
   EXPECT_TRUE(HidesNothing(
-      Cat({"![logo](https://img.example/assets/xsgp_", Chars(kHex, 40, 32), ".png)\n"}),
+      Cat({"![logo](https://img.example/assets/xsgp_", Chars(40, kHex, 32), ".png)\n"}),
       "README.md"));
 }
 
@@ -327,11 +317,11 @@ TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
   EXPECT_TRUE(HidesNothing("    t.pass(\"tests/pass/main_return.rs\");\n", "tests/ui.rs"));
   // Not credentials: a form's CSRF token, a value sops encrypted, a shell command's output.
   EXPECT_TRUE(
-      HidesNothing(Cat({"<input name=\"authenticity_token\" value=\"", Chars(kAlnum, 40, 52),
-                        "\">\ncsrf-token=", Chars(kAlnum, 40, 53), "\n"}),
+      HidesNothing(Cat({"<input name=\"authenticity_token\" value=\"", Chars(40, kAlnum, 52),
+                        "\">\ncsrf-token=", Chars(40, kAlnum, 53), "\n"}),
                    "app/views/form.html"));
   EXPECT_TRUE(
-      HidesNothing("db-password: ENC[AES256_GCM,data:" + Chars(kAlnum, 16, 54) + "==,type:str]\n",
+      HidesNothing("db-password: ENC[AES256_GCM,data:" + Chars(16, kAlnum, 54) + "==,type:str]\n",
                    "secrets.enc.yaml"));
   EXPECT_TRUE(
       HidesNothing("-e SUMO_ACCESS_KEY=`vault read -field=key secret/sumo`\n", "deploy/run.sh"));
@@ -342,15 +332,15 @@ TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
 TEST(DetectorWholeTokens, ASpanNeverEndsInsideAToken) {
   // A format matched by its first characters, the token going on after them: hidden whole,
   // never with its tail shown.
-  const std::string longer = Cat({"shp", "at_", Chars(kHex, 32, 40), "7q9z"});
+  const std::string longer = Cat({"shp", "at_", Chars(32, kHex, 40), "7q9z"});
   const Scanned s = Scan("remote = " + longer + "\n", "notes.txt");
   EXPECT_EQ(s.redacted.find("7q9z"), std::string::npos) << s.redacted;
   EXPECT_TRUE(Hides("remote = " + longer + "\n", longer, "notes.txt"));
   // base64's padding goes with the token.
   const std::string padded =
-      Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(kAlnum, 43, 43), "=="});
+      Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(43, kAlnum, 43), "=="});
   EXPECT_TRUE(Hides("Authorization: Bearer " + padded + "\n", padded, "notes.txt"));
-  const std::string telegram = Cat({Chars(kDigits, 10, 41), ":AA", Chars(kAlnum, 33, 42), "x7"});
+  const std::string telegram = Cat({Chars(10, kDigits, 41), ":AA", Chars(33, kAlnum, 42), "x7"});
   EXPECT_TRUE(Hides("bot: \"" + telegram + "\"\n", telegram, "bot.yml"));
 }
 
