@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string_view>
 
@@ -31,6 +32,13 @@ std::array<uint64_t, 4> StampOf(const struct stat& st) {
           static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u +
               static_cast<uint64_t>(st.st_mtim.tv_nsec)};
 }
+
+int64_t SteadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+constexpr int64_t kFilesCheckNs = 1000000000;  // each pack and index looked at once a second
 
 std::array<uint64_t, 4> Stamp(const std::string& path) {
   struct stat st;
@@ -332,6 +340,7 @@ PackReader::~PackReader() {
 std::unique_ptr<PackReader> PackReader::Open(const std::string& objects_dir) {
   std::unique_ptr<PackReader> r(new PackReader(objects_dir + "/pack"));
   r->dir_stamp_ = Stamp(r->pack_dir_);
+  r->files_checked_ns_ = SteadyNs();
   std::vector<std::string> names;
   if (DIR* dir = opendir(r->pack_dir_.c_str())) {
     while (const dirent* e = readdir(dir)) {
@@ -357,9 +366,16 @@ std::unique_ptr<PackReader> PackReader::Open(const std::string& objects_dir) {
 
 bool PackReader::Current() const {
   if (Stamp(pack_dir_) != dir_stamp_) return false;
+  if (SteadyNs() - files_checked_ns_ < kFilesCheckNs) return true;
+  return FilesCurrent();
+}
+
+bool PackReader::FilesCurrent() const {
+  if (Stamp(pack_dir_) != dir_stamp_) return false;
   for (const auto& p : packs_) {
     if (Stamp(p->pack_path) != p->pack_stamp || Stamp(p->idx_path) != p->idx.stamp) return false;
   }
+  files_checked_ns_ = SteadyNs();
   return true;
 }
 

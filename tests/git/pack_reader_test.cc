@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -222,6 +223,36 @@ TEST(PackReader, NoticesPacksComingAndGoing) {
   EXPECT_TRUE(again->Current());
   ASSERT_EQ(again->ReadBlob(Oid(repo.Rev("HEAD:a.txt")), 100, &bytes), PackReader::Answer::kRead);
   EXPECT_EQ(bytes, "two\n");
+}
+
+// Lending a handle out looks at the pack folder only (a pack added, removed or renamed into place
+// changes it); git never rewrites a pack in place, so the packs themselves are looked at again at
+// most once a second. FilesCurrent looks at them at once.
+TEST(PackReader, LooksAtTheFolderEachTimeAndThePacksOnceASecond) {
+  TempDir tmp;
+  TestRepo repo(tmp / "shop");
+  repo.Write("a.txt", "one\n");
+  repo.Commit("first");
+  repo.Git({"repack", "-adq"});
+  const std::string objects = repo.path() + "/.git/objects";
+  const auto opened = std::chrono::steady_clock::now();
+  auto reader = PackReader::Open(objects);
+  ASSERT_EQ(reader->packs(), 1u);
+  std::string pack;
+  for (const auto& e : std::filesystem::directory_iterator(objects + "/pack")) {
+    if (e.path().extension() == ".pack") pack = e.path().string();
+  }
+  ASSERT_FALSE(pack.empty());
+  // Written over in place, which git never does: noticed by the full look, not by the quick one.
+  std::filesystem::permissions(pack, std::filesystem::perms::owner_write,
+                               std::filesystem::perm_options::add);
+  { std::ofstream(pack, std::ios::app) << "x"; }
+  const bool quick = reader->Current();
+  // (On a machine so busy that a second went by since the open, Current looked at the packs too.)
+  if (std::chrono::steady_clock::now() - opened < std::chrono::milliseconds(900)) {
+    EXPECT_TRUE(quick);
+  }
+  EXPECT_FALSE(reader->FilesCurrent());
 }
 
 // Through the tools: a server whose handles outlive a repack reads the new contents, and

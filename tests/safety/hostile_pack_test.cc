@@ -274,7 +274,7 @@ TEST(HostilePack, ACutShortPackIsNotHandled) {
   EXPECT_TRUE(Read(*r, Id('c'), &a).empty());
   EXPECT_EQ(a, Answer::kNotHandled);
   EXPECT_EQ(Read(*r, Id('a'), &a), "first\n");
-  EXPECT_FALSE(r->Current());
+  EXPECT_FALSE(r->FilesCurrent());
   ASSERT_EQ(truncate(w.pack.c_str(), 0), 0);
   Read(*r, Id('a'), &a);
   EXPECT_EQ(a, Answer::kNotHandled);
