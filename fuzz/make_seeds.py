@@ -319,6 +319,46 @@ def http_head():
     put("http_head", "lf-only", b"DELETE /mcp HTTP/1.1\nHost: h\nContent-Length: -1\n\n")
 
 
+def stdio_frame():
+    # Byte 0: the limit (1 + b % 64); byte 1: how the stream is cut into chunks; then the stream.
+    call = b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"read_file"}}'
+    put("stdio_frame", "messages", b"\x3f\x05" + b'{"id":1}\n\n{"id":"a"}\r\n\r\n{"id":2}')
+    put("stdio_frame", "oversized-with-id", b"\x1f\x09" + call + b"\n" + b'{"id":3}\n')
+    put("stdio_frame", "oversized-string-id",
+        b"\x10\x21" + b'{"jsonrpc":"2.0","id":"k\\u00e9\\"y","method":"ping"}\n')
+    put("stdio_frame", "oversized-last-line", b"\x08\x02" + b'{"id":1}\n' + call)
+    put("stdio_frame", "carriage-returns", b"\x04\x07" + b"\r\r\n\r\nab\r\n\r")
+    put("stdio_frame", "huge-id", b"\x20\x03" + b'{"id":123456789012345678901234,"method":"x"}\n')
+
+
+def http_checks():
+    # Three headers (a presence byte, then a part each), the body's method, the negotiated
+    # version, a byte choosing HTTP or stdio and the name parameter, then the params as JSON.
+    def case(name, version, method_h, name_h, method, negotiated, which, params):
+        def header(v):
+            return b"\x00" + part(b"") if v is None else b"\x01" + part(v.encode())
+        put("http_checks", name, header(version) + header(method_h) + header(name_h) +
+            part(method.encode()) + part(negotiated.encode()) + bytes([which]) + params.encode())
+    meta = ('{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+            '"io.modelcontextprotocol/clientCapabilities":{}},"name":"read_file",'
+            '"uri":"repo://shop/README.md"}')
+    case("modern-call", "2026-07-28", "tools/call", "read_file", "tools/call", "", 3, meta)
+    case("modern-base64-name", "2026-07-28", "tools/call", "=?base64?cmVhZF9maWxl?=",
+         "tools/call", "", 3, meta)
+    case("modern-bad-base64", "2026-07-28", "tools/call", "=?base64?cmVhZ=9maWxl?=",
+         "tools/call", "", 3, meta)
+    case("modern-mismatch", "2025-06-18", "tools/list", "other", "tools/call", "", 3, meta)
+    case("modern-no-meta", "2026-07-28", "tools/call", None, "tools/call", "", 1,
+         '{"name":"grep"}')
+    case("meta-wrong-types", None, None, None, "resources/read", "", 5,
+         '{"_meta":{"io.modelcontextprotocol/protocolVersion":7,'
+         '"io.modelcontextprotocol/clientCapabilities":[]},"uri":{}}')
+    case("legacy-header", "2025-03-26", None, None, "tools/list", "2025-03-26", 1, "{}")
+    case("unknown-version", "1999-01-01" + "x" * 300, None, None, "ping", "", 1, "{}")
+    case("discover", None, None, None, "server/discover", "", 0, "{}")
+    case("batch-stdio", None, None, None, "ping", "2025-03-26", 0, "[]")
+
+
 def host_pages():
     def page(status, headers, body):
         out = bytes([status, 0])
@@ -353,6 +393,8 @@ def main():
     ref_text()
     outline()
     http_head()
+    stdio_frame()
+    http_checks()
     host_pages()
     tmp = tempfile.mkdtemp(prefix="rr-seeds-")
     try:

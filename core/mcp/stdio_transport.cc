@@ -4,6 +4,8 @@
 
 #include <cerrno>
 
+#include "core/mcp/line_framer.h"
+
 namespace rr {
 
 McpServer::Sink StdioTransport::sink() {
@@ -33,8 +35,13 @@ void StdioTransport::ExitCleanly() {
 }
 
 void StdioTransport::Run(McpServer& server) {
-  std::string line;
-  bool skipping = false;  // inside a line that is too long
+  LineFramer framer(kMaxMessageBytes);
+  const LineFramer::OnMessage handle = [&server](const std::string& message) {
+    server.Handle(message);
+  };
+  const LineFramer::OnOversized refuse = [this](const std::string& head) {
+    Write(McpServer::OversizedMessageError(kMaxMessageBytes, head));
+  };
   char buf[65536];
   while (true) {
     const ssize_t n = ::read(in_fd_, buf, sizeof buf);
@@ -43,33 +50,9 @@ void StdioTransport::Run(McpServer& server) {
       break;
     }
     if (n == 0) break;
-    size_t start = 0;
-    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
-      if (buf[i] != '\n') continue;
-      if (!skipping) {
-        line.append(buf + start, i - start);
-        if (line.size() > kMaxMessageBytes) {
-          Write(McpServer::OversizedMessageError(kMaxMessageBytes, line));
-        } else {
-          if (!line.empty() && line.back() == '\r') line.pop_back();
-          if (!line.empty()) server.Handle(line);
-        }
-      }
-      line.clear();
-      skipping = false;
-      start = i + 1;
-    }
-    if (!skipping) {
-      line.append(buf + start, static_cast<size_t>(n) - start);
-      if (line.size() > kMaxMessageBytes) {
-        Write(McpServer::OversizedMessageError(kMaxMessageBytes, line));
-        line.clear();
-        line.shrink_to_fit();
-        skipping = true;
-      }
-    }
+    framer.Feed(std::string_view(buf, static_cast<size_t>(n)), handle, refuse);
   }
-  if (!skipping && !line.empty() && line.size() <= kMaxMessageBytes) server.Handle(line);
+  framer.Finish(handle);
   server.Drain();
 }
 

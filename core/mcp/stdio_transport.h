@@ -1,6 +1,7 @@
 // MCP over stdio: one JSON-RPC message a line on the input, one a line on the output. The output
-// carries protocol only (logs go to stderr). A line longer than kMaxMessageBytes is refused with
-// an error and skipped; the server keeps serving.
+// carries protocol only (logs go to stderr). The framing is LineFramer's (line_framer.h): a line
+// longer than kMaxMessageBytes is refused with an error that carries its id when the line's start
+// names one, and skipped; the server keeps serving.
 #pragma once
 
 #include <mutex>
