@@ -193,34 +193,42 @@ IDENTISH = re.compile(r"^(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:
                       r"|https?://[^\s:@]+|\d+)$")
 
 
+def _clean(run, text):
+    """A run of a wanted value as the promise names it: without the quotes, brackets or a
+    setting's name round it; a URL's password. None when it is an id or a host."""
+    s = run.strip(" \t\r\n:;|,")
+    s = re.sub(r"^[\"'`{(\[]+|[\"'`})\]]+$", "", s)
+    part = pc.promised_part("", s) if s else None
+    if part and part in text:
+        s = part
+    s = s.strip(" \t:;|,/@")
+    if len(s) < 6 or IDENTISH.match(s) or s not in text:
+        return None
+    return s
+
+
 def secrets_in(want, text):
     """The secrets of one wanted value that the input holds (see the module's comment)."""
     if want in text:
-        part = pc.promised_part("", want)
-        if part and part in text:
-            return [part]
-        return [want]
-    pieces, p = [], 0
-    while p < len(want):
-        lo = 0
-        for size in range(len(want) - p, 5, -1):
-            if want[p:p + size] in text:
-                lo = size
-                break
-        if lo:
-            pieces.append(want[p:p + lo])
-            p += lo
-        else:
-            p += 1
+        runs = [want]
+    else:
+        runs, p = [], 0
+        while p < len(want):
+            lo = 0
+            for size in range(len(want) - p, 5, -1):
+                if want[p:p + size] in text:
+                    lo = size
+                    break
+            if lo:
+                runs.append(want[p:p + lo])
+                p += lo
+            else:
+                p += 1
     out = []
-    for s in pieces:
-        s = s.strip(":;|,@ \t/")
-        m = re.match(r"^[a-z][a-z0-9+.-]*://[^/@\s:]*:([^@\s]+)@", s)
-        if m:
-            s = m.group(1)
-        if len(s) < 6 or IDENTISH.match(s):
-            continue
-        out.append(s)
+    for r in runs:
+        s = _clean(r, text)
+        if s and s not in out:
+            out.append(s)
     if len(out) > 1:  # an id glued to its secret: the secret is the longest (the id is shown)
         top = max(len(s) for s in out)
         out = [s for s in out if len(s) == top]
