@@ -388,15 +388,19 @@ EXT_PATH = {None: "notes/case.txt", "conf": "etc/app.conf", "go": "internal/conf
 
 def flagged_secret(payload):
     """The secret of a flagged payload (see the module's comment)."""
-    part = pc.promised_part("", payload.strip())
-    if part and part != payload.strip() and part in payload:
-        return part
+    if "://" in payload or "-----BEGIN" in payload:
+        part = pc.promised_part("", payload.strip())
+        if part and part != payload.strip() and part in payload:
+            return part
     runs = re.findall(r"[^\s\"'`,;()<>{}\[\]]+", payload)
     best = None
     for r in runs:
-        m = re.match(r"^[A-Za-z_][\w.-]*(?:=>|:=|=|:)(.+)$", r)
-        if m and not r.startswith("http"):
-            r = m.group(1)
+        if not r.startswith("http"):
+            for _ in range(3):  # name=value, --flag=value, //host/:_authToken=value
+                m = re.match(r"^[-/]*[A-Za-z_][\w./-]*(?:=>|:=|=|:)(?!=)(.+)$", r)
+                if not m or len(m.group(1)) < 6:
+                    break
+                r = m.group(1)
         r = r.lstrip("=:")
         if best is None or len(r) > len(best):
             best = r
