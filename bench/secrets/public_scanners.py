@@ -10,7 +10,8 @@ fmt.Sprintf, strings.Repeat, the file's const and var blocks, the test function'
 A `want` value is what the detector reports, often two values glued (an id and its secret, a
 key and its host); the runs (≥ 6 characters) of the wanted value that the input holds are
 found, those that are an e-mail address, a host or URL without a password, or a run of digits
-are dropped (ids and hosts, not secrets), a URL's user:password gives its password, and when
+are dropped (ids and hosts, not secrets), a URL's user:password or password= parameter gives
+its password (a URL with neither and no long token in its path names a place), and when
 more than one run is left the longest is the secret (an id beside its secret is no secret).
 
 detect-secrets: tests/plugins/*_test.py, read with Python's `ast` (never imported or run): the
@@ -198,7 +199,17 @@ def _clean(run, text):
     setting's name round it; a URL's password. None when it is an id or a host."""
     s = run.strip(" \t\r\n:;|,")
     s = re.sub(r"^[\"'`{(\[]+|[\"'`})\]]+$", "", s)
-    part = pc.promised_part("", s) if s else None
+    url = re.sub(r"^jdbc:", "", s)
+    if re.match(r"^[a-z][a-z0-9+.-]*://", url) and not re.match(r"^[a-z][a-z0-9+.-]*://[^/@\s]*@",
+                                                                url):
+        # A URL with no user:password: its password parameter, else a secret path (a webhook's),
+        # else it names a place, no secret.
+        m = re.search(r"[;?&]password=([^;&\s]+)", url, re.I)
+        if m:
+            return m.group(1) if len(m.group(1)) >= 6 and m.group(1) in text else None
+        if not re.search(r"/[A-Za-z0-9_-]{20,}", url):
+            return None
+    part = pc.promised_part("", url) if s else None
     if part and part in text:
         s = part
     s = s.strip(" \t:;|,/@")
