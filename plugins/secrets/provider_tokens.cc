@@ -64,9 +64,13 @@ const RuleSpec kRules[] = {
   {"GitHub token", "github_pat_", R"(github_pat_[A-Za-z0-9_]{40,255})", Start::kAtKeyword, 0, 0,
    kNone},
   // GitLab
-  {"GitLab token",
-   "glpat-|gldt-|glrt-|glrtr-|glptt-|glsoat-|glcbt-|glimt-|glffct-|glagent-|gloas-|glft-|glwt-",
-   R"((?<![A-Za-z0-9_])gl(?:pat|dt|rtr|rt|ptt|soat|cbt|imt|ffct|agent|oas|ft|wt)-[A-Za-z0-9_-]{20,300}(?:\.[A-Za-z0-9_-]{2,}){0,3})",
+  {"GitLab token", "glpat-|gldt-|glrt-|glrtr-|glsoat-|glcbt-|glffct-|glft-|glwt-",
+   R"((?<![A-Za-z0-9_])gl(?:pat|dt|rtr|rt|soat|cbt|ffct|ft|wt)-[A-Za-z0-9_-]{20,300}(?:\.[A-Za-z0-9_-]{2,}){0,3})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Four kinds with a length of their own: incoming-mail 25, pipeline-trigger 40, agent 50 or
+  // more, OAuth application secret 64. Another length is no token of theirs.
+  {"GitLab token", "glimt-|glptt-|glagent-|gloas-",
+   R"((?<![A-Za-z0-9_])(?:glimt-[A-Za-z0-9_-]{25}|glptt-[A-Za-z0-9_-]{40}|glagent-[A-Za-z0-9_-]{50,1024}|gloas-[A-Za-z0-9_-]{64})(?![A-Za-z0-9_-]))",
    Start::kAtKeyword, 0, 0, kNone},
   {"GitLab runner token", "gr1348941", R"(GR1348941[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,
    kNone},

@@ -327,6 +327,25 @@ TEST(DetectorProviderTokens, JwtIoPublishedExampleIsKeptOtherJwtsHidden) {
   EXPECT_TRUE(HidesNothing("sample: " + cut + "\n", "docs/notes.md"));
 }
 
+// GitLab's incoming-mail (25), pipeline-trigger (40), agent (50 or more) and OAuth application
+// (64) tokens have a length of their own: that length is hidden, another is kept.
+TEST(DetectorProviderTokens, GitLabTokensOfAFixedLengthOnlyAtThatLength) {
+  const char kTokenAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+  const struct {
+    const char* prefix;
+    size_t length;
+  } kinds[] = {{"glimt-", 25}, {"glptt-", 40}, {"glagent-", 50}, {"gloas-", 64}};
+  uint32_t seed = 160;
+  for (const auto& k : kinds) {
+    const std::string token = std::string(k.prefix) + Chars(kTokenAlphabet, k.length, seed++);
+    EXPECT_TRUE(HidesExactly("remote = \"" + token + "\"\n", token, "config/app.toml"));
+    const std::string shorter = std::string(k.prefix) + Chars(kTokenAlphabet, k.length - 3, seed++);
+    EXPECT_TRUE(HidesNothing("remote = \"" + shorter + "\"\n", "config/app.toml")) << shorter;
+  }
+  const std::string longer = "gloas-" + Chars(kTokenAlphabet, 70, seed++);
+  EXPECT_TRUE(HidesNothing("remote = \"" + longer + "\"\n", "config/app.toml"));
+}
+
 // A prefix inside a URL's path is part of a page's name, not a key: …/API-<32 capitals>.
 TEST(DetectorProviderTokens, OctopusPrefixInAUrlPathIsKept) {
   const std::string page = Cat({"API", "-", Chars("ABCDEF0123456789", 26, 146)});
