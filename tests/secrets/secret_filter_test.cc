@@ -189,6 +189,21 @@ TEST(SecretFilter, ADetectorWithoutKeywordsRunsOnEveryText) {
   EXPECT_EQ(r.spans[0].end, 15u);
 }
 
+// A value a detector hid once is hidden wherever else the text holds it standing alone: the
+// second copy of a secret (`token = 'v' | 'v'`, a log echoing it) is not shown. A copy inside a
+// longer token, and a value shorter than 12 bytes, are left to the detectors.
+TEST(SecretFilter, AHiddenValueIsHiddenWhereverItRecurs) {
+  auto f = Make({std::make_shared<LineDetector>()});
+  const std::string value = "SECRET q8Zr2LmX";  // hidden by LineDetector at a line's start
+  const std::string text = value + "\nsaid '" + value + "' | \"" + value + "\"\nin x" + value +
+                           "y\nSECRET ab\nhas SECRET ab too\n";
+  const ScanResult r = f->Scan(text, TextKind::kFile);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(SecretFilter::Redact(text, r.spans),
+            "[hidden: line]\nsaid '[hidden: line]' | \"[hidden: line]\"\nin x" + value +
+                "y\n[hidden: line]\nhas SECRET ab too\n");
+}
+
 TEST(SecretFilter, ADetectorThatThrowsFailsTheScanInsteadOfPassingTheText) {
   auto f = Make({std::make_shared<ThrowingDetector>()});
   const ScanResult r = f->Scan("a boom here", TextKind::kFile);
