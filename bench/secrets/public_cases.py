@@ -838,7 +838,7 @@ def pct(a, b):
     return "–" if b == 0 else f"{100.0 * a / b:.1f} %"
 
 
-def summarise(corpus_path, report, list_n, label):
+def summarise(corpus_path, report, list_n, label, named_value=None):
     records = [json.loads(l) for l in open(corpus_path, encoding="utf-8")]
     misses, fps, failed = parse_report(report)
     missed_ids = {m[0].split("`")[1] for m in misses}
@@ -881,7 +881,16 @@ def summarise(corpus_path, report, list_n, label):
     clear_flagged = sum(1 for r in clear if r["id"] in fp_ids)
     print(f"| false positives, every case | {pct(tot[3], tot[2])} ({tot[3]} of {tot[2]}) | |")
     print(f"| false positives, cases no other rule calls a secret | "
-          f"{pct(clear_flagged, len(clear))} ({clear_flagged} of {len(clear)}) | ≤ 1 % |")
+          f"{pct(clear_flagged, len(clear))} ({clear_flagged} of {len(clear)}) | "
+          f"{'' if named_value else '≤ 1 %'} |")
+    if named_value is not None:
+        # A value given to a setting named for a secret is hidden by the promise whatever one
+        # provider's rule says; the rest are the clear non-secrets.
+        plain = [r for r in clear if not named_value.search(r["text"])]
+        plain_flagged = sum(1 for r in plain if r["id"] in fp_ids)
+        print(f"| false positives, of those, cases that give no value to a setting named for a "
+              f"secret | {pct(plain_flagged, len(plain))} ({plain_flagged} of {len(plain)}) | "
+              f"≤ 1 % |")
     print(f"| failed scans | {len(failed)} | 0 |\n")
     print("| syntax | secrets | recall |\n|---|---:|---:|")
     for s, (a, c) in sorted(by_syntax.items(), key=lambda kv: kv[1][1] / max(1, kv[1][0])):
@@ -912,6 +921,9 @@ def summarise(corpus_path, report, list_n, label):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gitleaks", help="a checkout or bare clone of gitleaks")
+    ap.add_argument("--trufflehog", help="a checkout or bare clone of TruffleHog")
+    ap.add_argument("--detect-secrets", dest="detect_secrets",
+                    help="a checkout or bare clone of detect-secrets")
     ap.add_argument("--bench", default=os.path.join(ROOT, "build-bench", "secrets-bench"),
                     help="secrets-bench (default: build-bench/secrets-bench, bench/secrets/run.sh "
                          "builds it)")
@@ -923,8 +935,8 @@ def main():
     ap.add_argument("--list", type=int, default=60, help="misses and false positives to list")
     ap.add_argument("--rule", action="append", help="only these rules (repeatable)")
     args = ap.parse_args()
-    if not args.gitleaks:
-        ap.error("give --gitleaks PATH")
+    if not (args.gitleaks or args.trufflehog or args.detect_secrets):
+        ap.error("give --gitleaks PATH, --trufflehog PATH or --detect-secrets PATH")
     if not os.access(args.bench, os.X_OK):
         sys.exit(f"public_cases: no {args.bench}; build it (bench/secrets/run.sh --help) or "
                  "give --bench")
@@ -945,6 +957,37 @@ def main():
                 print(f"- {p}")
         print()
         summarise(corpus, run_bench(args.bench, corpus, args.plugin_folder), args.list, "gitleaks")
+    for name, path in (("trufflehog", args.trufflehog), ("detect-secrets", args.detect_secrets)):
+        if path:
+            other_scanner(name, path, args)
+
+
+def other_scanner(name, path, args):
+    import public_scanners as ps
+    tree = Tree(path)
+    wanted = set(args.rule or [])
+    if name == "trufflehog":
+        rules, problems, st = ps.trufflehog_cases(tree, wanted)
+        read = (f"{st['files']} test files, {st['files with a table']} with a table of cases, "
+                f"{st['elements']} cases in tables of input and want ("
+                f"{st.get('other tables', 0)} elements of other tests' tables left aside)")
+    else:
+        rules, problems, st = ps.detect_secrets_cases(tree, wanted)
+        read = f"{st['files']} test files, {st['tables']} tables of cases read"
+        for aside in st.get("left aside", []):
+            read += f"; left aside: {aside}"
+    corpus = os.path.join(args.out, name + ".jsonl")
+    n, stats = ps.write_corpus(rules, corpus, name)
+    print(f"# The secret filter on {name}'s detector tests\n\n{name} at {tree.commit()[:12]}: "
+          f"{read}; {len(rules)} detectors with cases, {stats['cases']} true positives "
+          f"({n - stats['fps']} records with the syntaxes), {stats['fps']} negatives.")
+    if problems:
+        print(f"Not read or no secret found: {len(problems)} (listed up to --list).")
+        for p in problems[:max(args.list, 0) if args.list >= 0 else None]:
+            print(f"- {p}")
+    print()
+    summarise(corpus, run_bench(args.bench, corpus, args.plugin_folder), args.list, name,
+              named_value=ps.NAMED_VALUE)
 
 
 if __name__ == "__main__":

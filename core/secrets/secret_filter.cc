@@ -115,6 +115,51 @@ class CheckedSink : public repo_reader::SpanSink {
   std::string bad_;
 };
 
+// A value hidden once is hidden wherever it recurs in the same text: a secret written twice
+// (`token = 'v' | 'v'`, a value and its echo in a log line) is not shown by its second copy.
+// Only values of 12 bytes or more (shorter ones recur by chance: a word, a port) that mix
+// letters and digits with no blank, and only where the copy stands alone (no letter or digit
+// either side), so a span never ends inside a longer token.
+void HideRepeats(std::string_view text, std::vector<HiddenSpan>* spans) {
+  constexpr size_t kMin = 12, kMax = 4096, kMaxValues = 64;
+  std::vector<std::pair<std::string_view, size_t>> values;  // value, the span it came from
+  for (size_t k = 0; k < spans->size() && values.size() < kMaxValues; ++k) {
+    const HiddenSpan& s = (*spans)[k];
+    const size_t size = s.end - s.begin;
+    if (size < kMin || size > kMax) continue;
+    const std::string_view v = text.substr(s.begin, size);
+    // Only a value shaped like a key (letters and digits, no blank): a detector's mistake on a
+    // word or a setting (`protocol=http`) is not copied to every line that repeats it.
+    bool digit = false, letter = false, blank = false;
+    for (char c : v) {
+      digit |= c >= '0' && c <= '9';
+      letter |= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      blank |= c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    }
+    if (digit && letter && !blank) values.emplace_back(v, k);
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               values.end());
+  auto alnum = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  const size_t found = spans->size();
+  for (const auto& [value, from] : values) {
+    for (size_t at = text.find(value); at != std::string_view::npos;
+         at = text.find(value, at + 1)) {
+      const size_t end = at + value.size();
+      if ((at > 0 && alnum(text[at - 1])) || (end < text.size() && alnum(text[end]))) continue;
+      bool covered = false;
+      for (size_t k = 0; k < found && !covered; ++k) {
+        covered = (*spans)[k].begin <= at && end <= (*spans)[k].end;
+      }
+      if (!covered) spans->push_back({at, end, (*spans)[from].what});
+    }
+  }
+}
+
 }  // namespace
 
 SecretFilter::~SecretFilter() = default;
@@ -274,6 +319,7 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   for (auto& h : hits) h.clear();
   if (!r.ok()) return r;
 
+  HideRepeats(text, &spans);
   // Stable: of two spans alike, the one from the detector loaded first gives the label.
   repo_reader::host::MergeSpans(std::move(spans), &r.spans);
   return r;

@@ -827,6 +827,13 @@ class Settings final : public Detector {
                 (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")) ||
                 (kind == Kind::kAuth && SchemeFollows(t, p, line_end)))) {
       op = Op::kSpace;  // also nginx's `proxy_set_header Authorization "Basic …"`
+    } else if (c == '-' && c1 == ' ' && p > after_name && !name_quoted && !in_string) {
+      // `slack token - 'xoxb-…'`: a dash between a name and a quoted value, as notes and logs
+      // write it (a subtraction's operand is no quoted value of eight characters).
+      const size_t q = SkipBlanks(t, p + 1, line_end);
+      if (q >= line_end || (t[q] != '\'' && t[q] != '"')) return;
+      op = Op::kAssign;
+      p += 1;
     } else {
       return;
     }

@@ -38,6 +38,7 @@ enum Flags : uint32_t {
   kNeedsDigitAndLetter = 1 << 0,
   kNeedsBothCases = 1 << 1,
   kAwsPair = 1 << 2,
+  kJwt = 1 << 3,  // a header that decodes to a JSON object, not jwt.io's example (JwtAccepted)
 };
 
 struct RuleSpec {
@@ -63,9 +64,13 @@ const RuleSpec kRules[] = {
   {"GitHub token", "github_pat_", R"(github_pat_[A-Za-z0-9_]{40,255})", Start::kAtKeyword, 0, 0,
    kNone},
   // GitLab
-  {"GitLab token",
-   "glpat-|gldt-|glrt-|glrtr-|glptt-|glsoat-|glcbt-|glimt-|glffct-|glagent-|gloas-|glft-|glwt-",
-   R"((?<![A-Za-z0-9_])gl(?:pat|dt|rtr|rt|ptt|soat|cbt|imt|ffct|agent|oas|ft|wt)-[A-Za-z0-9_-]{20,300}(?:\.[A-Za-z0-9_-]{2,}){0,3})",
+  {"GitLab token", "glpat-|gldt-|glrt-|glrtr-|glsoat-|glcbt-|glffct-|glft-|glwt-",
+   R"((?<![A-Za-z0-9_])gl(?:pat|dt|rtr|rt|soat|cbt|ffct|ft|wt)-[A-Za-z0-9_-]{20,300}(?:\.[A-Za-z0-9_-]{2,}){0,3})",
+   Start::kAtKeyword, 0, 0, kNone},
+  // Four kinds with a length of their own: incoming-mail 25, pipeline-trigger 40, agent 50 or
+  // more, OAuth application secret 64. Another length is no token of theirs.
+  {"GitLab token", "glimt-|glptt-|glagent-|gloas-",
+   R"((?<![A-Za-z0-9_])(?:glimt-[A-Za-z0-9_-]{25}|glptt-[A-Za-z0-9_-]{40}|glagent-[A-Za-z0-9_-]{50,1024}|gloas-[A-Za-z0-9_-]{64})(?![A-Za-z0-9_-]))",
    Start::kAtKeyword, 0, 0, kNone},
   {"GitLab runner token", "gr1348941", R"(GR1348941[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0,
    kNone},
@@ -102,8 +107,13 @@ const RuleSpec kRules[] = {
    R"(sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA(?![A-Za-z0-9_-])|sk-ant-(?!api03-|admin01-)[a-z]{2,8}[0-9]{0,3}-[A-Za-z0-9_-]{20,})",
    Start::kAtKeyword, 0, 0, kNone},
   // OpenAI
-  {"OpenAI key", "sk-proj-|sk-svcacct-|sk-admin-|sk-none-",
-   R"(sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+  // An admin key is 58 characters, OpenAI's signature T3BlbkFJ and 58 more; "sk-admin-" with
+  // another length or no signature is no key of theirs.
+  {"OpenAI key", "sk-proj-|sk-svcacct-|sk-none-",
+   R"(sk-(?:proj|svcacct|None)-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+  {"OpenAI key", "sk-admin-",
+   R"((?<![A-Za-z0-9_-])sk-admin-[A-Za-z0-9_-]{58}T3BlbkFJ[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNone},
   {"API key", "sk-",
    R"((?<![A-Za-z0-9_-])sk-[A-Za-z0-9]{20,}(?:T3BlbkFJ[A-Za-z0-9]{20,})?(?![A-Za-z0-9_-]))",
    Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
@@ -122,7 +132,7 @@ const RuleSpec kRules[] = {
   // JWT (and JWE's five parts)
   {"JWT", "eyj",
    R"((?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)?)",
-   Start::kAtKeyword, 0, 0, kNone},
+   Start::kAtKeyword, 0, 0, kJwt},
   {"Grafana key", "eyjrijoi", R"(eyJrIjoi[A-Za-z0-9]{40,}={0,2})", Start::kAtKeyword, 0, 0,
    kNone},
   // Azure
@@ -231,7 +241,40 @@ const RuleSpec kRules[] = {
   // Pulumi
   {"Pulumi token", "pul-", R"((?<![A-Za-z0-9])pul-[a-f0-9]{40})", Start::kAtKeyword, 0, 0, kNone},
   // Others with a prefix of their own
-  {"Buildkite token", "bkua_", R"(bkua_[a-f0-9]{40})", Start::kAtKeyword, 0, 0, kNone},
+  // Buildkite user tokens: "bkua_" and 40 lower-case letters and digits (not only hex).
+  {"Buildkite token", "bkua_", R"((?<![A-Za-z0-9_])bkua_[a-z0-9]{40}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  // Jenkins keeps a credential encrypted as {base64}, the base64 starting AQAAABAAAA (format 1,
+  // a 16-byte IV): secret material in credentials.xml and config.xml. The braces are shown.
+  {"Jenkins secret", "{aqaaabaaaa", R"(\{(AQAAABAAAA[A-Za-z0-9+/]{20,}={0,2})\})",
+   Start::kAtKeyword, 0, 1, kNone},
+  // Each by its own prefix, length and alphabet (the providers' documented token formats).
+  {"LangSmith key", "lsv2_pt_|lsv2_sk_",
+   R"((?<![A-Za-z0-9_])lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Apify token", "apify_api_", R"((?<![A-Za-z0-9_])apify_api_[A-Za-z0-9-]{36}(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"Cloudflare key", "cfk_", R"((?<![A-Za-z0-9_])cfk_[A-Za-z0-9]{40}[a-f0-9]{8}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"Rootly key", "rootly_", R"((?<![A-Za-z0-9_])rootly_[a-f0-9]{64}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"CircleCI token", "ccipat_",
+   R"((?<![A-Za-z0-9_])CCIPAT_[A-Za-z0-9]{22}_[a-fA-F0-9]{40}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNone},
+  {"Spectral token", "spu-", R"((?<![A-Za-z0-9_-])spu-[a-z0-9]{32}(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"pganalyze key", "pgar_", R"((?<![A-Za-z0-9_])pgar_[A-Za-z0-9]{27}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"AWS AppSync key", "da2-", R"((?<![A-Za-z0-9_-])da2-[a-z0-9]{26}(?![A-Za-z0-9_-]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"Bitbucket Data Center token", "bbdc-",
+   R"((?<![A-Za-z0-9_-])BBDC-[A-Za-z0-9+/@_-]{40,50}(?![A-Za-z0-9+/@_-]))", Start::kAtKeyword, 0,
+   0, kNeedsDigitAndLetter},
+  {"Alchemy key", "alcht_", R"((?<![A-Za-z0-9_])alcht_[A-Za-z0-9]{30}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
+  {"PhotoRoom key", "sk_pr_",
+   R"((?<![A-Za-z0-9])sk_pr_[A-Za-z0-9]{1,64}_[a-fA-F0-9]{40}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNone},
   {"RubyGems token", "rubygems_", R"(rubygems_[a-f0-9]{48})", Start::kAtKeyword, 0, 0, kNone},
   {"Prefect token", "pnu_", R"(pnu_[A-Za-z0-9]{36})", Start::kAtKeyword, 0, 0, kNone},
   {"ReadMe key", "rdme_", R"(rdme_[a-z0-9]{70})", Start::kAtKeyword, 0, 0, kNone},
@@ -250,7 +293,10 @@ const RuleSpec kRules[] = {
   {"xAI key", "xai-", R"((?<![A-Za-z0-9_-])xai-[A-Za-z0-9]{60,})", Start::kAtKeyword, 0, 0,
    kNone},
   {"Perplexity key", "pplx-", R"(pplx-[A-Za-z0-9]{40,})", Start::kAtKeyword, 0, 0, kNone},
-  {"Pinecone key", "pcsk_", R"(pcsk_[A-Za-z0-9_]{50,})", Start::kAtKeyword, 0, 0, kNone},
+  // Pinecone: "pcsk_", a key id of 5 or 6 letters and digits, "_", 63 letters and digits.
+  {"Pinecone key", "pcsk_",
+   R"((?<![A-Za-z0-9_])pcsk_[A-Za-z0-9]{5,6}_[A-Za-z0-9]{63}(?![A-Za-z0-9_]))", Start::kAtKeyword,
+   0, 0, kNone},
   {"Figma token", "figd_", R"(figd_[A-Za-z0-9_-]{40,})", Start::kAtKeyword, 0, 0, kNone},
   {"NuGet key", "oy2", R"((?<![A-Za-z0-9])oy2[a-z0-9]{43}(?![A-Za-z0-9]))", Start::kAtKeyword, 0,
    0, kNone},
@@ -324,7 +370,8 @@ const RuleSpec kRules[] = {
   {"Sonar token", "squ_|sqp_|sqa_", R"((?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9]))",
    Start::kAtKeyword, 0, 0, kNone},
   // Octopus Deploy API keys
-  {"Octopus Deploy key", "api-", R"((?<![A-Za-z0-9_-])API-[A-Z0-9]{26}(?![A-Za-z0-9_-]))",
+  // API- and 26 to 34 capitals and digits; not in a URL's path (a page id …/API-<32 hex>).
+  {"Octopus Deploy key", "api-", R"((?<![A-Za-z0-9_./-])API-[A-Z0-9]{26,34}(?![A-Za-z0-9_-]))",
    Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
   // Facebook page / user access tokens, and app tokens `app-id|app-secret`
   {"Facebook token", "eaam|eaac", R"((?<![A-Za-z0-9])EAA[MC][A-Za-z0-9]{80,}(?![A-Za-z0-9]))",
@@ -532,8 +579,26 @@ class ProviderTokens final : public Detector {
     return false;
   }
 
+  // A JWT's header is base64url of a JSON object: `{"alg":…}`. A run of eyJ… whose header does not
+  // decode to one (cut short, or letters typed into it) is no token. jwt.io's published example
+  // — the header {"alg":"HS256","typ":"JWT"} and claims naming the subject "1234567890" and
+  // "John Doe" — is a value published for documentation and is kept, as the placeholder rule
+  // keeps others; the same claims under any other header are hidden.
+  static bool JwtAccepted(std::string_view token) {
+    const size_t dot = token.find('.');
+    if (dot == std::string_view::npos) return true;
+    const std::string header = DecodeBase64(token, 0, 512);
+    if (header.size() < 2 || header.front() != '{' || header.back() != '}') return false;
+    if (header != kJwtIoHeader) return true;
+    const std::string claims = DecodeBase64(token, dot + 1, 512);
+    return claims.find("\"sub\":\"1234567890\"") == std::string::npos ||
+           claims.find("\"name\":\"John Doe\"") == std::string::npos;
+  }
+  static constexpr std::string_view kJwtIoHeader = R"({"alg":"HS256","typ":"JWT"})";
+
   static bool Accept(const RuleSpec& spec, std::string_view token) {
     if (IsPlaceholderToken(token)) return false;
+    if ((spec.flags & kJwt) && !JwtAccepted(token)) return false;
     if ((spec.flags & kNeedsDigitAndLetter) && !HasDigitAndLetter(token)) return false;
     if ((spec.flags & kNeedsBothCases) && !HasBothCases(token)) return false;
     return true;

@@ -44,6 +44,25 @@ std::string Chars(const char* alphabet, size_t n, uint32_t seed) {
   return out;
 }
 
+// base64url without padding, as a JWT writes its parts.
+std::string B64Url(const std::string& in) {
+  static const char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char c : in) {
+    acc = (acc << 8) | c;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(kAlphabet[(acc >> bits) & 63]);
+    }
+  }
+  if (bits > 0) out.push_back(kAlphabet[(acc << (6 - bits)) & 63]);
+  return out;
+}
+
 std::string Cat(std::initializer_list<std::string> parts) {
   std::string out;
   for (const auto& p : parts) out += p;
@@ -184,6 +203,21 @@ std::vector<ProviderCase> ProviderTokens() {
       {Cat({Chars(kHex, 32, 73), "-us", "12"}), "Mailchimp key"},
       {Cat({"sk", "-", Chars(kAlnum, 20, 74), "T3Blbk", "FJ", Chars(kAlnum, 20, 75)}), "API key"},
       {Cat({"rubygems", "_", Chars(kHex, 48, 76)}), "RubyGems token"},
+      {Cat({"lsv2", "_pt_", Chars(kHex, 32, 130), "_", Chars(kHex, 10, 131)}), "LangSmith key"},
+      {Cat({"apify", "_api_", Chars(kAlnum, 36, 132)}), "Apify token"},
+      {Cat({"rootly", "_", Chars(kHex, 64, 133)}), "Rootly key"},
+      {Cat({"CCIPAT", "_", Chars(kAlnum, 22, 134), "_", Chars(kHex, 40, 135)}), "CircleCI token"},
+      {Cat({"spu", "-", Chars("abcdefghijklmnopqrstuvwxyz0123456789", 32, 136)}), "Spectral token"},
+      {Cat({"pgar", "_", Chars(kAlnum, 27, 137)}), "pganalyze key"},
+      {Cat({"da2", "-", Chars("abcdefghijklmnopqrstuvwxyz0123456789", 26, 138)}),
+       "AWS AppSync key"},
+      {Cat({"BBDC", "-", Chars(kAlnum, 44, 139)}), "Bitbucket Data Center token"},
+      {Cat({"alcht", "_", Chars(kAlnum, 30, 140)}), "Alchemy key"},
+      {Cat({"sk_", "pr_", Chars(kAlnum, 8, 141), "_", Chars(kHex, 40, 142)}), "PhotoRoom key"},
+      {Cat({"bkua", "_", Chars("abcdefghijklmnopqrstuvwxyz0123456789", 40, 143)}),
+       "Buildkite token"},
+      {Cat({"API", "-", Chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 32, 144)}),
+       "Octopus Deploy key"},
   };
 }
 
@@ -267,6 +301,76 @@ TEST(DetectorProviderTokens, DocumentationExamplesAndLookAlikesAreKept) {
       HidesNothing("#define KEY_ENTER 0x1c\nint desk_sk = task_key(monkey);\n", "src/keys.h"));
 }
 
+// jwt.io's published example (its header, and claims naming "1234567890" and "John Doe") is a
+// documentation value and is kept; the same claims under another header, or other claims, are
+// a token and are hidden.
+TEST(DetectorProviderTokens, JwtIoPublishedExampleIsKeptOtherJwtsHidden) {
+  const std::string header = B64Url(R"({"alg":"HS256","typ":"JWT"})");
+  const std::string sig = Chars(kAlnum, 43, 120);
+  const std::string documented =
+      header + "." + B64Url(R"({"sub":"1234567890","name":"John Doe","iat":1516239022})") + "." +
+      sig;
+  EXPECT_TRUE(HidesNothing("Paste " + documented + " into the debugger.\n", "docs/auth.md"));
+  const std::string other_claims =
+      header + "." + B64Url(R"({"sub":")" + Chars(kDigits, 10, 121) + R"(","name":"Ada"})") + "." +
+      sig;
+  EXPECT_TRUE(HidesExactly("Paste " + other_claims + " into the debugger.\n", other_claims,
+                           "docs/auth.md"));
+  const std::string other_header =
+      B64Url(R"({"alg":"RS256","typ":"JWT"})") + "." +
+      B64Url(R"({"sub":"1234567890","name":"John Doe","iat":1516239022})") + "." + sig;
+  EXPECT_TRUE(HidesExactly("Paste " + other_header + " into the debugger.\n", other_header,
+                           "docs/auth.md"));
+  // A header that is no JSON object (cut short before its closing brace) makes no token.
+  const std::string cut = B64Url(R"({"alg":"HS256","typ":"JWT")") + "." +
+                          B64Url(R"({"sub":")" + Chars(kDigits, 10, 145) + R"("})") + "." + sig;
+  EXPECT_TRUE(HidesNothing("sample: " + cut + "\n", "docs/notes.md"));
+}
+
+// GitLab's incoming-mail (25), pipeline-trigger (40), agent (50 or more) and OAuth application
+// (64) tokens have a length of their own: that length is hidden, another is kept.
+TEST(DetectorProviderTokens, GitLabTokensOfAFixedLengthOnlyAtThatLength) {
+  const char kTokenAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+  const struct {
+    const char* prefix;
+    size_t length;
+  } kinds[] = {{"glimt-", 25}, {"glptt-", 40}, {"glagent-", 50}, {"gloas-", 64}};
+  uint32_t seed = 160;
+  for (const auto& k : kinds) {
+    const std::string token = std::string(k.prefix) + Chars(kTokenAlphabet, k.length, seed++);
+    EXPECT_TRUE(HidesExactly("remote = \"" + token + "\"\n", token, "config/app.toml"));
+    const std::string shorter = std::string(k.prefix) + Chars(kTokenAlphabet, k.length - 3, seed++);
+    EXPECT_TRUE(HidesNothing("remote = \"" + shorter + "\"\n", "config/app.toml")) << shorter;
+  }
+  const std::string longer = "gloas-" + Chars(kTokenAlphabet, 70, seed++);
+  EXPECT_TRUE(HidesNothing("remote = \"" + longer + "\"\n", "config/app.toml"));
+}
+
+// A prefix inside a URL's path is part of a page's name, not a key: …/API-<32 capitals>.
+TEST(DetectorProviderTokens, OctopusPrefixInAUrlPathIsKept) {
+  const std::string page = Cat({"API", "-", Chars("ABCDEF0123456789", 26, 146)});
+  EXPECT_TRUE(HidesNothing("https://team.notion.site/" + page + "\n", "docs/links.md"));
+}
+
+// Pinecone keys are "pcsk_", a key id of 5 or 6 characters, "_", 63 characters; OpenAI admin keys
+// are "sk-admin-", 58 characters, the signature T3BlbkFJ, 58 more. The prefix with another
+// shape is no key of theirs and is kept where nothing else names it a secret.
+TEST(DetectorProviderTokens, PineconeAndOpenAiAdminKeysOnlyInTheirOwnShape) {
+  const std::string pinecone =
+      Cat({"pc", "sk_", Chars(kAlnum, 5, 122), "_", Chars(kAlnum, 63, 123)});
+  EXPECT_TRUE(HidesExactly("index = connect(\"" + pinecone + "\")\n", pinecone, "app/db.py"));
+  const std::string short_id =
+      Cat({"pc", "sk_", Chars(kAlnum, 4, 124), "_", Chars(kAlnum, 63, 125)});
+  const std::string no_id = Cat({"pc", "sk__", Chars(kAlnum, 63, 126)});
+  EXPECT_TRUE(HidesNothing("see " + short_id + " and " + no_id + "\n", "docs/notes.md"));
+
+  const std::string admin =
+      Cat({"sk-", "admin-", Chars(kAlnum, 58, 127), "T3Blbk", "FJ", Chars(kAlnum, 58, 128)});
+  EXPECT_TRUE(HidesExactly("client = OpenAI(\"" + admin + "\")\n", admin, "app/ai.py"));
+  const std::string unsigned_admin = Cat({"sk-", "admin-", Chars(kAlnum, 120, 129)});
+  EXPECT_TRUE(HidesNothing("e.g. " + unsigned_admin + "\n", "docs/notes.md"));
+}
+
 // --- Passwords in URLs
 
 TEST(DetectorUrlPassword, OnlyThePasswordOfAUrlIsHidden) {
@@ -346,6 +450,25 @@ TEST(DetectorSettings, ValueOfASettingNamedForASecretIsHiddenInEachFormat) {
   for (const auto& c : SettingCases()) {
     EXPECT_TRUE(HidesExactly(c.text, c.value, c.path)) << c.path;
   }
+}
+
+// `slack token - 'value'`: a dash between a secret's name and a quoted value, as notes and logs
+// write it. A subtraction (`token - '0'`) and a dash with no quoted value are no setting.
+TEST(DetectorSettings, NameDashQuotedValueIsASetting) {
+  const std::string value = Chars(kAlnum, 32, 150);
+  EXPECT_TRUE(HidesExactly("zulip token - '" + value + "'\n", value, "notes/rotation.txt"));
+  EXPECT_TRUE(HidesExactly("billing password - \"" + value + "\"\n", value, "docs/ops.md"));
+  EXPECT_TRUE(HidesNothing("int digit = token - '0';\nthe token - see the vault\n", "src/parse.c"));
+}
+
+// Jenkins writes each credential encrypted as {base64}, the base64 starting AQAAABAAAA: the
+// material is hidden, whatever element holds it; the braces stay.
+TEST(DetectorProviderTokens, JenkinsEncryptedCredentialIsHidden) {
+  const std::string secret = Cat({"AQAAABAA", "AAAQ", Chars(kBase64, 42, 151), "="});
+  EXPECT_EQ(Redacted("<password>{" + secret + "}</password>\n", "credentials.xml"),
+            "<password>{[hidden: Jenkins secret]}</password>\n");
+  EXPECT_TRUE(HidesExactly("<apiToken>{" + secret + "}</apiToken>\n", secret, "config.xml"));
+  EXPECT_TRUE(HidesNothing("<id>{" + Chars(kAlnum, 8, 152) + "}</id>\n", "credentials.xml"));
 }
 
 TEST(DetectorSettings, OnlyTheValueIsHiddenNotTheNameOrQuotes) {
