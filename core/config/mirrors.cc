@@ -24,6 +24,12 @@ const char* const kMirrorKeys[] = {
 
 void SettleMirrorFolder(const YAML::Node& root, Problems& p, Config* c) {
   const YAML::Node given = root["mirror_folder"];
+  // Where a problem with the default folder is reported: at `mirrors:`, or at no line when only
+  // groups: need the folder (the file's name alone).
+  const YAML::Node mirrors = root["mirrors"];
+  const YAML::Mark place = given     ? given.Mark()
+                           : mirrors ? mirrors.Mark()
+                                     : YAML::Mark::null_mark();
   std::string path;
   if (given) {
     std::string raw;
@@ -42,7 +48,7 @@ void SettleMirrorFolder(const YAML::Node& root, Problems& p, Config* c) {
   } else {
     path = DefaultMirrorFolder();
     if (path.empty()) {
-      p.Add(root["mirrors"],
+      p.Add(place,
             "mirrors need a folder to be kept in and none is known (neither XDG_STATE_HOME nor "
             "HOME is set); set mirror_folder: /var/lib/repo-reader/mirrors");
       return;
@@ -51,12 +57,11 @@ void SettleMirrorFolder(const YAML::Node& root, Problems& p, Config* c) {
   path = PlainPath(path);
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
-    p.Add(given ? given : root["mirrors"],
-          "mirror_folder " + DisplayName(path) + " is not a folder");
+    p.Add(place, "mirror_folder " + DisplayName(path) + " is not a folder");
     return;
   }
   if (const RepoConfig* r = RepoHolding(path, c->repos)) {
-    p.Add(given ? given : root["mirrors"],
+    p.Add(place,
           "mirror_folder " + DisplayName(path) + " lies inside repository `" + r->name +
               "`; the server never writes inside a repository: choose a folder outside every "
               "served one");

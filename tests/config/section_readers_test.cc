@@ -332,6 +332,36 @@ TEST_F(SectionReaders, GroupsAHostWithAPathAnUnknownKindOrAnOwnerThatClimbsIsRef
   EXPECT_TRUE(c.plugins.builtin_hosts.empty());  // no host plugin is loaded for them
 }
 
+// Without HOME or XDG_STATE_HOME no mirror folder is known. A group with no `mirrors:` beside it
+// used to make the reader ask for the place of `mirrors:` and fail with yaml-cpp's "invalid node"
+// (exit 70) when the file also had `repos:`; the problem is now reported with the file's name.
+TEST_F(SectionReaders, GroupsWithNoMirrorFolderKnownSayHowToSetOne) {
+  struct Unset {  // the server's environment, for this test only
+    std::string home, state;
+    Unset()
+        : home(std::getenv("HOME") ? std::getenv("HOME") : ""),
+          state(std::getenv("XDG_STATE_HOME") ? std::getenv("XDG_STATE_HOME") : "") {
+      unsetenv("HOME");
+      unsetenv("XDG_STATE_HOME");
+    }
+    ~Unset() {
+      if (!home.empty()) setenv("HOME", home.c_str(), 1);
+      if (!state.empty()) setenv("XDG_STATE_HOME", state.c_str(), 1);
+    }
+  } unset;
+  const std::string said =
+      "c.yaml: mirrors need a folder to be kept in and none is known (neither XDG_STATE_HOME "
+      "nor HOME is set); set mirror_folder: /var/lib/repo-reader/mirrors";
+  for (const std::string& yaml :
+       {std::string("groups:\n  - host: https://github.com\n    owner: acme\n"),
+        std::string("repos:\n  - name: shop\n    path: shop\ngroups:\n  - host: "
+                    "https://github.com\n    owner: acme\n")}) {
+    auto c = ParseConfig(yaml, "c.yaml", tmp_.path());
+    ASSERT_FALSE(c) << yaml;
+    EXPECT_EQ(c.error(), said) << yaml;
+  }
+}
+
 // --- guidance --------------------------------------------------------------------------------
 
 TEST_F(SectionReaders, GuidanceTheTopLevelRepositoryIsEveryOthersDefault) {
