@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/policy/path_policy.h"
+#include "core/served/mirror_state.h"
 #include "core/sync/content_fetch.h"
 
 namespace rr {
@@ -88,6 +89,12 @@ Result<std::shared_ptr<const ServedRepo>> ServeMirror(
   s.fetcher = MakeContentFetcher(config, m);
   s.guidance_repo = guidance;
   return std::shared_ptr<const ServedRepo>(std::make_shared<const ServedRepo>(std::move(s)));
+}
+
+void LinkRepositories(const Config& config, const HostLinks& links) {
+  for (const auto& m : config.mirrors) {
+    if (m.state) m.state->set_repo_link(links.RepoLine(m.host_kind, m.url));
+  }
 }
 
 }  // namespace rr

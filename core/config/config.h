@@ -1,20 +1,26 @@
-// Configuration: what is served and the limits. Loaded from YAML (--config FILE) or, without a
-// file, the git repository of the current folder. Every problem is reported with the file, line
-// and column and what to write instead; a configuration with any problem serves nothing.
+// Configuration: what is served and the limits, as plain values. Loaded from YAML (--config
+// FILE) or, without a file, the git repository of the current folder. Every problem is reported
+// with the file, line and column and what to write instead; a configuration with any problem
+// serves nothing.
+//
+// Each section has a reader of its own (core/config/sections.h: repos.cc, mirrors.cc,
+// groups.cc, http.cc, plugins.cc, guidance.cc; config.cc reads the top level, limits and the
+// cache folder); the repositories' paths are checked by the prober of core/config/path_probe.h.
+// What is served is built from these values in the app (core/app/wiring.h).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/plugins/loader.h"
-#include "core/served/catalog.h"
-#include "core/served/mirror_state.h"
+#include "core/plugins/plugins_config.h"
 #include "core/util/result.h"
 
 namespace rr {
 
-class HostLinks;
+class MirrorState;  // core/served/mirror_state.h
 
 struct RepoConfig {
   std::string name;
@@ -154,10 +160,6 @@ Result<MirrorConfig> GroupMirror(const Config& config, const GroupConfig& group,
 bool SameRepositoryUrl(const std::string& a, const std::string& b);
 // The key SameRepositoryUrl compares: equal keys, one repository.
 std::string RepositoryUrlKey(const std::string& url);
-
-// Gives each mirror the line list_repos shows for its page on the host (MirrorState::repo_link),
-// from the host plugins loaded. Called once, before the catalog is shared.
-void LinkRepositories(const Config& config, const HostLinks& links);
 
 // $XDG_CACHE_HOME/repo-reader, else $HOME/.cache/repo-reader (when absolute), else "".
 std::string DefaultCacheFolder();

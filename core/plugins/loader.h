@@ -26,8 +26,10 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "core/plugins/plugins_config.h"
 #include "core/secrets/secret_filter.h"
 #include "core/util/result.h"
 #include "repo_reader/host.h"
@@ -37,23 +39,8 @@ namespace rr {
 
 inline constexpr const char* kBuiltinSecretsPlugin = "repo-reader-secrets";
 
-// One entry of `plugins:` in the configuration.
-struct PluginSpec {
-  std::string name;  // by name: <plugin folder>/<name>.so
-  std::string path;  // or by path (absolute)
-  repo_reader::PluginSettings settings;
-  std::string where;  // "file:line:column", for messages
-};
-
-struct PluginsConfig {
-  std::vector<PluginSpec> plugins;
-  bool builtin_detectors = true;  // secrets.builtin_detectors
-  std::string folder;             // plugin_folder; empty: DefaultPluginFolder()
-  // The host kinds of the built-in host plugins (github, gitlab, bitbucket) that the
-  // configuration's mirrors and groups name: each is loaded from the plugin folder as
-  // `repo-reader-<kind>` after the configured plugins, unless one of those serves the kind.
-  std::vector<std::string> builtin_hosts;
-};
+// The configuration's settings are handed to plugins as they are.
+static_assert(std::is_same_v<decltype(PluginSpec::settings), repo_reader::PluginSettings>);
 
 // What was loaded, for --check, `about` and the start line.
 struct LoadedPluginInfo {

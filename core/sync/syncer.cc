@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "core/secrets/server_log.h"
+#include "core/served/mirror_state.h"
 #include "core/sync/mirror_sync.h"
 #include "core/util/text.h"
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/config/config.h"
+#include "core/served/mirror_state.h"  // each mirror's state, which the tests read
 #include "core/sync/git_process.h"
 #include "core/sync/mirror_sync.h"
 #include "tests/testkit/git_fixture.h"
