@@ -6,14 +6,6 @@
 
 namespace rr {
 
-ReadSpot::Kind LinkKindOf(const std::string& tool) {
-  if (tool == "read_file" || tool == "blame") return ReadSpot::Kind::kFile;
-  if (tool == "list_files") return ReadSpot::Kind::kFolder;
-  if (tool == "show_commit") return ReadSpot::Kind::kCommit;
-  if (tool == "diff") return ReadSpot::Kind::kCompare;
-  return ReadSpot::Kind::kNone;
-}
-
 WebAddress WebAddressOf(const std::string& url) {
   const size_t scheme = url.find("://");
   if (scheme == std::string::npos) return {};

@@ -66,8 +66,8 @@ std::string AnswerPipeline::LinkLine(const Draft& d, size_t shown) const {
   if (!links_ || d.read.kind == ReadSpot::Kind::kNone || d.read.host_kind.empty()) return "";
   uint32_t first = 0, last = 0;
   if (d.read.kind == ReadSpot::Kind::kFile && d.number_width > 0) {
-    // The lines shown: the first and the last numbered line the cap keeps (blame's own commit
-    // lines, Draft::aside, are not the file's).
+    // The lines shown: the first and the last numbered line the cap keeps (a tool's own lines
+    // among them, Draft::aside, are not the file's).
     auto numbered = [&](size_t i) {
       if (std::binary_search(d.aside.begin(), d.aside.end(), i)) return uint32_t{0};
       return LineNumberOf(d.lines[i], d.number_width);
@@ -137,7 +137,7 @@ class AnswerPipeline::Hider {
   // text (after the tool's line numbers, `width`, or as the draft's scan_as gives it), with
   // what each block's source holds just before and after it read around the block's lines
   // (never shown). Lines aside are left out of it. When the text names no file but a block
-  // does (grep and search over several files), that block is read again on its own as that
+  // does (a text search over several files), that block is read again on its own as that
   // file's text, so that its file's format decides what a setting looks like in it; what
   // either reading finds is hidden.
   void Text(Draft& d, size_t b, size_t e, TextKind kind, const std::string& path, size_t width) {

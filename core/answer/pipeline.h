@@ -15,13 +15,13 @@
 // The secret filter sees every piece of the answer: the body as one text (so a private key's
 // block is seen whole), the header, the cut note and the closing lines. The body is typed by
 // what its lines are (Draft::body_kind, parts, lines aside) and by where they come from: each
-// block of lines shown from one source — a window of a file (read_file, blame, overview's
-// index file), a run of grep's or search's lines, a diff's hunk (diff, show_commit) — carries
+// block of lines shown from one source — a window of a file (a file read, blamed, or shown as
+// a repository's index), a run of a text search's lines, a diff's hunk — carries
 // that source (Draft::Block, core/secrets/block_source.h), and the filter reads the source's
 // lines just before and after the block with it, never shown: a value recognised by its
 // neighbours (a YAML block scalar under `password: >-`, an AWS secret key under its key id, a
 // private key's body under its BEGIN line) is hidden in whatever window, context line, hunk or
-// blame range shows it. Tools hand the pipeline blocks; they do not compute what is read
+// blame's range shows it. Tools hand the pipeline blocks; they do not compute what is read
 // around them. The filter runs before the cap is measured, so the cap counts what is shown; a
 // value it hides becomes `[hidden: <what>]`, and the answer then ends saying how many were
 // hidden (room for that line is kept inside the cap). If a detector fails, the answer is
@@ -46,7 +46,7 @@ namespace rr {
 struct Draft {
   std::string header;
   std::vector<std::string> lines;
-  // Optional: the first line once the cut is known (`shown` lines kept), e.g. read_file's
+  // Optional: the first line once the cut is known (`shown` lines kept), e.g. a file's
   // "lines 1–850 of 3001". Without it, `header` is used.
   std::function<std::string(size_t shown)> header_for;
   // Optional: the note for a cut answer; lines[first] is the first line left out.
@@ -63,12 +63,12 @@ struct Draft {
   std::string body_path;
   size_t number_width = 0;
   // Optional, sorted by `first`, not overlapping: the runs of the body's lines shown from one
-  // source (a window of a file, a group of grep's lines, a diff's hunk), each with its source
-  // (core/secrets/block_source.h). The secret filter reads a block with the source's lines just
-  // before and after it, never shown, so that a value recognised by its neighbours is hidden
+  // source (a window of a file, a group of a text search's lines, a diff's hunk), each with its
+  // source (core/secrets/block_source.h). The secret filter reads a block with the source's lines
+  // just before and after it, never shown, so that a value recognised by its neighbours is hidden
   // in any window that shows it. In a text of kind kDiff, those lines are read as the diff's
   // context lines (' ' before each). Lines aside within a block are not the source's.
-  // `path`: the file the block shows, when the text it is part of names none (grep and search
+  // `path`: the file the block shows, when the text it is part of names none (a text search
   // over several files); the block is then also read on its own as that file's text.
   struct Block {
     size_t first = 0;  // the block's first line, in `lines`
@@ -79,7 +79,7 @@ struct Draft {
   std::vector<Block> blocks;
   // Optional, sorted by `line`: lines the secret filter reads otherwise than they are shown.
   // `text` stands for lines[line] after its first number_width bytes: its first `shown` bytes
-  // byte for byte (read_file writes an escape there as blanks, so that its letters never join
+  // byte for byte (a file's window writes an escape there as blanks, so that its letters never join
   // the value beside it); the rest is read as if it followed on that line, and never shown: the
   // part of a line past its cut. A value split there is still recognised, and what of it is
   // shown hidden.
@@ -89,13 +89,13 @@ struct Draft {
     size_t shown = 0;
   };
   std::vector<ScanAs> scan_as;
-  // Optional, sorted: lines of the body that are the tool's own among a file's lines (blame's
-  // commit lines). Each is read by the secret filter as a text of its own, and left out of the
-  // body's text, so that the file's lines on either side are read as they follow each other in
-  // the file (a private key whose lines came in different commits is still one block).
+  // Optional, sorted: lines of the body that are the tool's own among a file's lines (the
+  // commit lines of a blame). Each is read by the secret filter as a text of its own, and left out
+  // of the body's text, so that the file's lines on either side are read as they follow each other
+  // in the file (a private key whose lines came in different commits is still one block).
   std::vector<size_t> aside;
-  // Optional, sorted by `first`: a body of several texts (read_file's files read at once,
-  // overview's index file and listing), each read by the secret filter as a text of its own —
+  // Optional, sorted by `first`: a body of several texts (files read at once, a repository's
+  // index file and listing), each read by the secret filter as a text of its own —
   // its own kind, path and line numbers, as body_kind, body_path and number_width describe a
   // body of one — so that one file's format decides what a setting looks like in it alone, and
   // a block one file leaves open never runs into the next. A part runs from lines[first] to the
@@ -124,7 +124,7 @@ struct Draft {
   std::function<std::string(const std::vector<std::string>& names)> guidance_left_out;
 
   // Non-empty: the secret filter failed on something the tool read to make this answer (a file
-  // grep searched, a message log matched): the failure, as ScanResult::failure says it. The
+  // searched, a commit message matched): the failure, as ScanResult::failure says it. The
   // answer is then withheld as if the filter had failed on the answer itself, and the operator
   // is told which detector failed.
   std::string withheld;

@@ -66,7 +66,7 @@ struct GuidanceScope {
 struct GuidancePiece {
   enum class Kind { kInstructions, kRule, kSkill };
   Kind kind = Kind::kInstructions;
-  // The name read_guidance takes: the file's path for the owners' pieces (AGENTS.md,
+  // The name a piece is asked for by: the file's path for the owners' pieces (AGENTS.md,
   // .claude/rules/pricing.md), `acme-rules:shop/AGENTS.md` for the operator's; for a skill its
   // name (`refund-flow`, `acme-rules:refund-flow`).
   std::string name;
@@ -110,7 +110,7 @@ class Guidance {
   bool empty() const { return pieces.empty(); }
   // The scoped pieces (not skills) in force for `path`, in order.
   std::vector<const GuidancePiece*> Covering(const RepoPath& path) const;
-  // A piece by the name read_guidance takes (also a skill's SKILL.md by its path), or null.
+  // A piece by the name it is asked for by (also a skill's SKILL.md by its path), or null.
   const GuidancePiece* Find(std::string_view name) const;
   // A skill's file by its name (`.claude/skills/refund-flow/reference.md`, `acme-rules:…`):
   // the skill and the file, or {null, null}.

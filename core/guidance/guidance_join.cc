@@ -1,7 +1,5 @@
 #include "core/guidance/guidance_join.h"
 
-#include <Poco/JSON/Array.h>
-
 #include <algorithm>
 
 #include "core/guidance/guidance.h"
@@ -11,41 +9,8 @@
 namespace rr {
 namespace {
 
-// At most this many paths of one call are looked up (read_file's `paths` takes up to 20).
+// At most this many paths of one call are looked up (a `paths` argument takes far fewer).
 constexpr size_t kMaxPaths = 100;
-
-// The repository the call is about: its `repo`, or the only one served when the tool takes
-// `repo` and it was left out. Null when none.
-std::shared_ptr<const ServedRepo> RepoOfCall(const Catalog& catalog, const GuidanceCall& tool,
-                                             const Poco::JSON::Object::Ptr& arguments) {
-  if (!tool.takes_repo) return nullptr;
-  if (arguments && arguments->has("repo") && arguments->get("repo").isString()) {
-    auto r = catalog.Find(arguments->getValue<std::string>("repo"));
-    return r ? r.take() : nullptr;
-  }
-  // Without `repo`, a tool that also takes `repos` reads many (find_files): it marks headings.
-  if (tool.takes_repos) return nullptr;
-  return catalog.all().size() == 1 ? catalog.all().front() : nullptr;
-}
-
-// The paths the call names: `path` and the strings of `paths`, each once, in order.
-std::vector<RepoPath> PathsOfCall(const Poco::JSON::Object::Ptr& arguments) {
-  std::vector<RepoPath> out;
-  if (!arguments) return out;
-  auto add = [&out](const Poco::Dynamic::Var& v) {
-    if (out.size() >= kMaxPaths || !v.isString()) return;
-    auto p = RepoPath::Parse(v.extract<std::string>());
-    if (p && !p->is_root() && std::find(out.begin(), out.end(), *p) == out.end()) {
-      out.push_back(p.take());
-    }
-  };
-  if (arguments->has("path")) add(arguments->get("path"));
-  if (arguments->has("paths") && arguments->get("paths").type() == typeid(Poco::JSON::Array::Ptr)) {
-    const auto paths = arguments->getArray("paths");
-    for (size_t i = 0; i < paths->size(); ++i) add(paths->get(static_cast<unsigned>(i)));
-  }
-  return out;
-}
 
 std::string ShownPaths(const std::vector<const RepoPath*>& paths) {
   std::string s;
@@ -57,8 +22,9 @@ std::string ShownPaths(const std::vector<const RepoPath*>& paths) {
 
 }  // namespace
 
-std::string ReadGuidanceCall(const std::string& repo, const std::string& name) {
-  std::string call = std::string(kReadGuidanceTool) + " {\"repo\":" + JsonQuote(repo);
+std::string ReadGuidanceCall(const std::string& tool, const std::string& repo,
+                             const std::string& name) {
+  std::string call = tool + " {\"repo\":" + JsonQuote(repo);
   if (!name.empty()) call += ",\"name\":" + JsonQuote(name);
   return call + "}";
 }
@@ -84,24 +50,29 @@ void AppendTextLines(std::string_view text, std::vector<std::string>* lines,
   }
 }
 
-void JoinGuidance(const Catalog& catalog, const GuidanceCall& tool,
-                  const Poco::JSON::Object::Ptr& arguments, const StopToken& stop, Draft* draft) {
-  if (tool.tool == kReadGuidanceTool) return;
-  const auto repo = RepoOfCall(catalog, tool, arguments);
+void JoinGuidance(const CallTarget& target, const GuidanceJoin& how, const StopToken& stop,
+                  Draft* draft) {
+  if (how.reading_tool.empty()) return;
+  if (how.way == GuidanceWay::kReads || how.way == GuidanceWay::kNone) return;
+  // A tool about many repositories marks its headings; the first line is for a named one.
+  if (how.way == GuidanceWay::kMarksHeadings && !target.repo_named) return;
+  const std::shared_ptr<const ServedRepo>& repo = target.repo;
   if (!repo) return;
+  const std::string& tool = how.reading_tool;
   auto guidance = GuidanceOf(*repo, stop);
   if (!guidance) {
     draft->guidance_line = "The guidance for agents of " + repo->name() + " cannot be read now (" +
-                           guidance.error() + "); " + ReadGuidanceCall(repo->name()) +
+                           guidance.error() + "); " + ReadGuidanceCall(tool, repo->name()) +
                            " tries again";
     return;
   }
   const Guidance& g = **guidance;
   if (g.empty()) return;
   draft->guidance_line = repo->name() + " carries guidance for agents — " +
-                         ReadGuidanceCall(repo->name()) + " reads it";
+                         ReadGuidanceCall(tool, repo->name()) + " reads it";
 
-  const std::vector<RepoPath> paths = PathsOfCall(arguments);
+  if (how.way != GuidanceWay::kByPaths) return;
+  const std::vector<RepoPath> paths = target.NamedPaths(kMaxPaths);
   if (paths.empty()) return;
   // Each scoped rule in force for one of the paths, with the paths it is for.
   std::vector<std::pair<const GuidancePiece*, std::vector<const RepoPath*>>> rules;
@@ -134,13 +105,13 @@ void JoinGuidance(const Catalog& catalog, const GuidanceCall& tool,
     AppendTextLines(body, &rule.lines, &rule.scan_as);
     draft->guidance.push_back(std::move(rule));
   }
-  draft->guidance_left_out = [name = repo->name()](const std::vector<std::string>& names) {
+  draft->guidance_left_out = [tool, name = repo->name()](const std::vector<std::string>& names) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     return "[Also in force, not shown here for room (guidance takes at most half of an answer): " +
            list + " — " +
-           (names.size() == 1 ? ReadGuidanceCall(name, names.front()) + " reads it"
-                              : ReadGuidanceCall(name, "<name>") + " reads each") +
+           (names.size() == 1 ? ReadGuidanceCall(tool, name, names.front()) + " reads it"
+                              : ReadGuidanceCall(tool, name, "<name>") + " reads each") +
            "]";
   };
 }

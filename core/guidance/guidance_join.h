@@ -1,50 +1,60 @@
 // Joining guidance to answers: the one place a repository's guidance for agents
 // (core/guidance/guidance.h) meets a tool's answer. The server calls JoinGuidance on every tool's
-// draft before the answer pipeline finishes it, so every tool — those added later too — gets it
-// from its arguments alone, never by its own doing:
-//   - `repo` (or, for a tool that takes `repo`, the only repository served when it is left out):
-//     when that repository carries guidance, the answer's first line says so and names the call
-//     that reads it (read_guidance {"repo":"shop"});
-//   - `path`, and each path of `paths` (an array of strings): every scoped rule in force for one
+// draft before the answer pipeline finishes it, with the call's target (core/served/call_target.h,
+// resolved once from the arguments) and the way the tool's spec says guidance joins its answers
+// (GuidanceWay), so a tool — one added later too — gets it without doing anything:
+//   - the target's repository (named by `repo`, or the only one served for a tool that takes
+//     `repo`): when it carries guidance, the answer's first line says so and names the call that
+//     reads it (the tool whose spec says it reads guidance, with {"repo":"shop"});
+//   - the target's paths (`path`, and each path of `paths`): every scoped rule in force for one
 //     of them (a folder's AGENTS.md, a rule whose globs match) is carried whole, each under its
 //     `=== Guidance for <paths>: <name> (<scope>) ===`, before the answer; the pipeline keeps
 //     them within half of the answer and names what it leaves out (pipeline.h).
-// Tools about many repositories (search, find_files, find_commits: no `repo`) mark their
-// repository headings instead (GuidanceMark, core/tools/read_guidance.h); read_guidance's own
-// answers carry nothing more. A tool's error carries no guidance.
+// Tools about many repositories mark their repository headings instead
+// (GuidanceWay::kMarksHeadings); the tool that reads guidance (GuidanceWay::kReads) gets nothing
+// more. A tool's error carries no guidance.
 //
 // The guidance is always the default branch's, whatever ref the call read: a branch cannot
 // change what an agent is told. Cost: GuidanceOf's lookup (a HEAD read per source) and the
 // rules' lines; the tree is walked once per default-branch commit.
 #pragma once
 
-#include <Poco/JSON/Object.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/answer/pipeline.h"
-#include "core/served/catalog.h"
+#include "core/served/call_target.h"
 #include "core/util/stop.h"
 
 namespace rr {
 
-inline constexpr const char* kReadGuidanceTool = "read_guidance";
-
-// What the join reads of the tool called: its name and whether it takes `repo` and `repos`
-// (the server fills it from the tool's spec, so that guidance needs nothing of the tools).
-struct GuidanceCall {
-  std::string tool;
-  bool takes_repo = false;
-  bool takes_repos = false;
+// How guidance joins a tool's answers: a trait its spec declares (core/tools/tool.h).
+enum class GuidanceWay {
+  // The repository's first line, and the rules in force for the target's paths (the default).
+  kByPaths,
+  // A tool about many repositories: it marks its repository headings itself; the first line
+  // only when `repo` named one repository.
+  kMarksHeadings,
+  // The tool that reads guidance: its answers carry nothing more, and the
+  // join's lines name it as the call that reads the rest.
+  kReads,
+  // Nothing joined.
+  kNone,
 };
 
-// Fills draft's guidance fields for a call of `tool` with `arguments` (already checked against
-// its spec; may be null). Never fails: guidance that cannot be read now is said so on the first
+// What the join reads of the call: the way its tool's spec declares, and the name of the tool
+// whose way is kReads (the server finds it among its tools; empty: none, and nothing is joined).
+struct GuidanceJoin {
+  GuidanceWay way = GuidanceWay::kByPaths;
+  std::string reading_tool;
+};
+
+// Fills draft's guidance fields for a call of a tool that joins guidance `how`, whose arguments
+// resolved to `target`. Never fails: guidance that cannot be read now is said so on the first
 // line, with the call that tries again.
-void JoinGuidance(const Catalog& catalog, const GuidanceCall& tool,
-                  const Poco::JSON::Object::Ptr& arguments, const StopToken& stop, Draft* draft);
+void JoinGuidance(const CallTarget& target, const GuidanceJoin& how, const StopToken& stop,
+                  Draft* draft);
 
 // A file's text as lines to show (DisplayText; a "\r\n" line end is one line end), appended to
 // `lines`; each line whose shown form differs from what the secret filter must read gets a
@@ -52,7 +62,9 @@ void JoinGuidance(const Catalog& catalog, const GuidanceCall& tool,
 void AppendTextLines(std::string_view text, std::vector<std::string>* lines,
                      std::vector<Draft::ScanAs>* scan);
 
-// `read_guidance {"repo":"shop"}`, or with a name `{"repo":"shop","name":"refund-flow"}`.
-std::string ReadGuidanceCall(const std::string& repo, const std::string& name = "");
+// The call of `tool` (the one that reads guidance) for `repo`: `<tool> {"repo":"shop"}`, or
+// with a name `<tool> {"repo":"shop","name":"refund-flow"}`.
+std::string ReadGuidanceCall(const std::string& tool, const std::string& repo,
+                             const std::string& name = "");
 
 }  // namespace rr

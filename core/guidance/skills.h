@@ -1,6 +1,6 @@
 // The MCP Skills extension (`io.modelcontextprotocol/skills`, SEP-2640): hosts that load skills
 // natively get every listed repository's skills without a tool call. The skills offered are
-// read_guidance's (core/guidance/guidance.h): the owners' `.claude/skills/<name>/` and the
+// those the guidance holds (core/guidance/guidance.h): the owners' `.claude/skills/<name>/` and the
 // operator's, on each repository's default branch, include / exclude and own: false applied.
 //
 //   skills/list      every skill, a page of repositories at a time (`cursor`): its SKILL.md's

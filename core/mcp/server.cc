@@ -14,16 +14,6 @@
 namespace rr {
 namespace {
 
-// What the guidance join reads of a tool: its name and whether it takes `repo` and `repos`.
-GuidanceCall GuidanceCallOf(const ToolSpec& spec) {
-  GuidanceCall call{spec.name};
-  for (const auto& a : spec.args) {
-    if (a.name == "repo") call.takes_repo = true;
-    if (a.name == "repos") call.takes_repos = true;
-  }
-  return call;
-}
-
 // How long a client may keep tools/list and server/discover: the tools change only with the
 // binary.
 // The members a 2026-07-28 result of what does not change while the server runs ends with.
@@ -166,6 +156,11 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
       sink_(std::move(sink)),
       tools_(std::move(tools)),
       options_(options) {
+  for (const auto& t : tools_) {
+    if (t->spec().traits.guidance == GuidanceWay::kReads && reading_tool_.empty()) {
+      reading_tool_ = t->spec().name;
+    }
+  }
   tools_list_ = ToolsList(false);
   tools_list_modern_ = ToolsList(true);
   BuildMethods();
@@ -350,14 +345,23 @@ std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& 
     CallContext ctx{call.catalog, call.stop, pipeline_.answer_characters(), options_.facts,
                     pipeline_.secrets()};
     ctx.progress = call.progress;
-    auto args = Args::Check(tool.spec(), arguments);
+    const ToolSpec& spec = tool.spec();
+    auto args = Args::Check(spec, arguments);
     if (!args) return pipeline_.FinishError(args.error());
+    // `repo`, `ref`, `path` and `paths` resolved once: what the tool, the guidance join and the
+    // host link all read (core/served/call_target.h).
+    auto resolved = ResolveTarget(spec, *args, *call.catalog);
+    if (!resolved) return pipeline_.FinishError(resolved.error());
+    auto target = std::make_shared<CallTarget>(resolved.take());
+    ctx.target = target;
     auto draft = tool.Call(ctx, *args);
+    target->reader.reset();  // the repository's handle goes back to its pool now
     if (!draft) return pipeline_.FinishError(draft.error());
-    JoinGuidance(*call.catalog, GuidanceCallOf(tool.spec()), arguments, ctx.stop, &draft.value());
+    JoinGuidance(*target, GuidanceJoin{spec.traits.guidance, reading_tool_}, ctx.stop,
+                 &draft.value());
     *is_error = false;
     Draft done = draft.take();
-    done.read = ReadOf(tool.spec().name, ctx);  // the host link (core/answer/host_links.h)
+    done.read = LinkOf(spec, *target);  // the host link (core/answer/host_links.h)
     return pipeline_.Finish(std::move(done));
   } catch (const std::exception& e) {
     *is_error = true;

@@ -192,6 +192,9 @@ class McpServer {
   AnswerPipeline pipeline_;
   Sink sink_;
   std::vector<std::unique_ptr<const Tool>> tools_;
+  // The tool whose spec says it reads guidance (GuidanceWay::kReads): the call the guidance join
+  // names. Empty when no tool does (then no guidance is joined).
+  std::string reading_tool_;
   Options options_;
   std::string tools_list_, tools_list_modern_;  // built once
   MethodTable methods_;                         // built once

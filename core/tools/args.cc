@@ -48,6 +48,13 @@ std::string Known(const ToolSpec& spec) {
 
 }  // namespace
 
+bool ToolSpec::Takes(const std::string& arg) const {
+  for (const auto& a : args) {
+    if (a.name == arg) return true;
+  }
+  return false;
+}
+
 Result<Args> Args::Check(const ToolSpec& spec, const Poco::JSON::Object::Ptr& args) {
   Args out;
   if (args) {

@@ -71,24 +71,26 @@ const ToolSpec& BlameTool::spec() const {
       "link, a submodule and a folder are refused; a file over 10 MB is not read.",
       {RepoArg(), RefArg(),
        PathArg("The file, written from the repository's root: src/app.py.", true), StartLineArg(),
-       MaxLinesArg()}};
+       MaxLinesArg()},
+      [] {
+        ToolTraits t;
+        t.link = LinkKind::kFile;
+        t.refs = {"ref"};
+        t.root_refused =
+            "path names the repository's root, a folder; blame takes a file: list the folder "
+            "with list_files";
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
-  if (path->is_root()) {
-    return Error{
-        "path names the repository's root, a folder; blame takes a file: list the "
-        "folder with list_files"};
-  }
-  auto o = OpenAt(ctx, args);
-  if (!o) return Error{o.error()};
-  auto subject = FindBlameSubject(o->reader, o->at, *path, ctx.stop);
+  const RepoPath& path = ctx.target->path;
+  const Opened o = OpenedOf(ctx);
+  auto subject = FindBlameSubject(o.reader, o.at, path, ctx.stop);
   if (!subject) return Error{subject.error()};
   const RepoPath& file = subject->file.path;
-  const std::string where = o->at.Where(o->repo->name()) + " · " + file.Display();
+  const std::string where = o.at.Where(o.repo->name()) + " · " + file.Display();
   const std::string_view bytes = subject->data.bytes();
 
   Draft d;
@@ -127,7 +129,7 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
     }
   }
   auto blame = BlameServed(
-      o->reader, o->at, *subject, static_cast<uint32_t>(start),
+      o.reader, o.at, *subject, static_cast<uint32_t>(start),
       static_cast<uint32_t>(last - start + 1), ctx.stop, [&ctx](uint32_t settled, uint32_t total) {
         ctx.Progress(settled, total,
                      WithCommas(settled) + " of " + WithCommas(total) + " lines blamed");

@@ -1,5 +1,6 @@
-// What the reading tools share: the repo / ref / path arguments and opening a repository at a
-// ref. Everything here goes through the Catalog and RepoReader, so the policy applies.
+// What the reading tools share: the repo / ref / path arguments, and resolving them into the
+// call's target before the tool runs. Everything here goes through the Catalog and RepoReader,
+// so the policy applies.
 #pragma once
 
 #include <memory>
@@ -18,39 +19,35 @@ ArgSpec PathArg(std::string description, bool required);
 ArgSpec StartLineArg();
 ArgSpec MaxLinesArg();
 
-// The repository named by `repo`; without it, the only repository served (an error naming
-// the choice when there are several).
-Result<std::shared_ptr<const ServedRepo>> RepoOf(const CallContext& ctx, const Args& args);
-
 // The `repos` argument of the tools across repositories: a list of names (["shop", "billing"]),
 // or one string of names separated by commas ("shop, billing"). `more` ends its description.
 ArgSpec ReposArg(const std::string& more = "");
 
-// The repositories named by `repos` (each once, in the order given), or without it every
-// repository list_repos shows. Errors name an unknown repository.
-Result<std::vector<std::shared_ptr<const ServedRepo>>> ReposOf(const CallContext& ctx,
-                                                               const Args& args);
+// The call's target (core/served/call_target.h), resolved once from arguments checked against
+// `spec`, before the tool runs; the first error, in this order:
+//   1. spec.traits.check_first (the tool's own arguments);
+//   2. `path`: it must parse (RepoPath::Parse), and not name the root when the traits refuse it;
+//      `paths`: each item parsed, an item that does not parse kept with its error;
+//   3. `repo`: the repository it names; without it, the only one served (an error naming the
+//      choice when there are several). A tool that also takes `repos` reads one repository only
+//      when `repo` or `ref` is given; otherwise `repos`: each named once, in the order given, or
+//      every one list_repos shows (an error names an unknown repository);
+//   4. for one repository: opened, when the traits name refs or ask for it;
+//   5. `path` judged by the path policy, when the traits say so before any ref;
+//   6. each of the traits' refs resolved (RepoReader::At; its default branch when left out).
+Result<CallTarget> ResolveTarget(const ToolSpec& spec, const Args& args, const Catalog& catalog);
 
+// What a finished call read, for its answer's host link (Draft::read): the page its spec's
+// `link` trait names, at the target's repository, commit(s) and path. Empty (no link) for a
+// repository that is not a mirror of a host with links.
+ReadSpot LinkOf(const ToolSpec& spec, const CallTarget& target);
+
+// The target's repository, opened at its ref: for a tool whose traits resolve `ref`.
 struct Opened {
   std::shared_ptr<const ServedRepo> repo;
-  RepoReader reader;
-  ReadPoint at;
+  RepoReader& reader;
+  const ReadPoint& at;
 };
-
-// The repository named by `repo`, opened at `ref` (its default branch without one).
-Result<Opened> OpenAt(const CallContext& ctx, const Args& args);
-
-// Notes what the call read, for the host link under its answer (core/answer/host_links.h):
-// the repository, the commit read (for a comparison also its base), the path. A repository that
-// is not a mirror of a host with links notes nothing. OpenAt notes the repository, the commit
-// and the `path` argument itself.
-void NoteRead(const CallContext& ctx, const ServedRepo& repo, const std::string& commit,
-              const std::string& base_commit = "", const std::string& path = "");
-
-// What a finished call of `tool` read, for its answer's host link (Draft::read).
-ReadSpot ReadOf(const std::string& tool, const CallContext& ctx);
-
-// The path argument, checked; the root when absent.
-Result<RepoPath> PathOf(const Args& args);
+Opened OpenedOf(const CallContext& ctx);
 
 }  // namespace rr

@@ -36,33 +36,31 @@ const ToolSpec& DiffTool::spec() const {
         "true: compare from where head forked off base (their merge base) — only what head "
         "changed, what a pull request shows. Default false: the two refs as they are.",
         false},
-       FilesOnlyArg()}};
+       FilesOnlyArg()},
+      [] {
+        ToolTraits t;
+        t.link = LinkKind::kCompare;
+        t.refs = {"base", "head"};
+        // Judged before any ref is looked up: the answer about an excluded path never depends
+        // on what the repository holds.
+        t.path_outside_first = true;
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> DiffTool::Call(const CallContext& ctx, const Args& args) const {
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
-  auto repo = RepoOf(ctx, args);
-  if (!repo) return Error{repo.error()};
-  auto opened = (*repo)->Open();
-  if (!opened) return Error{opened.error()};
-  RepoReader reader = opened.take();
-  ChangeReader changes(reader);
-  // Judged before any ref is looked up: the answer about an excluded path never depends on
-  // what the repository holds.
-  if (Status st = changes.CheckPath(*path); !st) return Error{st.error()};
-  auto base = reader.At(args.String("base"));
-  if (!base) return Error{"base: " + base.error()};
-  auto head = reader.At(args.String("head"));
-  if (!head) return Error{"head: " + head.error()};
-  NoteRead(ctx, **repo, head->commit.id.Hex(), base->commit.id.Hex(), path->str());
+  const CallTarget& t = *ctx.target;
+  const RepoPath& path = t.path;
+  const std::optional<ReadPoint>& base = t.base;
+  const std::optional<ReadPoint>& head = t.at;
+  ChangeReader changes(*t.reader);
 
   Draft d;
   ChangesAsked asked;
   asked.before = base->commit.id;
   asked.after = head->commit.id;
-  asked.under = *path;
+  asked.under = path;
   asked.files_only = args.Boolean("files_only", false);
   if (args.Boolean("since_fork", false)) {
     auto fork = changes.MergeBase(base->commit.id, head->commit.id, ctx.stop);
@@ -80,8 +78,8 @@ Result<Draft> DiffTool::Call(const CallContext& ctx, const Args& args) const {
   }
   size_t changed = 0;
   if (Status st = WriteChanges(ctx, changes, asked, &d, &changed); !st) return Error{st.error()};
-  d.header = (*repo)->name() + " · " + Point(*base) + " → " + Point(*head) +
-             (path->is_root() ? std::string() : " · " + path->Display()) + " — " +
+  d.header = t.repo->name() + " · " + Point(*base) + " → " + Point(*head) +
+             (path.is_root() ? std::string() : " · " + path.Display()) + " — " +
              Plural(changed, "changed file", "changed files");
   return d;
 }

@@ -26,27 +26,27 @@ const ToolSpec& FindCommitsTool::spec() const {
     t.args.push_back({"max_count", ArgType::kInteger,
                       "At most this many commits per repository. Default 10, at most 100.", false,
                       1, 100});
+    t.traits.guidance = GuidanceWay::kMarksHeadings;
+    t.traits.check_first = [](const Args& args) -> Status {
+      if (!args.String("message") && !args.String("author")) {
+        return Error{
+            "give `message` (an extended regular expression) or `author` to find commits "
+            "by; since / until bound the search"};
+      }
+      return CheckFilter(args);
+    };
     return t;
   }();
   return s;
 }
 
-namespace {}  // namespace
-
 Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) const {
-  if (!args.String("message") && !args.String("author")) {
-    return Error{
-        "give `message` (an extended regular expression) or `author` to find commits "
-        "by; since / until bound the search"};
-  }
   auto filter = FilterOf(ctx, args, static_cast<int64_t>(std::time(nullptr)));
   if (!filter) return Error{filter.error()};
   filter->skip_hidden_messages = true;
   const size_t max_count = static_cast<size_t>(args.Integer("max_count").value_or(10));
 
-  auto listed = ReposOf(ctx, args);
-  if (!listed) return Error{listed.error()};
-  const std::vector<std::shared_ptr<const ServedRepo>> repos = listed.take();
+  const std::vector<std::shared_ptr<const ServedRepo>>& repos = ctx.target->repos;
 
   Draft d;
   d.body_kind = TextKind::kCommitMessage;

@@ -14,34 +14,6 @@
 #include "core/util/text.h"
 
 namespace rr {
-const ToolSpec& FindFilesTool::spec() const {
-  static const ToolSpec s{
-      "find_files",
-      "Find files by name",
-      "Where are the .proto files, the Dockerfiles, the tests of this module? The served files "
-      "whose paths match a glob, across the default branch of every repository (or those "
-      "named), or in one repository at any ref. A pattern without '/' matches the file's name "
-      "in any folder (Dockerfile, *.proto); one with '/' matches the path from the root "
-      "(src/**/test_*.py); ** is any number of folders, * and ? stay within a name. Per "
-      "repository, its matching paths in tree order. A cut answer gives the skip that "
-      "continues it.",
-      {{"pattern", ArgType::kString,
-        "The glob: *.proto, Dockerfile, src/**/test_*.py, docs/** (every file under docs). "
-        "Case matters.",
-        true},
-       ReposArg("Not with repo."),
-       {"repo", ArgType::kString,
-        "One repository, by name, to read at any ref (with ref). Not with repos.", false},
-       {"ref", ArgType::kString,
-        "With repo: a branch, tag or commit id: main, release/2.1, v1.2.0, a1b2c3d. Default: "
-        "the default branch.",
-        false},
-       {"skip", ArgType::kInteger,
-        "Skip this many paths first (counted across repositories), to page on; a cut answer "
-        "gives the next skip. Default 0.",
-        false, 0, std::nullopt}}};
-  return s;
-}
 
 namespace {
 
@@ -168,35 +140,25 @@ class KeptLines {
   std::set<size_t> holders_;
 };
 
-// Walks a repository at `ref`, counting its matching paths into *out and keeping those from
-// the `from`-th to before the `to`-th: in *out, or through `kept` (as repository `index`).
-void FindIn(const ServedRepo& repo, const std::optional<std::string>& ref, const FileGlob& glob,
+// Walks a repository opened at `at`, counting its matching paths into *out and keeping those
+// from the `from`-th to before the `to`-th: in *out, or through `kept` (as repository `index`).
+void WalkIn(const ServedRepo& repo, RepoReader& reader, const ReadPoint& at, const FileGlob& glob,
             size_t from, size_t to, const StopToken& stop, Found* out, KeptLines* kept = nullptr,
             size_t index = 0) {
   if (stop.stopped()) {
     out->stopped = true;
     return;
   }
-  auto reader = repo.Open();
-  if (!reader) {
-    out->error = reader.error();
-    return;
-  }
-  auto at = reader->At(ref);
-  if (!at) {
-    out->error = at.error();
-    return;
-  }
-  out->heading = at->Where(repo.name());
-  out->commit = at->commit.id.Hex();
+  out->heading = at.Where(repo.name());
+  out->commit = at.commit.id.Hex();
   out->first = from;
-  auto root = reader->Find(*at, RepoPath::Root(), stop);
+  auto root = reader.Find(at, RepoPath::Root(), stop);
   if (!root) {
     // The root holds nothing served: no file to list.
     if (stop.stopped()) out->stopped = true;
     return;
   }
-  Status st = reader->Walk(
+  Status st = reader.Walk(
       *root, stop,
       [&](const Node& f) {
         if (!glob.Matches(f.path)) return true;
@@ -220,34 +182,91 @@ void FindIn(const ServedRepo& repo, const std::optional<std::string>& ref, const
   }
 }
 
+// Opens a repository at `ref` (its default branch without one) and walks it as WalkIn does.
+void FindIn(const ServedRepo& repo, const std::optional<std::string>& ref, const FileGlob& glob,
+            size_t from, size_t to, const StopToken& stop, Found* out, KeptLines* kept = nullptr,
+            size_t index = 0) {
+  if (stop.stopped()) {
+    out->stopped = true;
+    return;
+  }
+  auto reader = repo.Open();
+  if (!reader) {
+    out->error = reader.error();
+    return;
+  }
+  auto at = reader->At(ref);
+  if (!at) {
+    out->error = at.error();
+    return;
+  }
+  WalkIn(repo, reader.value(), *at, glob, from, to, stop, out, kept, index);
+}
+
 }  // namespace
+
+const ToolSpec& FindFilesTool::spec() const {
+  static const ToolSpec s{
+      "find_files",
+      "Find files by name",
+      "Where are the .proto files, the Dockerfiles, the tests of this module? The served files "
+      "whose paths match a glob, across the default branch of every repository (or those "
+      "named), or in one repository at any ref. A pattern without '/' matches the file's name "
+      "in any folder (Dockerfile, *.proto); one with '/' matches the path from the root "
+      "(src/**/test_*.py); ** is any number of folders, * and ? stay within a name. Per "
+      "repository, its matching paths in tree order. A cut answer gives the skip that "
+      "continues it.",
+      {{"pattern", ArgType::kString,
+        "The glob: *.proto, Dockerfile, src/**/test_*.py, docs/** (every file under docs). "
+        "Case matters.",
+        true},
+       ReposArg("Not with repo."),
+       {"repo", ArgType::kString,
+        "One repository, by name, to read at any ref (with ref). Not with repos.", false},
+       {"ref", ArgType::kString,
+        "With repo: a branch, tag or commit id: main, release/2.1, v1.2.0, a1b2c3d. Default: "
+        "the default branch.",
+        false},
+       {"skip", ArgType::kInteger,
+        "Skip this many paths first (counted across repositories), to page on; a cut answer "
+        "gives the next skip. Default 0.",
+        false, 0, std::nullopt}},
+      [] {
+        ToolTraits t;
+        // With `repo` or `ref`: one repository, opened at `ref` before the tool runs.
+        t.refs = {"ref"};
+        t.guidance = GuidanceWay::kMarksHeadings;
+        t.check_first = [](const Args& args) -> Status {
+          auto glob = FileGlob::Compile(*args.String("pattern"));
+          if (!glob) return Error{glob.error()};
+          const bool ref = args.String("ref").has_value(), one = args.String("repo").has_value();
+          const bool names = args.Strings("repos").has_value();
+          if (one && names) {
+            return Error{
+                "give `repo` (one repository, at any ref) or `repos` (several, on their "
+                "default branches), not both"};
+          }
+          if (ref && names) {
+            return Error{"`ref` reads one repository: name it with `repo`, not `repos`"};
+          }
+          return Status::Ok();
+        };
+        return t;
+      }()};
+  return s;
+}
 
 Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) const {
   const std::string pattern = *args.String("pattern");
   auto glob = FileGlob::Compile(pattern);
   if (!glob) return Error{glob.error()};
+  const CallTarget& target = *ctx.target;
+  const bool one = target.repo_named;
   const auto ref = args.String("ref");
-  const auto one = args.String("repo");
-  const auto names = args.Strings("repos");
-  if (one && names) {
-    return Error{
-        "give `repo` (one repository, at any ref) or `repos` (several, on their "
-        "default branches), not both"};
-  }
-  if (ref && names) {
-    return Error{"`ref` reads one repository: name it with `repo`, not `repos`"};
-  }
-  std::vector<std::shared_ptr<const ServedRepo>> repos;
-  const bool single = one || ref;
-  if (single) {
-    auto r = RepoOf(ctx, args);
-    if (!r) return Error{r.error()};
-    repos.push_back(r.take());
-  } else {
-    auto listed = ReposOf(ctx, args);
-    if (!listed) return Error{listed.error()};
-    repos = listed.take();
-  }
+  // With `repo` or `ref`: the one repository, opened at `ref`; otherwise those of `repos`.
+  const bool single = target.repo != nullptr;
+  const std::vector<std::shared_ptr<const ServedRepo>> repos =
+      single ? std::vector<std::shared_ptr<const ServedRepo>>{target.repo} : target.repos;
   const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
   // A shown line costs at least two characters of the cap (a name and its line break), so no
   // answer shows more than answer_characters / 2 paths: a repository keeps at most that many
@@ -266,7 +285,7 @@ Result<Draft> FindFilesTool::Call(const CallContext& ctx, const Args& args) cons
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < repos.size();) {
       if (single) {
-        FindIn(*repos[i], ref, *glob, skip, keep, ctx.stop, &found[i]);
+        WalkIn(*repos[i], *target.reader, *target.at, *glob, skip, keep, ctx.stop, &found[i]);
       } else {
         FindIn(*repos[i], std::nullopt, *glob, 0, keep, ctx.stop, &found[i], &kept, i);
       }

@@ -35,6 +35,8 @@ const ToolSpec& GrepTool::spec() const {
                       "Lines shown before and after each match, 0 to 10. Default 0.", false, 0,
                       10});
     t.args.push_back({"files_only", ArgType::kBoolean, "true: only the files that match.", false});
+    t.traits.refs = {"ref"};
+    t.traits.check_first = CheckPattern;
     return t;
   }();
   return s;
@@ -43,11 +45,8 @@ const ToolSpec& GrepTool::spec() const {
 Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
   auto pattern = PatternOf(args);
   if (!pattern) return Error{pattern.error()};
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
-  auto o = OpenAt(ctx, args);
-  if (!o) return Error{o.error()};
-  auto node = o->reader.Find(o->at, *path, ctx.stop);
+  const Opened o = OpenedOf(ctx);
+  auto node = o.reader.Find(o.at, ctx.target->path, ctx.stop);
   if (!node) return Error{node.error()};
 
   SearchOptions options;
@@ -59,7 +58,7 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
                  total ? WithCommas(searched) + " of " + WithCommas(*total) + " files searched"
                        : WithCommas(searched) + " files searched (more being listed)");
   };
-  const SearchResult found = SearchText({SearchTarget{o->repo.get(), o->at, *node}}, *pattern,
+  const SearchResult found = SearchText({SearchTarget{o.repo.get(), o.at, *node}}, *pattern,
                                         ctx.secrets.get(), options, ctx.stop);
   const TargetReport& report = found.targets.front();
   if (!report.error.empty()) return Error{report.error};
@@ -69,8 +68,8 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
     return withheld;
   }
 
-  const std::string repo = o->repo->name();
-  std::string where = o->at.Where(repo);
+  const std::string repo = o.repo->name();
+  std::string where = o.at.Where(repo);
   where = where.substr(repo.size() + std::string(" · ").size());  // "main @ 14a4c0422ae3 (…)"
   const size_t lines = report.matched_lines, matched = report.matched_files;
   const bool capped = report.more;

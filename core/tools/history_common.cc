@@ -55,6 +55,12 @@ Result<HistoryFilter> FilterOf(const CallContext& ctx, const Args& args, int64_t
   return f;
 }
 
+Status CheckFilter(const Args& args) {
+  auto f = FilterOf(CallContext{}, args, static_cast<int64_t>(std::time(nullptr)));
+  if (!f) return Error{f.error()};
+  return Status::Ok();
+}
+
 std::string DescribeFilter(const Args& args) {
   std::string out;
   if (auto a = args.String("author")) out += " · author ~ `" + EchoArgument(*a) + "`";

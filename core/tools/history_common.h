@@ -17,6 +17,8 @@ std::vector<ArgSpec> HistoryFilterArgs();
 // The filters from the arguments (regular expressions compiled, dates read); `now` for dates
 // such as "2 weeks ago".
 Result<HistoryFilter> FilterOf(const CallContext& ctx, const Args& args, int64_t now);
+// FilterOf's error, for ToolTraits::check_first: the filters are checked before the target.
+Status CheckFilter(const Args& args);
 
 // What the filters asked for, for an answer's first line: " by `Grace`, since 2026-01-01".
 std::string DescribeFilter(const Args& args);

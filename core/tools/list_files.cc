@@ -83,22 +83,26 @@ const ToolSpec& ListFilesTool::spec() const {
        {"outline", ArgType::kBoolean,
         "true: each Markdown file's headings beneath it, with the start_line that reads each "
         "(one read a file: with recursive, refused past 40 Markdown files).",
-        false}}};
+        false}},
+      [] {
+        ToolTraits t;
+        t.link = LinkKind::kFolder;
+        t.refs = {"ref"};
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) const {
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
-  auto o = OpenAt(ctx, args);
-  if (!o) return Error{o.error()};
-  auto node = o->reader.Find(o->at, *path, ctx.stop);
+  const RepoPath& path = ctx.target->path;
+  const Opened o = OpenedOf(ctx);
+  auto node = o.reader.Find(o.at, path, ctx.stop);
   if (!node) return Error{node.error()};
   if (node->kind != EntryKind::kFolder) {
     return Error{"`" + node->path.Display() + "` is a file, not a folder: read it with read_file"};
   }
   const std::string where =
-      o->at.Where(o->repo->name()) + " · " + (path->is_root() ? "/" : path->Display() + "/");
+      o.at.Where(o.repo->name()) + " · " + (path.is_root() ? "/" : path.Display() + "/");
   const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
   const bool outline = args.Boolean("outline", false);
   Draft d;
@@ -114,7 +118,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
     d.lines.push_back(std::move(line));
   };
   if (!args.Boolean("recursive", false)) {
-    auto listing = o->reader.List(*node, ctx.stop);
+    auto listing = o.reader.List(*node, ctx.stop);
     if (!listing) return Error{listing.error()};
     const size_t total = listing->folders.size() + listing->files.size();
     if (skip > 0 && skip >= total) {
@@ -135,7 +139,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
       for (const auto& f : listing->files) {
         if (IsMarkdownFile(f) && wanted.size() < kMaxOutlined) wanted.push_back(f);
       }
-      o->reader.FetchMissing(wanted, ctx.stop);
+      o.reader.FetchMissing(wanted, ctx.stop);
     }
     for (const auto& f : listing->files) {
       if (index++ < skip) continue;
@@ -143,7 +147,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
       chars += CodePoints(d.lines.back()) + 1;
       if (outline && IsMarkdownFile(f) && chars <= ctx.answer_characters) {
         if (ctx.stop.stopped()) return Error{ctx.stop.Why()};
-        chars += AppendHeadings(ctx, o->reader, f, &d);
+        chars += AppendHeadings(ctx, o.reader, f, &d);
       }
     }
     close_entry();
@@ -179,8 +183,8 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
   std::vector<std::pair<size_t, Node>> markdown;  // the line each is on, the file
   std::map<std::string, size_t> markdown_under;
   size_t markdown_total = 0;
-  const size_t depth = path->is_root() ? 0 : path->parts().size();
-  Status st = o->reader.Walk(
+  const size_t depth = path.is_root() ? 0 : path.parts().size();
+  Status st = o.reader.Walk(
       *node, ctx.stop,
       [&](const Node& f) {
         if (outline && IsMarkdownFile(f)) {
@@ -201,7 +205,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
       &too_deep);
   if (!st) return Error{st.error()};
   if (outline && markdown_total > kMaxOutlined) {
-    const std::string folder = path->is_root() ? "the repository" : "`" + path->Display() + "/`";
+    const std::string folder = path.is_root() ? "the repository" : "`" + path.Display() + "/`";
     std::string narrower;
     size_t named = 0;
     for (const auto& [sub, n] : markdown_under) {
@@ -209,7 +213,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
         narrower += ", …";
         break;
       }
-      narrower += (narrower.empty() ? "" : ", ") + (path->is_root() ? "" : path->Display() + "/") +
+      narrower += (narrower.empty() ? "" : ", ") + (path.is_root() ? "" : path.Display() + "/") +
                   DisplayName(sub) + " (" + WithCommas(n) + ")";
     }
     return Error{"outline reads each Markdown file, at most " + std::to_string(kMaxOutlined) +
@@ -224,13 +228,13 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
     d.lines.clear();
     std::vector<Node> wanted;  // a mirror fetches the contents it lacks at once
     for (const auto& m : markdown) wanted.push_back(m.second);
-    o->reader.FetchMissing(wanted, ctx.stop);
+    o.reader.FetchMissing(wanted, ctx.stop);
     size_t next = 0;
     for (size_t i = 0; i < files.size(); ++i) {
       add_entry(std::move(files[i]));
       if (next < markdown.size() && markdown[next].first == i) {
         if (ctx.stop.stopped()) return Error{ctx.stop.Why()};
-        AppendHeadings(ctx, o->reader, markdown[next++].second, &d);
+        AppendHeadings(ctx, o.reader, markdown[next++].second, &d);
       }
     }
     close_entry();
@@ -246,7 +250,7 @@ Result<Draft> ListFilesTool::Call(const CallContext& ctx, const Args& args) cons
     d.closing.push_back("[" + Plural(too_deep, "entry", "entries") +
                         " passed over: their paths are longer than 4,096 bytes]");
   }
-  d.cut_note = [total, skip, asked = path->is_root() ? std::string() : path->Display(), entry_of,
+  d.cut_note = [total, skip, asked = path.is_root() ? std::string() : path.Display(), entry_of,
                 entry_line](const std::vector<std::string>& lines, size_t first) {
     // With outline, a file cut among its headings is listed again; headings are not files.
     if (!entry_of.empty()) first = entry_of[first];

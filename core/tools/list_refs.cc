@@ -29,16 +29,18 @@ const ToolSpec& ListRefsTool::spec() const {
         std::nullopt,
         {"all", "branches", "tags"}},
        {"pattern", ArgType::kString,
-        "Only names matching this glob: release/*, v1.*. * matches any characters, ? one.",
-        false}}};
+        "Only names matching this glob: release/*, v1.*. * matches any characters, ? one.", false}},
+      [] {
+        ToolTraits t;
+        t.open = true;
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> ListRefsTool::Call(const CallContext& ctx, const Args& args) const {
-  auto repo = RepoOf(ctx, args);
-  if (!repo) return Error{repo.error()};
-  auto reader = (*repo)->Open();
-  if (!reader) return Error{reader.error()};
+  const std::shared_ptr<const ServedRepo>& repo = ctx.target->repo;
+  RepoReader* reader = ctx.target->reader.get();
   const std::string kind = args.String("kind").value_or("all");
   const auto pattern = args.String("pattern");
   if (pattern) {
@@ -73,7 +75,7 @@ Result<Draft> ListRefsTool::Call(const CallContext& ctx, const Args& args) const
                      : kind == "branches" ? Plural(branches, "branch", "branches")
                                           : Plural(branches, "branch", "branches") + ", " +
                                                 Plural(tags, "tag", "tags");
-  d.header = (*repo)->name() + " · " + what +
+  d.header = repo->name() + " · " + what +
              (pattern ? " matching `" + EchoArgument(*pattern) + "`" : std::string()) +
              ", newest first";
   if (head.kind == HeadState::Kind::kBranch || head.kind == HeadState::Kind::kUnborn) {

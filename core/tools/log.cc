@@ -28,30 +28,36 @@ const ToolSpec& LogTool::spec() const {
     t.args.push_back({"skip", ArgType::kInteger,
                       "Skip this many listed commits first, to page on. Default 0.", false, 0,
                       1000000000});
+    t.traits.refs = {"ref"};
+    t.traits.check_first = [](const Args& args) -> Status {
+      // A path that does not parse is named before the filters, as it always was.
+      if (auto text = args.String("path")) {
+        if (auto path = RepoPath::Parse(*text); !path) return Error{path.error()};
+      }
+      return CheckFilter(args);
+    };
     return t;
   }();
   return s;
 }
 
 Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
+  const RepoPath& path = ctx.target->path;
   auto filter = FilterOf(ctx, args, static_cast<int64_t>(std::time(nullptr)));
   if (!filter) return Error{filter.error()};
-  auto o = OpenAt(ctx, args);
-  if (!o) return Error{o.error()};
-  const PathPolicy& policy = o->repo->policy();
-  if (!path->is_root()) {
+  const Opened o = OpenedOf(ctx);
+  const PathPolicy& policy = o.repo->policy();
+  if (!path.is_root()) {
     // Judged by the path alone: the answer never tells whether it exists or changed.
-    if (policy.Outside(*path)) {
-      return Error{"path `" + path->Display() + "` is outside what this server serves in `" +
-                   o->repo->name() + "`"};
+    if (policy.Outside(path)) {
+      return Error{"path `" + path.Display() + "` is outside what this server serves in `" +
+                   o.repo->name() + "`"};
     }
-    filter->path = *path;
+    filter->path = path;
   }
   const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));
   const size_t max_count = static_cast<size_t>(args.Integer("max_count").value_or(30));
-  auto page = Log(o->reader, o->at, *filter, skip, max_count, ctx.stop, [&ctx](uint64_t walked) {
+  auto page = Log(o.reader, o.at, *filter, skip, max_count, ctx.stop, [&ctx](uint64_t walked) {
     ctx.Progress(walked, std::nullopt, WithCommas(walked) + " commits walked");
   });
   if (!page) return Error{page.error()};
@@ -62,8 +68,8 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
   }
 
   Draft d;
-  const std::string where = o->at.Where(o->repo->name());
-  const std::string scope = path->is_root() ? std::string() : " · history of " + path->Display();
+  const std::string where = o.at.Where(o.repo->name());
+  const std::string scope = path.is_root() ? std::string() : " · history of " + path.Display();
   const std::string filters = DescribeFilter(args);
   const size_t count = page->commits.size();
   d.header_for = [where, scope, filters, skip, count](size_t shown) {

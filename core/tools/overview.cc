@@ -31,7 +31,7 @@ std::string Indent(size_t depth) { return std::string(2 * depth, ' '); }
 // that continues it. Returns the file's name, or "" when none of kIndexNames is a text file
 // served at the root; a candidate passed over for another reason (a link, a binary file, one
 // too large to read) is said in *notes.
-std::string AppendIndex(const CallContext& ctx, Opened& o, size_t budget, Draft* d,
+std::string AppendIndex(const CallContext& ctx, const Opened& o, size_t budget, Draft* d,
                         std::vector<std::string>* notes) {
   for (const char* name : kIndexNames) {
     auto path = RepoPath::Parse(name);
@@ -107,14 +107,17 @@ const ToolSpec& OverviewTool::spec() const {
        {"skip", ArgType::kInteger,
         "Skip this many files of the listing first, to page on (the index file is then left "
         "out); a cut answer gives the next skip. Default 0.",
-        false, 0, std::nullopt}}};
+        false, 0, std::nullopt}},
+      [] {
+        ToolTraits t;
+        t.refs = {"ref"};
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const {
-  auto opened = OpenAt(ctx, args);
-  if (!opened) return Error{opened.error()};
-  Opened& o = opened.value();
+  const Opened o = OpenedOf(ctx);
   auto root = o.reader.Find(o.at, RepoPath::Root(), ctx.stop);
   if (!root) return Error{root.error()};
   const size_t skip = static_cast<size_t>(args.Integer("skip").value_or(0));

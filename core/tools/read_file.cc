@@ -91,8 +91,8 @@ Result<FileRead> OutlineOf(const CallContext& ctx, std::string_view bytes, const
 // Reads `path` at `o.at` for a window, formatting lines until `budget` characters are spent.
 // Errors are the file's own (missing, refused, a folder, a start_line past its end). In a
 // batch, a note that continues the file names it.
-Result<FileRead> ReadOne(const CallContext& ctx, Opened& o, const RepoPath& path, const Window& w,
-                         size_t budget, bool batch) {
+Result<FileRead> ReadOne(const CallContext& ctx, const Opened& o, const RepoPath& path,
+                         const Window& w, size_t budget, bool batch) {
   if (path.is_root()) {
     return Error{"path names the repository's root, a folder: list it with list_files"};
   }
@@ -302,24 +302,22 @@ std::string BatchNote(const std::vector<Section>& sections, const std::vector<st
 }
 
 // Reads every path of `paths` in order, into one answer.
-Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
-                        const std::vector<std::string>& asked, const Window& w) {
-  auto o = OpenAt(ctx, args);
-  if (!o) return Error{o.error()};
+Result<Draft> ReadBatch(const CallContext& ctx, const Window& w) {
+  const Opened o = OpenedOf(ctx);
+  const std::vector<std::string>& asked = ctx.target->paths_asked;
   // Each path once; a path that does not parse is reported in place, as a missing one is.
-  std::vector<Result<RepoPath>> parsed;
+  const std::vector<Result<RepoPath>>& parsed = ctx.target->paths;
   std::vector<std::string> shown;  // each path as the answer writes it
-  for (const auto& text : asked) {
-    parsed.push_back(RepoPath::Parse(text));
-    shown.push_back(parsed.back() ? parsed.back()->Display() : EchoArgument(text));
-    for (size_t i = 0; i + 1 < parsed.size(); ++i) {
-      if (parsed[i] && parsed.back() && *parsed[i] == *parsed.back()) {
+  for (size_t k = 0; k < parsed.size(); ++k) {
+    shown.push_back(parsed[k] ? parsed[k]->Display() : EchoArgument(asked[k]));
+    for (size_t i = 0; i < k; ++i) {
+      if (parsed[i] && parsed[k] && *parsed[i] == *parsed[k]) {
         return Error{"`" + shown.back() + "` is named twice in paths; name each file once"};
       }
     }
   }
   Draft d;
-  d.header = o->at.Where(o->repo->name()) + " · " + Plural(asked.size(), "file", "files");
+  d.header = o.at.Where(o.repo->name()) + " · " + Plural(asked.size(), "file", "files");
   if (w.outline) d.header += ", outlines";
   if (w.start > 1 || w.max_lines > 0) {
     d.header += w.max_lines > 0
@@ -327,14 +325,14 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
                           Digits(w.start - 1 + static_cast<size_t>(w.max_lines)) + " of each"
                     : ", from line " + Digits(w.start) + " of each";
   }
-  if (o->reader.repo().settings().fetcher) {
+  if (o.reader.repo().settings().fetcher) {
     // A mirror fetches the contents of the files asked that its local copy lacks, at once.
     std::vector<Node> files;
     for (const auto& p : parsed) {
       if (!p || p->is_root()) continue;
-      if (auto node = o->reader.Find(o->at, *p, ctx.stop)) files.push_back(node.take());
+      if (auto node = o.reader.Find(o.at, *p, ctx.stop)) files.push_back(node.take());
     }
-    o->reader.FetchMissing(files, ctx.stop);
+    o.reader.FetchMissing(files, ctx.stop);
   }
   std::vector<Section> sections;
   size_t spent = 0;
@@ -345,7 +343,7 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Args& args,
     s.path = shown[k];
     s.first = d.lines.size();
     std::string own;  // the file's first line
-    Result<FileRead> r = parsed[k] ? ReadOne(ctx, o.value(), *parsed[k], w, limit - spent, true)
+    Result<FileRead> r = parsed[k] ? ReadOne(ctx, o, *parsed[k], w, limit - spent, true)
                                    : Result<FileRead>(Error{parsed[k].error()});
     Draft::Part part;
     part.first = s.first;
@@ -438,35 +436,35 @@ const ToolSpec& ReadFileTool::spec() const {
         "levels, or the lines of code that define something (C/C++, Python, "
         "JavaScript/TypeScript, Go, Rust, Java, shell; YAML's top-level keys) — each with the "
         "start_line that reads it.",
-        false}}};
+        false}},
+      [] {
+        ToolTraits t;
+        t.link = LinkKind::kFile;
+        t.refs = {"ref"};
+        t.root_refused = "path names the repository's root, a folder: list it with list_files";
+        t.check_first = [](const Args& args) -> Status {
+          const bool paths = args.Strings("paths").has_value(),
+                     one = args.String("path").has_value();
+          if (paths && one) return Error{"give path (one file) or paths (several), not both"};
+          if (!paths && !one) {
+            return Error{
+                "read_file needs path, the file (src/app.py), or paths, up to 20 files "
+                "([\"src/app.py\", \"README.md\"])"};
+          }
+          return Status::Ok();
+        };
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> ReadFileTool::Call(const CallContext& ctx, const Args& args) const {
-  const auto paths = args.Strings("paths");
-  const auto one = args.String("path");
-  if (paths && one) {
-    return Error{"give path (one file) or paths (several), not both"};
-  }
-  if (!paths && !one) {
-    return Error{
-        "read_file needs path, the file (src/app.py), or paths, up to 20 files "
-        "([\"src/app.py\", \"README.md\"])"};
-  }
   Window w;
   w.start = static_cast<size_t>(args.Integer("start_line").value_or(1));
   w.max_lines = args.Integer("max_lines").value_or(0);
   w.outline = args.Boolean("outline", false);
-  if (paths) return ReadBatch(ctx, args, *paths, w);
-
-  auto path = RepoPath::Parse(*one);
-  if (!path) return Error{path.error()};
-  if (path->is_root()) {
-    return Error{"path names the repository's root, a folder: list it with list_files"};
-  }
-  auto o = OpenAt(ctx, args);
-  if (!o) return Error{o.error()};
-  auto r = ReadOne(ctx, o.value(), *path, w, ctx.answer_characters, false);
+  if (args.Strings("paths")) return ReadBatch(ctx, w);
+  auto r = ReadOne(ctx, OpenedOf(ctx), ctx.target->path, w, ctx.answer_characters, false);
   if (!r) return Error{r.error()};
   return std::move(r->d);
 }

@@ -109,7 +109,7 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
       std::string line = DisplayName(p->name);
       if (!p->description.empty()) line += " — " + DisplayName(p->description);
       if (!p->note.empty()) line += " [" + p->note + "]";
-      d.lines.push_back(line + " — " + ReadGuidanceCall(repo.name(), p->name));
+      d.lines.push_back(line + " — " + ReadGuidanceCall(kReadGuidanceTool, repo.name(), p->name));
     }
   }
   if (g.incomplete) {
@@ -130,8 +130,8 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
     }
     return "[" + Plural(lines.size() - first, "more line", "more lines") +
            " not shown: the answer reached its limit of " + WithCommas(limit) +
-           " characters — read each piece whole with " + ReadGuidanceCall(name, "<name>") + ": " +
-           left + "]";
+           " characters — read each piece whole with " +
+           ReadGuidanceCall(kReadGuidanceTool, name, "<name>") + ": " + left + "]";
   };
   return d;
 }
@@ -176,7 +176,7 @@ Draft OnePiece(const Guidance& g, const ServedRepo& repo, const GuidancePiece& p
     d.lines.push_back("");
     d.aside.push_back(d.lines.size());
     d.lines.push_back("Files of this skill, each read with " +
-                      ReadGuidanceCall(repo.name(), "<file>") + ":");
+                      ReadGuidanceCall(kReadGuidanceTool, repo.name(), "<file>") + ":");
     for (size_t i = 1; i < p.files.size(); ++i) {
       d.aside.push_back(d.lines.size());
       d.lines.push_back(DisplayName(Guidance::FileName(p, p.files[i])));
@@ -234,14 +234,17 @@ const ToolSpec& ReadGuidanceTool::spec() const {
         "One piece, by the name the guidance gives it: a file (AGENTS.md, "
         ".claude/rules/pricing.md, acme-rules:shop/AGENTS.md), a skill (refund-flow) or a file "
         "of a skill. Default: everything in force.",
-        false}}};
+        false}},
+      [] {
+        ToolTraits t;
+        t.guidance = GuidanceWay::kReads;
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> ReadGuidanceTool::Call(const CallContext& ctx, const Args& args) const {
-  auto repo = RepoOf(ctx, args);
-  if (!repo) return Error{repo.error()};
-  const ServedRepo& r = **repo;
+  const ServedRepo& r = *ctx.target->repo;
   auto found = Found(r, ctx.stop);
   if (!found) return Error{found.error()};
   const Guidance& g = **found;
@@ -261,7 +264,7 @@ Result<Draft> ReadGuidanceTool::Call(const CallContext& ctx, const Args& args) c
   if (skill) return SkillFile(g, r, *skill, *file, ctx.answer_characters);
   return Error{"no guidance for agents named `" + EchoArgument(*name) + "` in `" + r.name() +
                "`; the names there are: " + NameList(g, kNamesInError) + " (" +
-               ReadGuidanceCall(r.name()) + " shows everything in force)"};
+               ReadGuidanceCall(kReadGuidanceTool, r.name()) + " shows everything in force)"};
 }
 
 std::string GuidanceSummary(const ServedRepo& repo, const StopToken& stop) {
@@ -282,7 +285,8 @@ std::string GuidanceSummary(const ServedRepo& repo, const StopToken& stop) {
 std::string GuidanceMark(const ServedRepo& repo, const StopToken& stop) {
   auto g = GuidanceOf(repo, stop);
   if (!g || (*g)->empty()) return "";
-  return " · carries guidance for agents — " + ReadGuidanceCall(repo.name()) + " reads it";
+  return " · carries guidance for agents — " + ReadGuidanceCall(kReadGuidanceTool, repo.name()) +
+         " reads it";
 }
 
 }  // namespace rr

@@ -15,6 +15,8 @@
 
 namespace rr {
 
+inline constexpr const char* kReadGuidanceTool = "read_guidance";
+
 class ReadGuidanceTool : public Tool {
  public:
   const ToolSpec& spec() const override;

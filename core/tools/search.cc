@@ -33,6 +33,8 @@ const ToolSpec& SearchTool::spec() const {
         PathArg("Only under this folder, or in this file, of each repository.", false));
     t.args.push_back(pattern[1]);
     t.args.push_back(pattern[2]);
+    t.traits.guidance = GuidanceWay::kMarksHeadings;
+    t.traits.check_first = CheckPattern;
     return t;
   }();
   return s;
@@ -41,12 +43,8 @@ const ToolSpec& SearchTool::spec() const {
 Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   auto pattern = PatternOf(args);
   if (!pattern) return Error{pattern.error()};
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
-
-  auto listed = ReposOf(ctx, args);
-  if (!listed) return Error{listed.error()};
-  const std::vector<std::shared_ptr<const ServedRepo>> repos = listed.take();
+  const RepoPath& path = ctx.target->path;
+  const std::vector<std::shared_ptr<const ServedRepo>>& repos = ctx.target->repos;
 
   // Each repository's default branch and the path there, on this thread; a repository that
   // fails here is reported in its place.
@@ -86,7 +84,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       failed[i] = at.error();
       continue;
     }
-    auto node = reader->Find(*at, *path, ctx.stop);
+    auto node = reader->Find(*at, path, ctx.stop);
     if (!node) {
       if (cut_short()) break;
       // Not there in this repository (or outside what it serves): nothing to search in it.
@@ -135,7 +133,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   Draft d;
   d.header = DescribePattern(args) + " in " + Plural(repos.size(), "repository", "repositories") +
              (repos.size() == 1 ? " (its default branch)" : " (their default branches)");
-  if (!path->is_root()) d.header += ", under " + path->Display();
+  if (!path.is_root()) d.header += ", under " + path.Display();
   d.header += ": " + Plural(lines, "line", "lines") + " in " + Plural(files, "file", "files") +
               " of " + Plural(with, "repository", "repositories") + " — at most 5 lines a file.";
   const size_t width = NumberWidth(found.files);
@@ -238,7 +236,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                         "; grep searches one repository with the call's whole time]");
   }
   if (!without.empty()) {
-    d.closing.push_back("[no " + path->Display() + " to search in " +
+    d.closing.push_back("[no " + path.Display() + " to search in " +
                         Plural(without.count(), "repository", "repositories") +
                         " (missing there, or not served): " + without.Text() + "]");
   }

@@ -50,27 +50,26 @@ const ToolSpec& ShowCommitTool::spec() const {
         "a1b2c3d, main, v1.2.0, main~3.",
         true},
        ChangesPathArg(),
-       FilesOnlyArg()}};
+       FilesOnlyArg()},
+      [] {
+        ToolTraits t;
+        t.link = LinkKind::kCommit;
+        t.refs = {"commit"};
+        // Judged before the commit is even looked up: the answer about an excluded path never
+        // depends on what the repository holds.
+        t.path_outside_first = true;
+        return t;
+      }()};
   return s;
 }
 
 Result<Draft> ShowCommitTool::Call(const CallContext& ctx, const Args& args) const {
-  auto path = PathOf(args);
-  if (!path) return Error{path.error()};
-  auto repo = RepoOf(ctx, args);
-  if (!repo) return Error{repo.error()};
-  auto opened = (*repo)->Open();
-  if (!opened) return Error{opened.error()};
-  RepoReader reader = opened.take();
-  ChangeReader changes(reader);
-  // Judged before the commit is even looked up: the answer about an excluded path never
-  // depends on what the repository holds.
-  if (Status st = changes.CheckPath(*path); !st) return Error{st.error()};
-  auto at = reader.At(args.String("commit"));
-  if (!at) return Error{at.error()};
+  const CallTarget& t = *ctx.target;
+  const RepoPath& path = t.path;
+  const std::optional<ReadPoint>& at = t.at;
+  ChangeReader changes(*t.reader);
   auto commit = changes.Details(at->commit.id);
   if (!commit) return Error{commit.error()};
-  NoteRead(ctx, **repo, at->commit.id.Hex());
 
   Draft d;
   d.lines.push_back("commit " + commit->id.Hex());
@@ -116,13 +115,12 @@ Result<Draft> ShowCommitTool::Call(const CallContext& ctx, const Args& args) con
   ChangesAsked asked;
   if (!parents.empty()) asked.before = parents[0];
   asked.after = commit->id;
-  asked.under = *path;
+  asked.under = path;
   asked.files_only = args.Boolean("files_only", false);
   size_t changed = 0;
   if (Status st = WriteChanges(ctx, changes, asked, &d, &changed); !st) return Error{st.error()};
-  d.header = at->Where((*repo)->name()) +
-             (path->is_root() ? std::string() : " · " + path->Display()) + " — " +
-             Plural(changed, "changed file", "changed files");
+  d.header = at->Where(t.repo->name()) + (path.is_root() ? std::string() : " · " + path.Display()) +
+             " — " + Plural(changed, "changed file", "changed files");
   return d;
 }
 

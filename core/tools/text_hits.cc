@@ -20,6 +20,12 @@ Result<TextPattern> PatternOf(const Args& args) {
                            args.Boolean("ignore_case", false), "pattern");
 }
 
+Status CheckPattern(const Args& args) {
+  auto p = PatternOf(args);
+  if (!p) return Error{p.error()};
+  return Status::Ok();
+}
+
 std::string DescribePattern(const Args& args) {
   std::string out = "`" + EchoArgument(args.String("pattern").value_or("")) + "`";
   const bool regex = args.Boolean("regex", false), any_case = args.Boolean("ignore_case", false);

@@ -26,6 +26,8 @@ namespace rr {
 std::vector<ArgSpec> PatternArgs();
 // The pattern the arguments give, or an error saying what is wrong with it.
 Result<TextPattern> PatternOf(const Args& args);
+// PatternOf's error, for ToolTraits::check_first: the pattern is checked before the target.
+Status CheckPattern(const Args& args);
 // "`mode = classic`", with " (regular expression)" / " (any case)" when so.
 std::string DescribePattern(const Args& args);
 

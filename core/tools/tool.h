@@ -1,6 +1,8 @@
-// The tool interface. A tool declares its arguments (ToolSpec), receives them already checked
-// (Args), reads only through the Catalog / RepoReader (core/policy), and returns a Draft or an
-// error; the answer pipeline turns either into what the agent sees. A tool never writes output.
+// The tool interface. A tool declares its arguments and its traits (ToolSpec), receives them
+// already checked (Args) and its target already resolved (CallContext::target: the repository,
+// commit and paths its `repo`, `ref`, `path` and `paths` name; core/served/call_target.h), reads
+// only through the Catalog / RepoReader (core/served), and returns a Draft or an error; the
+// answer pipeline turns either into what the agent sees. A tool never writes output.
 #pragma once
 
 #include <Poco/JSON/Object.h>
@@ -14,7 +16,10 @@
 #include <variant>
 #include <vector>
 
+#include "core/answer/host_links.h"
 #include "core/answer/pipeline.h"
+#include "core/guidance/guidance_join.h"
+#include "core/served/call_target.h"
 #include "core/served/catalog.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
@@ -37,11 +42,45 @@ struct ArgSpec {
   bool comma_separated = false;
 };
 
+class Args;
+
+// What the server does around a tool, declared with its spec rather than known by its name:
+// how the call's target is resolved before it runs (core/tools/common.h: ResolveTarget), which
+// host page its answer links to, and how guidance joins its answer.
+struct ToolTraits {
+  // The host page its answer links to (core/answer/host_links.h), read from the target: the
+  // file at `path` (kFile), the folder at `path` (kFolder), the commit `at` (kCommit), `base`
+  // against `at` (kCompare).
+  LinkKind link = LinkKind::kNone;
+  // How the repository's guidance joins its answers (core/guidance/guidance_join.h).
+  GuidanceWay guidance = GuidanceWay::kByPaths;
+
+  // The arguments that name a commit, resolved in this order on the repository once it is
+  // opened: {"ref"}; {"commit"}; {"base", "head"} (the first is the target's `base`, the
+  // second its `at`, and an error names which: "base: …"). An absent one is the default
+  // branch. Resolved only when the call reads one repository.
+  std::vector<std::string> refs;
+  // The repository is opened before the tool runs even without a ref to resolve.
+  bool open = false;
+  // Non-empty: `path` may not name the repository's root; the error when it does.
+  std::string root_refused;
+  // `path` is judged by the repository's path policy as soon as the repository is known, before
+  // any ref is resolved: an answer about a path this server does not serve never depends on
+  // what the repository holds.
+  bool path_outside_first = false;
+  // Checks of the tool's own arguments that need no repository, run before the target is
+  // resolved, so that their errors come before any about the repository.
+  std::function<Status(const Args&)> check_first;
+};
+
 struct ToolSpec {
   std::string name;
   std::string title;
   std::string description;
   std::vector<ArgSpec> args;
+  ToolTraits traits;
+
+  bool Takes(const std::string& arg) const;
 };
 
 // Arguments checked against a ToolSpec: every one known, of its type and range.
@@ -85,9 +124,9 @@ struct CallContext {
     if (progress) progress(done, total, what);
   }
 
-  // What the call read, noted by the helpers every reading tool goes through (core/tools/common:
-  // NoteRead); the server hands it to the answer pipeline for the host link. Never null.
-  std::shared_ptr<ReadSpot> read = std::make_shared<ReadSpot>();
+  // What the call's `repo`, `ref`, `path` and `paths` name, resolved before the tool ran
+  // (ResolveTarget). Never null; empty for a call made without one (a tool that takes none).
+  std::shared_ptr<const CallTarget> target = std::make_shared<const CallTarget>();
 };
 
 class Tool {

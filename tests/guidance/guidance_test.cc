@@ -217,23 +217,23 @@ TEST_F(Guidance, ToolsAboutManyRepositoriesMarkTheirHeadings) {
 }
 
 // The paths of `paths` (read_file's array) are looked up as `path` is: the join reads them from
-// the call's arguments, whichever tool takes them.
+// the call's target, whichever tool takes them (a path that does not parse, or named twice,
+// adds nothing).
 TEST_F(Guidance, EveryPathOfAPathsArgumentGetsItsRules) {
   Config config;
   config.repos = {Served("shop", s_->shop.path())};
   auto catalog = BuildCatalog(config);
   ASSERT_TRUE(catalog) << catalog.error();
-  GuidanceCall spec{"read_many", /*takes_repo=*/true, /*takes_repos=*/false};
-  Poco::JSON::Object::Ptr args = new Poco::JSON::Object;
-  args->set("repo", "shop");
-  Poco::JSON::Array::Ptr paths = new Poco::JSON::Array;
+  CallTarget target;
+  target.repo = (*catalog)->all().front();
+  target.repo_named = true;
   for (const char* p : {"src/pricing/cart.py", "web/app.ts", "src/pricing/cart.py", "../x"}) {
-    paths->add(std::string(p));
+    target.paths_asked.push_back(p);
+    target.paths.push_back(RepoPath::Parse(p));
   }
-  args->set("paths", paths);
   Draft d;
   d.header = "answer";
-  JoinGuidance(**catalog, spec, args, StopToken(), &d);
+  JoinGuidance(target, GuidanceJoin{GuidanceWay::kByPaths, "read_guidance"}, StopToken(), &d);
   EXPECT_EQ(d.guidance_line, kFirstLine);
   std::vector<std::string> openers;
   for (const auto& r : d.guidance) openers.push_back(r.opener);

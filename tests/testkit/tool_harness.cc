@@ -55,13 +55,15 @@ ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters
   Start(config, std::move(filters), std::move(options));
 }
 
-ToolHarness::ToolHarness(FromConfig, const Config& config) {
-  Start(config, {}, McpServer::Options{});
+ToolHarness::ToolHarness(FromConfig, const Config& config,
+                         std::vector<std::unique_ptr<const Tool>> extra) {
+  Start(config, {}, McpServer::Options{}, std::move(extra));
 }
 
 void ToolHarness::Start(const Config& config,
                         std::vector<std::shared_ptr<const OutputFilter>> filters,
-                        McpServer::Options options) {
+                        McpServer::Options options,
+                        std::vector<std::unique_ptr<const Tool>> extra) {
   const size_t answer_characters = config.answer_characters;
   LinkRepositories(config, HostLinks(BuiltinHostPlugins().hosts));
   auto catalog = BuildCatalog(config);
@@ -76,7 +78,12 @@ void ToolHarness::Start(const Config& config,
         sent_.push_back(m);
         cv_.notify_all();
       },
-      BuiltinTools(), options);
+      [&extra] {
+        auto tools = BuiltinTools();
+        for (auto& t : extra) tools.push_back(std::move(t));
+        return tools;
+      }(),
+      options);
 }
 
 ToolHarness::ToolHarness(Live, std::shared_ptr<LiveCatalog> live,

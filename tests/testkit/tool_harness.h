@@ -39,9 +39,11 @@ class ToolHarness {
   explicit ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters = 40000,
                        std::vector<std::shared_ptr<const OutputFilter>> filters = {},
                        McpServer::Options options = McpServer::Options{});
-  // The server for a whole configuration (mirrors too).
+  // The server for a whole configuration (mirrors too), with `extra` tools after the built-in
+  // ones (a test's own, e.g. one that declares traits).
   struct FromConfig {};
-  ToolHarness(FromConfig, const Config& config);
+  ToolHarness(FromConfig, const Config& config,
+              std::vector<std::unique_ptr<const Tool>> extra = {});
   // The server over a live catalog (groups listed again), with `extra` tools after the built-in
   // ones (a test's own, e.g. one that holds a call open across a swap).
   struct Live {};
@@ -62,7 +64,7 @@ class ToolHarness {
  private:
   Poco::JSON::Object::Ptr WaitFor(int id);
   void Start(const Config& config, std::vector<std::shared_ptr<const OutputFilter>> filters,
-             McpServer::Options options);
+             McpServer::Options options, std::vector<std::unique_ptr<const Tool>> extra = {});
 
   std::mutex mu_;
   std::condition_variable cv_;
