@@ -359,6 +359,25 @@ def http_checks():
     case("batch-stdio", None, None, None, "ping", "2025-03-26", 0, "[]")
 
 
+def config():
+    # The configuration's documented examples (every yaml block of docs/configuration.md), the
+    # YAML target's configuration seed, and hostile shapes: an alias bomb of repository entries,
+    # every section with values of the wrong type.
+    import re
+    with open(os.path.join(ROOT, "docs", "configuration.md")) as f:
+        blocks = re.findall(r"```yaml\n(.*?)```", f.read(), re.S)
+    for i, block in enumerate(blocks):
+        put("config", "doc-%02d" % i, block)
+    with open(os.path.join(CORPUS, "yaml", "config")) as f:
+        put("config", "yaml-config", f.read())
+    put("config", "alias-bomb", "a: &a {name: r, path: .}\nb: &b [*a, *a, *a, *a]\n"
+        "c: &c [*b, *b, *b, *b]\nd: &d [*c, *c, *c, *c]\nrepos: [*d, *d, *d, *d]\n")
+    put("config", "wrong-types", "repos: {a: 1}\nmirrors: 7\ngroups: [[]]\nhttp: [x]\n"
+        "plugins: {}\nguidance: yes\nlimits: {answer_characters: -1}\ncache_folder: [1]\n")
+    put("config", "groups", "groups:\n  - host: github\n    org: acme\n    token_env: GH_TOKEN\n"
+        "    include: ['svc-*']\nmirror_folder: mirrors\n")
+
+
 def host_pages():
     def page(status, headers, body):
         out = bytes([status, 0])
@@ -395,6 +414,7 @@ def main():
     http_head()
     stdio_frame()
     http_checks()
+    config()
     host_pages()
     tmp = tempfile.mkdtemp(prefix="rr-seeds-")
     try:
