@@ -18,15 +18,18 @@
 #include "core/app/wiring.h"
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
+#include "core/history/history_indexer.h"
 #include "core/hosts/group_relister.h"
 #include "core/hosts/groups.h"
 #include "core/mcp/http_transport.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
 #include "core/plugins/loader.h"
+#include "core/runtime/service.h"
 #include "core/secrets/server_log.h"
 #include "core/sync/syncer.h"
 #include "core/tools/about.h"
+#include "core/tools/list_repos.h"
 #include "core/util/crash_note.h"
 #include "core/util/text.h"
 #include "core/version.h"
@@ -312,17 +315,36 @@ class RepoReaderApp : public Application {
     return rc;
   }
 
-  // Each group listed again in the background, when there are groups; else null.
-  std::unique_ptr<GroupRelister> StartRelisting(const Config& config, const Plugins& plugins,
-                                                const std::shared_ptr<LiveCatalog>& live,
-                                                MirrorSyncer* syncer) {
-    if (config.groups.empty()) return nullptr;
-    GroupRelister::Options options;
-    options.serve = ServeMirror;
-    auto relister = std::make_unique<GroupRelister>(config, groups_, plugins.hosts, live, syncer,
-                                                    std::move(options));
-    relister->Start();
-    return relister;
+  // The background services, in the runtime that owns them: the mirror syncer and the group
+  // relister (which tells the syncer of mirrors) started now, list_repos' entry filler (whose
+  // threads start with the first call that needs them; given to the tools by `tools`), the
+  // history indexer once the server has answered (`options.first_answered`). The runtime stops
+  // them, the last first, when serving ends. False (said in the log) when the syncer cannot run.
+  bool StartServices(Runtime& runtime, const Config& config, const Plugins& plugins,
+                     const std::shared_ptr<LiveCatalog>& live, McpServer::Options& options,
+                     std::vector<std::unique_ptr<const Tool>>& tools) {
+    auto syncer = MakeMirrorSync(config, runtime.clock());
+    if (!syncer) {
+      LogLine("repo-reader: not started: " + syncer.error());
+      return false;
+    }
+    MirrorSyncer* sync = runtime.Add(syncer.take());
+    if (!config.groups.empty()) {
+      GroupRelister::Options relist;
+      relist.serve = ServeMirror;
+      relist.clock = &runtime.clock();
+      runtime.Add(std::make_unique<GroupRelister>(config, groups_, plugins.hosts, live, sync,
+                                                  std::move(relist)));
+    }
+    auto filler = ListReposTool::MakeFiller();
+    runtime.Add(filler);
+    tools = BuiltinTools(std::move(filler));
+    runtime.StartAll();
+    HistoryIndexer::Options index;
+    index.clock = &runtime.clock();
+    auto* indexer = runtime.Add(std::make_unique<HistoryIndexer>(live, index));
+    options.first_answered = [&runtime, indexer] { runtime.Start(indexer); };
+    return true;
   }
 
   int Serve(const Config& config, const Plugins& plugins, std::shared_ptr<LiveCatalog> catalog) {
@@ -348,18 +370,15 @@ class RepoReaderApp : public Application {
             config.source + " over stdio");
     LogLine("repo-reader: " + DescribeSecretFilter(plugins));
     LogLine("repo-reader: history index " + DescribeHistoryIndex(config));
-    auto syncer = StartMirrorSync(config);
-    if (!syncer) {
-      LogLine("repo-reader: not started: " + syncer.error());
-      return kExitConfig;
-    }
-    auto relister = StartRelisting(config, plugins, catalog, syncer->get());
+    Runtime runtime;  // stopped after the server, which may start its indexer, is gone
     McpServer::Options options;
+    std::vector<std::unique_ptr<const Tool>> tools;
+    if (!StartServices(runtime, config, plugins, catalog, options, tools)) return kExitConfig;
     options.facts = FactsOf(plugins);
     McpServer server(std::move(catalog),
                      AnswerPipeline(config.answer_characters, {}, plugins.secrets,
                                     std::make_shared<HostLinks>(plugins.hosts)),
-                     transport.sink(), BuiltinTools(), options);
+                     transport.sink(), std::move(tools), options);
     transport.Run(server);
     return kExitOk;
   }
@@ -432,13 +451,10 @@ class RepoReaderApp : public Application {
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
-    auto syncer = StartMirrorSync(config);
-    if (!syncer) {
-      LogLine("repo-reader: not started: " + syncer.error());
-      return kExitConfig;
-    }
-    auto relister = StartRelisting(config, plugins, catalog, syncer->get());
+    Runtime runtime;  // stopped after the server, which may start its indexer, is gone
     McpServer::Options options;
+    std::vector<std::unique_ptr<const Tool>> tools;
+    if (!StartServices(runtime, config, plugins, catalog, options, tools)) return kExitConfig;
     options.facts = FactsOf(plugins);
     options.workers = 0;  // every call runs on its request's thread
     options.call_budget = std::chrono::seconds(config.http.call_seconds);
@@ -446,7 +462,7 @@ class RepoReaderApp : public Application {
     McpServer server(std::move(catalog),
                      AnswerPipeline(config.answer_characters, {}, plugins.secrets,
                                     std::make_shared<HostLinks>(plugins.hosts)),
-                     nullptr, BuiltinTools(), options);
+                     nullptr, std::move(tools), options);
     std::unique_ptr<HttpTransport> transport;
     try {
       transport = std::make_unique<HttpTransport>(server, setup);

@@ -36,11 +36,14 @@ HistoryIndexer::HistoryIndexer(std::shared_ptr<const Catalog> catalog, Options o
 HistoryIndexer::HistoryIndexer(std::shared_ptr<LiveCatalog> catalog, Options options)
     : catalog_(std::move(catalog)),
       options_(options),
+      clock_(options_.clock ? *options_.clock : Clock::Real()),
       stopping_(std::make_shared<std::atomic<bool>>(false)),
       // No time limit: only stopping the server stops an update.
       stop_(stopping_, std::chrono::hours(24 * 365 * 50)) {}
 
-HistoryIndexer::~HistoryIndexer() {
+HistoryIndexer::~HistoryIndexer() { Stop(); }
+
+void HistoryIndexer::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_->store(true);
@@ -72,6 +75,7 @@ void HistoryIndexer::Run() {
     for (const auto& repo : catalog->all()) {
       if (stopping_->load()) return;
       if (!repo->NeedsHistoryIndex()) continue;
+      // The log's time is the work's real time, whatever clock the schedule reads.
       const auto start = std::chrono::steady_clock::now();
       auto u = repo->UpdateHistoryIndex(stop_);
       if (stopping_->load()) return;
@@ -100,7 +104,7 @@ void HistoryIndexer::Run() {
     malloc_trim(0);
     std::unique_lock<std::mutex> lock(mu_);
     ++passes_;
-    cv_.wait_for(lock, options_.recheck, [this] { return stopping_->load(); });
+    clock_.WaitFor(lock, cv_, options_.recheck, [this] { return stopping_->load(); });
   }
 }
 

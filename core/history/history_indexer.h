@@ -3,12 +3,14 @@
 // (cache_folder, history_index: true) and the repository has no commit-graph with Bloom filters
 // of its own -- one repository at a time, at the lowest CPU and I/O priority.
 //
-// The server starts it once it has answered its first message, so starting is never slowed.
-// Each pass reads the catalog as it is when the pass begins (a live catalog changes when a
-// group is listed again) and updates every such repository (only commits not yet indexed are read),
-// then the thread waits `recheck` before the next pass. A failure is logged (once, until it
-// changes) and stops neither the server nor the other repositories. The destructor stops the update
-// under way at its next check (what it had written stays) and waits for the thread.
+// A background service (core/runtime/service.h) the app owns; the app starts it once the server
+// has answered its first message, so starting is never slowed. Each pass reads the catalog as it is
+// when the pass begins (a live catalog changes when a group is listed again) and updates every such
+// repository (only commits not yet indexed are read), then the thread waits `recheck` (on
+// Options::clock) before the next pass. A failure is logged (once, until it changes) and stops
+// neither the server nor the other repositories. Stop (and the destructor) ends a wait at once,
+// stops the update under way at its next check (what it had written stays) and waits for the
+// thread.
 #pragma once
 
 #include <atomic>
@@ -20,28 +22,34 @@
 #include <string>
 #include <thread>
 
+#include "core/runtime/clock.h"
+#include "core/runtime/service.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
 #include "core/util/stop.h"
 
 namespace rr {
 
-class HistoryIndexer {
+class HistoryIndexer final : public BackgroundService {
  public:
   struct Options {
     std::chrono::milliseconds recheck{60000};  // between passes
+    // Where the wait between passes is measured; it must outlive the indexer.
+    const Clock* clock = &Clock::Real();
   };
 
   HistoryIndexer(std::shared_ptr<const Catalog> catalog, Options options);
   // Over a live catalog: each pass takes the set as it is then.
   HistoryIndexer(std::shared_ptr<LiveCatalog> catalog, Options options);
-  ~HistoryIndexer();
+  ~HistoryIndexer() override;
   HistoryIndexer(const HistoryIndexer&) = delete;
   HistoryIndexer& operator=(const HistoryIndexer&) = delete;
 
+  std::string name() const override { return "history indexer"; }
   // Starts the thread; later calls do nothing. No thread is started when no repository keeps
   // an index (and the catalog cannot change).
-  void Start();
+  void Start() override;
+  void Stop() override;
   // Passes over the repositories finished so far.
   uint64_t passes() const;
 
@@ -50,6 +58,7 @@ class HistoryIndexer {
 
   std::shared_ptr<LiveCatalog> catalog_;
   Options options_;
+  const Clock& clock_;
   std::shared_ptr<std::atomic<bool>> stopping_;
   StopToken stop_;
   mutable std::mutex mu_;

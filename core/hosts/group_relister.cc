@@ -88,11 +88,14 @@ GroupRelister::GroupRelister(Config config, const std::vector<GroupOutcome>& out
       live_(std::move(live)),
       syncer_(syncer),
       options_(std::move(options)),
-      seed_(static_cast<uint64_t>(Clock::now().time_since_epoch().count()) | 1) {
+      clock_(options_.clock ? *options_.clock : Clock::Real()),
+      // Only to spread listings: any seed will do.
+      seed_(static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) |
+            1) {
   if (!options_.log) options_.log = [](const std::string& line) { LogLine(line); };
   fixed_mirrors_ = outcomes.empty() ? config_.mirrors.size() : outcomes.front().first_mirror;
   groups_.resize(config_.groups.size());
-  const auto now = Clock::now();
+  const auto now = clock_.Now();
   for (size_t i = 0; i < groups_.size(); ++i) {
     GroupNow& g = groups_[i];
     if (i < outcomes.size()) {
@@ -102,9 +105,9 @@ GroupRelister::GroupRelister(Config config, const std::vector<GroupOutcome>& out
         g.mirrors.push_back(config_.mirrors[m]);
       }
       g.failures = o.error.empty() ? 0 : 1;
-      const auto wait = NextListingIn(o.error.empty(), g.failures,
-                                      ParseRetryAfter(o.retry_after, std::time(nullptr)),
-                                      EveryOf(config_.groups[i]), options_.first_retry, Jitter());
+      const auto wait =
+          NextListingIn(o.error.empty(), g.failures, ParseRetryAfter(o.retry_after, clock_.Wall()),
+                        EveryOf(config_.groups[i]), options_.first_retry, Jitter());
       g.due = now + wait;
     } else {
       g.due = now;
@@ -144,8 +147,8 @@ void GroupRelister::Run() {
     for (size_t i = 1; i < groups_.size(); ++i) {
       if (groups_[i].due < groups_[next].due) next = i;
     }
-    if (Clock::now() < groups_[next].due) {
-      cv_.wait_until(lock, groups_[next].due);
+    if (clock_.Now() < groups_[next].due) {
+      clock_.WaitUntil(lock, cv_, groups_[next].due, [this] { return stop_->load(); });
       continue;
     }
     lock.unlock();
@@ -176,10 +179,9 @@ GroupRelister::Relisted GroupRelister::ListNow(size_t index) {
     ++now.failures;
     r.outcome.error = fetched.listing.error();
     r.outcome.retry_after = fetched.retry_after;
-    r.next =
-        NextListingIn(false, now.failures, ParseRetryAfter(fetched.retry_after, std::time(nullptr)),
-                      EveryOf(group), options_.first_retry, Jitter());
-    now.due = Clock::now() + r.next;
+    r.next = NextListingIn(false, now.failures, ParseRetryAfter(fetched.retry_after, clock_.Wall()),
+                           EveryOf(group), options_.first_retry, Jitter());
+    now.due = clock_.Now() + r.next;
     if (!stop_->load()) {
       options_.log(
           head + ": listing it again failed: " + r.outcome.error + " — it keeps its " +
@@ -262,7 +264,7 @@ GroupRelister::Relisted GroupRelister::ListNow(size_t index) {
     for (auto& m : added) syncer_->Add(std::move(m));
   }
   r.next = NextListingIn(true, 0, std::nullopt, EveryOf(group), options_.first_retry, Jitter());
-  now.due = Clock::now() + r.next;
+  now.due = clock_.Now() + r.next;
   std::string line = head +
                      " listed again: " + Plural(now.mirrors.size(), "repository", "repositories") +
                      " served";

@@ -16,8 +16,10 @@
 // 30 seconds, twice as long each time up to the group's interval, and never before the host's
 // Retry-After (429 / 503: seconds or an HTTP date) allows, itself capped at a day.
 //
-// Thread safety: one background thread (Start / Stop); ListNow runs a listing on the caller's
-// thread (tests) and must not run at the same time as that thread.
+// A background service (core/runtime/service.h): one thread of its own (Start / Stop). Every
+// wait and every "when" is read from Options::clock, so a test moves a ManualClock on to reach
+// the next listing. ListNow runs a listing on the caller's thread (tests) and must not run at
+// the same time as that thread.
 #pragma once
 
 #include <chrono>
@@ -33,6 +35,8 @@
 
 #include "core/config/config.h"
 #include "core/hosts/groups.h"
+#include "core/runtime/clock.h"
+#include "core/runtime/service.h"
 #include "core/served/live_catalog.h"
 #include "core/sync/syncer.h"
 
@@ -55,7 +59,7 @@ std::chrono::seconds NextListingIn(bool ok, int failures,
                                    std::chrono::seconds every, std::chrono::seconds first_retry,
                                    double jitter);
 
-class GroupRelister {
+class GroupRelister final : public BackgroundService {
  public:
   struct Options {
     ListLimits limits;
@@ -67,6 +71,8 @@ class GroupRelister {
     std::function<Result<std::shared_ptr<const ServedRepo>>(
         const Config&, const MirrorConfig&, const std::shared_ptr<const ServedRepo>&)>
         serve;
+    // Where the schedule reads the time and waits; it must outlive the relister.
+    const Clock* clock = &Clock::Real();
   };
 
   // `config`: the configuration after ExpandGroups, whose mirrors hold each group's first set
@@ -76,13 +82,16 @@ class GroupRelister {
   GroupRelister(Config config, const std::vector<GroupOutcome>& outcomes,
                 std::vector<std::shared_ptr<const repo_reader::HostPlugin>> hosts,
                 std::shared_ptr<LiveCatalog> live, MirrorSyncer* syncer, Options options);
-  ~GroupRelister();
+  ~GroupRelister() override;
   GroupRelister(const GroupRelister&) = delete;
   GroupRelister& operator=(const GroupRelister&) = delete;
 
-  void Start();
-  // Ends the thread: a listing under way ends before its next page.
-  void Stop();
+  std::string name() const override { return "group relister"; }
+  // Starts the thread (none when there are no groups).
+  void Start() override;
+  // Ends the thread: a wait for the next listing ends at once, a listing under way before its
+  // next page.
+  void Stop() override;
 
   struct Relisted {
     GroupOutcome outcome;  // error set when the listing failed (nothing changed then)
@@ -96,11 +105,10 @@ class GroupRelister {
   std::vector<std::string> Names(size_t index) const;
 
  private:
-  using Clock = std::chrono::steady_clock;
   struct GroupNow {
     std::vector<MirrorConfig> mirrors;
     int failures = 0;
-    Clock::time_point due;
+    Clock::TimePoint due;
   };
   void Run();
   double Jitter();
@@ -112,6 +120,7 @@ class GroupRelister {
   std::shared_ptr<LiveCatalog> live_;
   MirrorSyncer* syncer_;
   Options options_;
+  const Clock& clock_;
   std::vector<GroupNow> groups_;
   uint64_t seed_;
 

@@ -164,8 +164,6 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
   tools_list_ = ToolsList(false);
   tools_list_modern_ = ToolsList(true);
   BuildMethods();
-  indexer_ =
-      std::make_unique<HistoryIndexer>(live_, HistoryIndexer::Options{options_.history_recheck});
   for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
 }
 
@@ -177,7 +175,6 @@ McpServer::~McpServer() {
   }
   cv_.notify_all();
   for (auto& t : threads_) t.join();
-  indexer_.reset();  // stops the update under way and waits for it
 }
 
 // --- the method table -------------------------------------------------------------------------
@@ -558,7 +555,9 @@ void McpServer::Reply(const Request& req, const std::string& result_json) {
 }
 
 void McpServer::Answered() {
-  std::call_once(indexer_started_, [this] { indexer_->Start(); });
+  std::call_once(first_answered_, [this] {
+    if (options_.first_answered) options_.first_answered();
+  });
 }
 
 void McpServer::ReplyError(const Request& req, const RpcError& error) {

@@ -21,8 +21,8 @@
 // A JSON-RPC batch is read at 2025-03-26 only (era.h's CheckBatch): answered with an array of
 // the responses, in the order of the requests, its requests run one after another; at any
 // other version it is refused (-32600), as later revisions removed batches.
-// Once it has answered its first message, the server starts its background history indexer
-// (history_indexer.h) for the repositories that need one.
+// Once it has answered its first message, the server calls Options::first_answered (the app
+// starts its background history indexer then, core/history/history_indexer.h).
 // Pool methods run on a worker pool (or, for a caller that waits, on the caller's thread), so a
 // slow call never holds up ping or another call; a cancelled call stops soon and sends nothing.
 // A pool call whose request carries a progress token (params._meta.progressToken) may send
@@ -48,7 +48,6 @@
 #include <vector>
 
 #include "core/answer/pipeline.h"
-#include "core/history/history_indexer.h"
 #include "core/mcp/era.h"
 #include "core/mcp/method_table.h"
 #include "core/served/catalog.h"
@@ -117,8 +116,9 @@ class McpServer {
     size_t max_in_flight = 256;
     std::chrono::milliseconds call_budget{30000};  // a reading call is stopped after this
     std::shared_ptr<const ServerFacts> facts;      // for `about`
-    // How long the history indexer waits between passes over the repositories.
-    std::chrono::milliseconds history_recheck{60000};
+    // Called once, after the first answer is sent, on the thread that sent it: background work
+    // that must not slow starting begins then (the app's history indexer). May be empty.
+    std::function<void()> first_answered;
     // Least time between two progress notifications of one call.
     std::chrono::milliseconds progress_interval{250};
   };
@@ -128,7 +128,7 @@ class McpServer {
   McpServer(std::shared_ptr<const Catalog> catalog, AnswerPipeline pipeline, Sink sink,
             std::vector<std::unique_ptr<const Tool>> tools, Options options);
   // The same, reading a live catalog (groups listed again while the server runs): each message
-  // takes a snapshot of it when it arrives; the history indexer takes one each pass.
+  // takes a snapshot of it when it arrives.
   McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeline, Sink sink,
             std::vector<std::unique_ptr<const Tool>> tools, Options options);
   ~McpServer();
@@ -210,8 +210,7 @@ class McpServer {
   // notifications/cancelled names them.
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;
   std::vector<std::thread> threads_;
-  std::unique_ptr<HistoryIndexer> indexer_;
-  std::once_flag indexer_started_;
+  std::once_flag first_answered_;
 };
 
 }  // namespace rr

@@ -14,11 +14,14 @@ namespace rr {
 MirrorSyncer::MirrorSyncer(GitProcess git, std::vector<MirrorConfig> mirrors, Options options)
     : git_(std::move(git)),
       options_(std::move(options)),
-      seed_(static_cast<uint64_t>(Clock::now().time_since_epoch().count()) | 1) {
+      clock_(options_.clock ? *options_.clock : Clock::Real()),
+      // Only to spread syncs: any seed will do.
+      seed_(static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) |
+            1) {
   if (options_.concurrency == 0) options_.concurrency = 1;
   if (!options_.log) options_.log = [](const std::string& line) { LogLine(line); };
   // The first syncs begin within a few seconds of each other, not all at once.
-  const auto now = Clock::now();
+  const auto now = clock_.Now();
   const auto spread = std::chrono::milliseconds(200 * std::min<size_t>(mirrors.size(), 25));
   for (auto& m : mirrors) {
     auto slot = std::make_shared<Slot>();
@@ -31,14 +34,14 @@ MirrorSyncer::MirrorSyncer(GitProcess git, std::vector<MirrorConfig> mirrors, Op
 
 MirrorSyncer::~MirrorSyncer() { Stop(); }
 
-MirrorSyncer::Clock::duration MirrorSyncer::Jitter(Clock::duration d) {
+Clock::Duration MirrorSyncer::Jitter(Clock::Duration d) {
   // xorshift: spreading start times needs no better randomness.
   seed_ ^= seed_ << 13;
   seed_ ^= seed_ >> 7;
   seed_ ^= seed_ << 17;
   const auto ticks = d.count();
-  if (ticks <= 0) return Clock::duration::zero();
-  return Clock::duration(static_cast<Clock::rep>(seed_ % static_cast<uint64_t>(ticks)));
+  if (ticks <= 0) return Clock::Duration::zero();
+  return Clock::Duration(static_cast<Clock::Duration::rep>(seed_ % static_cast<uint64_t>(ticks)));
 }
 
 void MirrorSyncer::Start() {
@@ -75,10 +78,11 @@ void MirrorSyncer::Add(MirrorConfig mirror) {
       if (slot->mirror.dir == mirror.dir) return;
     }
     auto slot = std::make_shared<Slot>();
-    slot->due = Clock::now() + Jitter(std::chrono::seconds(2));
+    slot->due = clock_.Now() + Jitter(std::chrono::seconds(2));
     if (!mirror.group.empty()) ++first_[mirror.group].total;
     slot->mirror = std::move(mirror);
     slots_.push_back(std::move(slot));
+    ++changes_;
     if (started_) StartWorkersLocked();
   }
   cv_.notify_all();
@@ -118,12 +122,15 @@ void MirrorSyncer::Work() {
       if (slot->running) continue;
       if (!next || slot->due < next->due) next = slot;
     }
+    // Until the schedule changes (or the sync is due): then it is read again.
+    const uint64_t seen = changes_;
+    auto changed = [this, seen] { return stop_->load() || changes_ != seen; };
     if (!next) {
-      cv_.wait(lock);
+      clock_.WaitUntil(lock, cv_, Clock::TimePoint::max(), changed);
       continue;
     }
-    if (Clock::now() < next->due) {
-      cv_.wait_until(lock, next->due);
+    if (clock_.Now() < next->due) {
+      clock_.WaitUntil(lock, cv_, next->due, changed);
       continue;
     }
     next->running = true;
@@ -136,8 +143,10 @@ void MirrorSyncer::Work() {
     while (now_running > most && !most_at_once_.compare_exchange_weak(most, now_running)) {
     }
     if (m.state) m.state->Began();
-    auto report = SyncMirror(git_, m, Clock::now() + options_.max_duration, next->stop);
-    const int64_t wall = static_cast<int64_t>(std::time(nullptr));
+    // Its time limit is real time: it bounds a git process.
+    auto report =
+        SyncMirror(git_, m, std::chrono::steady_clock::now() + options_.max_duration, next->stop);
+    const int64_t wall = static_cast<int64_t>(clock_.Wall());
     if (report) {
       if (m.state) m.state->Succeeded(wall);
     } else {
@@ -164,17 +173,18 @@ void MirrorSyncer::Work() {
     }
     slot.first = false;
     const auto every =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(m.sync_every));
+        std::chrono::duration_cast<Clock::Duration>(std::chrono::seconds(m.sync_every));
     if (report) {
       slot.failures = 0;
-      slot.due = Clock::now() + every - every / 10 + Jitter(every / 5);
+      slot.due = clock_.Now() + every - every / 10 + Jitter(every / 5);
     } else {
       ++slot.failures;
-      auto wait = std::chrono::duration_cast<Clock::duration>(options_.first_retry);
+      auto wait = std::chrono::duration_cast<Clock::Duration>(options_.first_retry);
       for (int i = 1; i < slot.failures && wait < every; ++i) wait *= 2;
       wait = std::min(wait, every);
-      slot.due = Clock::now() + wait - wait / 10 + Jitter(wait / 5);
+      slot.due = clock_.Now() + wait - wait / 10 + Jitter(wait / 5);
     }
+    ++changes_;
     const bool removed = slot.stop->load() && !stop_->load();
     lock.unlock();
     if (report) {
@@ -199,7 +209,7 @@ void MirrorSyncer::Work() {
   }
 }
 
-Result<std::unique_ptr<MirrorSyncer>> StartMirrorSync(const Config& config) {
+Result<std::unique_ptr<MirrorSyncer>> MakeMirrorSync(const Config& config, const Clock& clock) {
   if (config.mirrors.empty() && config.groups.empty()) return std::unique_ptr<MirrorSyncer>();
   const std::string git = GitProcess::FindGit();
   if (git.empty()) {
@@ -209,10 +219,10 @@ Result<std::unique_ptr<MirrorSyncer>> StartMirrorSync(const Config& config) {
   }
   LogLine("repo-reader: " + Plural(config.mirrors.size(), "mirror", "mirrors") + " kept in " +
           config.mirror_folder + ", synced in the background");
-  auto syncer = std::make_unique<MirrorSyncer>(GitProcess(git, config.mirror_folder),
-                                               config.mirrors, MirrorSyncer::Options{});
-  syncer->Start();
-  return syncer;
+  MirrorSyncer::Options options;
+  options.clock = &clock;
+  return std::make_unique<MirrorSyncer>(GitProcess(git, config.mirror_folder), config.mirrors,
+                                        std::move(options));
 }
 
 std::vector<std::string> DescribeMirrors(const Config& config) {

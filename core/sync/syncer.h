@@ -11,6 +11,11 @@
 // A group's first syncs say how far they are: the log line of each ends with "(group
 // github.com/acme, first sync: repository 3 of 40)".
 //
+// A background service (core/runtime/service.h). Every schedule (the first syncs' spread, the
+// interval, the backoff) is read from Options::clock, and every wait goes through it, so a test
+// moves a ManualClock on instead of sleeping; a sync's own time limit is real time (it bounds a
+// git process).
+//
 // Thread safety: Start, Stop, Add, Remove and the accessors may be called from any thread;
 // Stop (or the destructor) stops running syncs (their mirrors keep their last good state) and
 // joins.
@@ -28,11 +33,13 @@
 #include <vector>
 
 #include "core/config/config.h"
+#include "core/runtime/clock.h"
+#include "core/runtime/service.h"
 #include "core/sync/git_process.h"
 
 namespace rr {
 
-class MirrorSyncer {
+class MirrorSyncer final : public BackgroundService {
  public:
   struct Options {
     size_t concurrency = 4;
@@ -40,13 +47,16 @@ class MirrorSyncer {
     std::chrono::seconds first_retry{30};
     // Each finished sync's line for the log (scrubbed). Default: the server's log.
     std::function<void(const std::string&)> log;
+    // Where the schedule reads the time and waits; it must outlive the syncer.
+    const Clock* clock = &Clock::Real();
   };
 
   MirrorSyncer(GitProcess git, std::vector<MirrorConfig> mirrors, Options options);
-  ~MirrorSyncer();
+  ~MirrorSyncer() override;
 
-  void Start();
-  void Stop();
+  std::string name() const override { return "mirror syncer"; }
+  void Start() override;
+  void Stop() override;
 
   // Adds a mirror (a group's new repository), its first sync due within seconds. A mirror with
   // the folder (`dir`) of one already kept is not added twice.
@@ -62,12 +72,11 @@ class MirrorSyncer {
   size_t finished() const { return finished_.load(); }
 
  private:
-  using Clock = std::chrono::steady_clock;
   // One mirror kept: shared with the worker syncing it, so that Remove never pulls it from
   // under a sync.
   struct Slot {
     MirrorConfig mirror;
-    Clock::time_point due;
+    Clock::TimePoint due;
     int failures = 0;
     bool running = false;
     bool first = true;  // its first sync since it was added has not ended
@@ -79,12 +88,14 @@ class MirrorSyncer {
   };
   void Work();
   void StartWorkersLocked();
-  Clock::duration Jitter(Clock::duration d);
+  Clock::Duration Jitter(Clock::Duration d);
 
   GitProcess git_;
   Options options_;
+  const Clock& clock_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
+  uint64_t changes_ = 0;  // under mu_: the schedule changed (a mirror added, a sync ended)
   std::vector<std::shared_ptr<Slot>> slots_;
   // Slots a worker is syncing now, removed ones included: Stop stops them all.
   std::vector<std::shared_ptr<Slot>> in_flight_;
@@ -96,10 +107,11 @@ class MirrorSyncer {
   uint64_t seed_;
 };
 
-// The syncer for a configuration's mirrors, started; null when it has none and no group can
-// bring one. Says at start, in the server's log, where the mirrors are kept; an error when git
-// cannot be found.
-Result<std::unique_ptr<MirrorSyncer>> StartMirrorSync(const Config& config);
+// The syncer for a configuration's mirrors, not started (the app's Runtime starts it); null when
+// it has none and no group can bring one. Says, in the server's log, where the mirrors are kept;
+// an error when git cannot be found.
+Result<std::unique_ptr<MirrorSyncer>> MakeMirrorSync(const Config& config,
+                                                     const Clock& clock = Clock::Real());
 
 // --check's lines about the mirrors: each one's URL, refs, token variable (set or not; never a
 // value), folder and last sync. Reaches no host.

@@ -13,15 +13,19 @@ EntryFiller::EntryFiller(size_t threads, ReadFn read)
       // No time limit of its own: one entry is a bounded read; only the destructor stops it.
       stop_(stopping_, std::chrono::hours(24 * 365 * 50)) {}
 
-EntryFiller::~EntryFiller() {
+EntryFiller::~EntryFiller() { Stop(); }
+
+void EntryFiller::Stop() {
+  std::vector<std::thread> threads;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_->store(true);
     queue_.clear();
+    threads.swap(threads_);
   }
   work_cv_.notify_all();
   done_cv_.notify_all();
-  for (auto& t : threads_) t.join();
+  for (auto& t : threads) t.join();
 }
 
 void EntryFiller::Fill(const std::vector<std::shared_ptr<const ServedRepo>>& repos,

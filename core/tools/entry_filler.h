@@ -6,8 +6,13 @@
 // Repositories asked for by the latest call are read first. A repository already waiting or
 // being read is not queued twice. The threads start with the first Fill (a server that is never
 // asked for list_repos has none) and read one repository at a time each, on a handle opened for
-// it and closed after (ServedRepo::OpenOnce), so no repository is held open. The destructor
-// drops what is queued, lets each thread finish the entry it is reading, and joins them.
+// it and closed after (ServedRepo::OpenOnce), so no repository is held open.
+//
+// A background service (core/runtime/service.h) the app owns and list_repos uses: Start starts
+// nothing (the threads start with the first Fill that needs them); Stop (and the destructor)
+// drops what is queued, ends a Fill waiting, lets each thread finish the entry it is reading, and
+// joins them; a Fill after Stop reads nothing. It has no schedule: its only wait is a call's own
+// time budget, which is real time.
 #pragma once
 
 #include <chrono>
@@ -20,12 +25,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/runtime/service.h"
 #include "core/served/served_repo.h"
 #include "core/util/stop.h"
 
 namespace rr {
 
-class EntryFiller {
+class EntryFiller final : public BackgroundService {
  public:
   using Clock = std::chrono::steady_clock;
   // Reads one repository's entry; it is kept in the repository's entry_cache by the filler.
@@ -33,9 +39,13 @@ class EntryFiller {
       std::function<std::shared_ptr<const RepoEntry>(const ServedRepo&, const StopToken&)>;
 
   EntryFiller(size_t threads, ReadFn read);
-  ~EntryFiller();
+  ~EntryFiller() override;
   EntryFiller(const EntryFiller&) = delete;
   EntryFiller& operator=(const EntryFiller&) = delete;
+
+  std::string name() const override { return "list_repos entry filler"; }
+  void Start() override {}
+  void Stop() override;
 
   // Queues the repositories and waits until each one's entry has been read and kept, or until
   // `until`, or until `stop` says so -- whichever comes first.

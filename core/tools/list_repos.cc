@@ -10,7 +10,7 @@
 namespace rr {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 using Repos = std::vector<std::shared_ptr<const ServedRepo>>;
 
 // A description is cut at this many characters, so that a page always holds whole entries.
@@ -285,7 +285,12 @@ std::string NoMatch(const std::string& pattern, const Repos& listed) {
 
 }  // namespace
 
-ListReposTool::ListReposTool() : filler_(std::make_unique<EntryFiller>(kFillThreads, &ReadEntry)) {}
+std::shared_ptr<EntryFiller> ListReposTool::MakeFiller() {
+  return std::make_shared<EntryFiller>(kFillThreads, &ReadEntry);
+}
+
+ListReposTool::ListReposTool(std::shared_ptr<EntryFiller> filler)
+    : filler_(filler ? std::move(filler) : MakeFiller()) {}
 
 const ToolSpec& ListReposTool::spec() const {
   static const ToolSpec s{
@@ -309,7 +314,7 @@ const ToolSpec& ListReposTool::spec() const {
 }
 
 Result<Draft> ListReposTool::Call(const CallContext& ctx, const Args& args) const {
-  const auto start = Clock::now();
+  const auto start = Steady::now();
   auto page = std::make_shared<Page>();
   page->pattern = args.String("pattern");
   page->skip = static_cast<size_t>(args.Integer("skip").value_or(0));
@@ -381,7 +386,7 @@ Result<Draft> ListReposTool::Call(const CallContext& ctx, const Args& args) cons
       filler_->Fill(cold, until, ctx.stop);
       // The first few of a page are always read: a server with a handful of repositories
       // answers whole, however slow the disk.
-      if (!first.empty()) filler_->Fill(first, Clock::time_point::max(), ctx.stop);
+      if (!first.empty()) filler_->Fill(first, Steady::time_point::max(), ctx.stop);
     }
     for (size_t k = 0; k < stretch.size() && chars <= budget; ++k) {
       Slot& s = stretch[k];

@@ -24,12 +24,21 @@ class ListReposTool : public Tool {
   // The threads that read entries (started on the first call that needs them).
   static constexpr size_t kFillThreads = 4;
 
-  ListReposTool();
+  // Reads entries with `filler` (MakeFiller's; the app's runtime owns and stops it), or with a
+  // filler of its own when null.
+  explicit ListReposTool(std::shared_ptr<EntryFiller> filler = nullptr);
   const ToolSpec& spec() const override;
   Result<Draft> Call(const CallContext& ctx, const Args& args) const override;
 
+  // The filler list_repos reads entries with: kFillThreads threads, not started.
+  static std::shared_ptr<EntryFiller> MakeFiller();
+
  private:
-  std::unique_ptr<EntryFiller> filler_;
+  std::shared_ptr<EntryFiller> filler_;
 };
+
+// Every tool this server offers (BuiltinTools(), core/tools/tool.h), list_repos reading entries
+// with `entry_filler` (the app's, MakeFiller; its runtime stops it).
+std::vector<std::unique_ptr<const Tool>> BuiltinTools(std::shared_ptr<EntryFiller> entry_filler);
 
 }  // namespace rr

@@ -16,10 +16,12 @@
 
 namespace rr {
 
-std::vector<std::unique_ptr<const Tool>> BuiltinTools() {
+std::vector<std::unique_ptr<const Tool>> BuiltinTools() { return BuiltinTools(nullptr); }
+
+std::vector<std::unique_ptr<const Tool>> BuiltinTools(std::shared_ptr<EntryFiller> entry_filler) {
   std::vector<std::unique_ptr<const Tool>> tools;
   tools.push_back(std::make_unique<AboutTool>());
-  tools.push_back(std::make_unique<ListReposTool>());
+  tools.push_back(std::make_unique<ListReposTool>(std::move(entry_filler)));
   tools.push_back(std::make_unique<ListRefsTool>());
   tools.push_back(std::make_unique<ReadFileTool>());
   tools.push_back(std::make_unique<ListFilesTool>());

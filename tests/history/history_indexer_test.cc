@@ -1,4 +1,6 @@
 // The server's background history indexer, and ServedRepo::Graph() choosing what to walk with.
+// Its passes are scheduled on a ManualClock: a pass has ended when the indexer waits on the
+// clock, and the next one comes when the test moves the clock on by `recheck`, not before.
 #include "core/history/history_indexer.h"
 
 #include <gtest/gtest.h>
@@ -6,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <thread>
 
@@ -13,9 +16,12 @@
 #include "core/config/config.h"
 #include "core/git/git_repo.h"
 #include "core/mcp/server.h"
+#include "core/runtime/clock.h"
+#include "core/runtime/service.h"
 #include "core/tools/tool.h"
 #include "tests/git/graph_kit.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/mcp_process.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
@@ -46,6 +52,14 @@ std::map<std::string, std::string> Snapshot(const std::string& dir) {
     out[it->path().string()] = what;
   }
   return out;
+}
+
+// The indexer's first pass ends (it waits on `clock`), the clock moves on by its recheck, and
+// the second pass ends.
+bool TwoPasses(ManualClock& clock, const HistoryIndexer& indexer) {
+  if (clock.Waiting(1).size() != 1 || indexer.passes() != 1) return false;
+  clock.Advance(std::chrono::milliseconds(50));
+  return clock.Waiting(1).size() == 1 && indexer.passes() == 2;
 }
 
 std::shared_ptr<const Catalog> CatalogOf(const std::vector<std::string>& paths,
@@ -85,8 +99,15 @@ TEST_F(HistoryIndexerTest, TheServerBuildsAnIndexInItsCacheFolderAndGraphReturns
   const auto before = Snapshot(repo_->path());
   auto catalog = CatalogOf({repo_->path()}, cache_);
   const ServedRepo& served = *catalog->all().at(0);
+  // As the app has it: the runtime owns the indexer, the server starts it once it has answered.
+  ManualClock clock;
+  Runtime runtime(clock);
+  HistoryIndexer::Options index;
+  index.recheck = std::chrono::minutes(1);
+  index.clock = &clock;
+  auto* indexer = runtime.Add(std::make_unique<HistoryIndexer>(catalog, index));
   McpServer::Options options;
-  options.history_recheck = std::chrono::milliseconds(50);
+  options.first_answered = [&] { runtime.Start(indexer); };
   std::mutex mu;
   std::vector<std::string> sent;
   auto server = std::make_unique<McpServer>(
@@ -96,13 +117,20 @@ TEST_F(HistoryIndexerTest, TheServerBuildsAnIndexInItsCacheFolderAndGraphReturns
         sent.push_back(m);
       },
       BuiltinTools(), options);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(runtime.started(indexer));
+  EXPECT_TRUE(clock.Waiting(1, std::chrono::milliseconds(200)).empty());
   EXPECT_FALSE(fs::exists(cache_)) << "nothing is indexed before the server has answered";
   EXPECT_EQ(served.Graph(), nullptr);
 
   server->Handle(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
-  ASSERT_TRUE(WaitFor([&] { return served.Graph() != nullptr; }));
+  EXPECT_TRUE(runtime.started(indexer));
+  // The first pass has ended once the indexer waits for the next, a minute on.
+  auto waiting = clock.Waiting(1);
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(waiting[0], clock.Now() + std::chrono::minutes(1));
+  EXPECT_EQ(indexer->passes(), 1u);
   auto g = served.Graph();
+  ASSERT_TRUE(g);
   EXPECT_TRUE(IndexIn(*g)) << g->layers().at(0).file;
   EXPECT_TRUE(g->has_bloom());
   ExpectGraphMatchesGit(*g, *repo_);
@@ -125,11 +153,22 @@ TEST_F(HistoryIndexerTest, TheServerBuildsAnIndexInItsCacheFolderAndGraphReturns
   repo_->Commit("later still");
   const auto middle = Snapshot(repo_->path());
   const size_t commits = GitCommits(*repo_).size();
-  ASSERT_TRUE(WaitFor([&] { return served.Graph()->size() == commits; }));
+  // Not before `recheck`: a second short of it, the indexer still waits and has not read them.
+  clock.Advance(std::chrono::minutes(1) - std::chrono::seconds(1));
+  ASSERT_EQ(clock.Waiting(1).size(), 1u);
+  EXPECT_EQ(indexer->passes(), 1u);
+  EXPECT_LT(served.Graph()->size(), commits);
+  clock.Advance(std::chrono::seconds(1));
+  waiting = clock.Waiting(1);
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(indexer->passes(), 2u);
+  EXPECT_EQ(waiting[0], clock.Now() + std::chrono::minutes(1));
   g = served.Graph();
+  EXPECT_EQ(g->size(), commits);
   EXPECT_EQ(g->layers().size(), 2u);
   ExpectGraphMatchesGit(*g, *repo_);
   server.reset();
+  runtime.Stop();
   EXPECT_EQ(Snapshot(repo_->path()), middle) << "the repository was written";
 }
 
@@ -138,9 +177,10 @@ TEST_F(HistoryIndexerTest, ARepositoryWithItsOwnBloomFiltersGetsNoIndex) {
   auto catalog = CatalogOf({repo_->path()}, cache_);
   const ServedRepo& served = *catalog->all().at(0);
   EXPECT_FALSE(served.NeedsHistoryIndex());
-  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  ManualClock clock;
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
   indexer.Start();
-  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 2; }));
+  ASSERT_TRUE(TwoPasses(clock, indexer));
   EXPECT_FALSE(fs::exists(served.settings().index_folder));
   auto g = served.Graph();
   ASSERT_TRUE(g);
@@ -156,9 +196,11 @@ TEST_F(HistoryIndexerTest, AnOwnGraphWithoutBloomFiltersServesUntilTheIndexIsBui
   EXPECT_TRUE(OwnGraphIn(*g));
   EXPECT_FALSE(g->has_bloom());
   EXPECT_TRUE(served.NeedsHistoryIndex());
-  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  ManualClock clock;
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
   indexer.Start();
-  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 1; }));
+  ASSERT_EQ(clock.Waiting(1).size(), 1u);  // the first pass has ended
+  EXPECT_EQ(indexer.passes(), 1u);
   g = served.Graph();
   EXPECT_TRUE(IndexIn(*g));
   EXPECT_TRUE(g->has_bloom());
@@ -177,9 +219,10 @@ TEST_F(HistoryIndexerTest, AFailingRepositoryDoesNotStopTheOthers) {
           .status,
       0);
   auto catalog = CatalogOf({shallow, repo_->path()}, cache_);
-  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  ManualClock clock;
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
   indexer.Start();
-  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 2; }));
+  ASSERT_TRUE(TwoPasses(clock, indexer));
   EXPECT_EQ(catalog->all().at(0)->Graph(), nullptr);
   auto g = catalog->all().at(1)->Graph();
   ASSERT_TRUE(g);
@@ -190,10 +233,11 @@ TEST_F(HistoryIndexerTest, WithoutACacheFolderNothingIsIndexed) {
   auto catalog = CatalogOf({repo_->path()}, "");
   EXPECT_EQ(catalog->all().at(0)->settings().index_folder, "");
   EXPECT_FALSE(catalog->all().at(0)->NeedsHistoryIndex());
-  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50)});
+  ManualClock clock;
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
   indexer.Start();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_EQ(indexer.passes(), 0u);  // no thread was started
+  EXPECT_TRUE(clock.Waiting(1, std::chrono::milliseconds(200)).empty());  // no thread waits
+  EXPECT_EQ(indexer.passes(), 0u);                                        // none was started
   EXPECT_EQ(catalog->all().at(0)->Graph(), nullptr);
 }
 
@@ -216,6 +260,42 @@ TEST_F(HistoryIndexerTest, StoppingTheServerStopsABuildUnderWay) {
   } else {
     EXPECT_NE(problem.find("cannot be opened"), std::string::npos) << problem;
   }
+}
+
+// Stop ends the wait between two passes at once: the real clock, an hour's recheck.
+TEST_F(HistoryIndexerTest, StopReturnsPromptlyWhileItWaitsForTheNextPass) {
+  auto catalog = CatalogOf({repo_->path()}, cache_);
+  HistoryIndexer indexer(catalog, {std::chrono::hours(1)});
+  indexer.Start();
+  ASSERT_TRUE(WaitFor([&] { return indexer.passes() >= 1; }));
+  const auto begin = std::chrono::steady_clock::now();
+  indexer.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(2));
+  EXPECT_EQ(indexer.passes(), 1u);
+}
+
+// The server process: the app's runtime starts the indexer once the server has answered, and
+// stops it with the rest when the input ends.
+TEST_F(HistoryIndexerTest, TheServerProcessIndexesOnceItHasAnsweredAndStopsAtEndOfInput) {
+  const std::string config = tmp_ / "repo-reader.yaml";
+  {
+    std::ofstream out(config);
+    out << "cache_folder: " << cache_ << "\nrepos:\n  - name: shop\n    path: " << repo_->path()
+        << "\n";
+  }
+  McpProcess p({RR_BINARY, "--config", config}, tmp_.path());
+  p.Initialize();
+  auto indexed = [&] {
+    const fs::path history = cache_ + "/history";
+    if (!fs::exists(history)) return false;
+    for (const auto& e : fs::recursive_directory_iterator(history)) {
+      if (e.is_regular_file()) return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(WaitFor(indexed)) << p.Stderr();
+  p.CloseInput();
+  EXPECT_EQ(p.Wait(std::chrono::seconds(10)), 0) << p.Stderr();
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/answer/host_links.h"
 #include "core/app/wiring.h"
 #include "core/hosts/group_relister.h"
+#include "core/runtime/clock.h"
 #include "core/sync/syncer.h"
 #include "core/tools/read_file.h"
 #include "tests/hosts/fake_host.h"
@@ -162,8 +163,11 @@ class RelistTest : public ::testing::Test {
     }
     GroupRelister::Options o;
     o.serve = ServeMirror;
-    o.serve = ServeMirror;
-    o.log = [this](const std::string& line) { relist_log_ += line + "\n"; };
+    o.clock = &clock_;
+    o.log = [this](const std::string& line) {
+      std::lock_guard<std::mutex> lock(log_mu_);
+      relist_log_ += line + "\n";
+    };
     relister_ = std::make_unique<GroupRelister>(config_, outcomes_, BuiltinHostPlugins().hosts,
                                                 live_, syncer_.get(), o);
   }
@@ -176,9 +180,26 @@ class RelistTest : public ::testing::Test {
     ASSERT_GE(syncer_->finished(), n) << sync_log_;
   }
 
+  // Listings so far, by the relister's log (written on its thread).
+  size_t Listings() {
+    std::lock_guard<std::mutex> lock(log_mu_);
+    size_t n = 0;
+    for (const char* outcome : {" listed again: ", ": listing it again failed: "}) {
+      for (size_t at = 0; (at = relist_log_.find(outcome, at)) != std::string::npos; ++at) ++n;
+    }
+    return n;
+  }
+  // Where the relister's thread waits now, from the clock's time (it must be waiting).
+  Clock::Duration NextWait() {
+    auto waiting = clock_.Waiting(1);
+    EXPECT_EQ(waiting.size(), 1u);
+    return waiting.empty() ? Clock::Duration::zero() : waiting[0] - clock_.Now();
+  }
+
+  ManualClock clock_;
   TempDir root_, folder_;
   GitHttpServer git_;
-  std::mutex mu_;
+  std::mutex mu_, log_mu_;
   FakeHost::Reply reply_;
   FakeHost api_;
   Config config_;
@@ -303,8 +324,8 @@ TEST_F(RelistTest, AFailedListingKeepsTheGroupsSet) {
 }
 
 TEST_F(RelistTest, TheRelisterListsOnItsOwnThread) {
-  // list_every is at least a minute; a group that failed at start is retried after
-  // first_retry, which the test sets short, so the background thread lists it again.
+  // A group that failed at start is retried after first_retry (30 s, on the test's clock) by
+  // the background thread, which then waits list_every (2 h) for the next listing.
   SetReply(FakeHost::Reply{503, {}, "", {}});
   auto c = ParseConfig("mirror_folder: " + folder_.path() + "\ngroups:\n  - host: " + git_.Base() +
                            "\n    host_kind: github\n    owner: acme\n" +
@@ -322,16 +343,85 @@ TEST_F(RelistTest, TheRelisterListsOnItsOwnThread) {
   SetListing({"shop"});
   GroupRelister::Options o;
   o.serve = ServeMirror;
-  o.first_retry = seconds(0);
+  o.first_retry = seconds(30);
   o.log = [](const std::string&) {};
+  ManualClock clock;
+  o.clock = &clock;
   GroupRelister relister(config, outcomes, BuiltinHostPlugins().hosts, live, nullptr, o);
   relister.Start();
-  for (int i = 0; i < 600 && live->generation() == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  auto waiting = clock.Waiting(1);  // the retry of the listing that failed at start
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(live->generation(), 0u);
+  clock.Advance(waiting[0] - clock.Now());
+  waiting = clock.Waiting(1);  // listed on its own thread, and waiting for the next listing
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_GE(waiting[0] - clock.Now(), seconds(7200 - 720));
   relister.Stop();
+  EXPECT_EQ(live->generation(), 1u);
   ASSERT_EQ(live->Get()->all().size(), 1u);
   EXPECT_EQ(live->Get()->all()[0]->name(), "acme/shop");
+}
+
+// --- The schedule, on a ManualClock: the relister's thread waits on the clock, and the test
+// moves it on to where the next listing is due. ---
+
+// A listing that succeeded is followed by the next one `every` later, give or take a tenth:
+// a second short of that, nothing is listed; at it, the group is listed once.
+TEST_F(RelistTest, TheNextListingComesAtItsIntervalAndNotBefore) {
+  Start(false);
+  const Clock::Duration every = seconds(config_.groups[0].sync_every);
+  ASSERT_EQ(every, seconds(900));
+  relister_->Start();
+  for (int round = 0; round < 3; ++round) {
+    const Clock::Duration wait = NextWait();
+    EXPECT_GE(wait, every - every / 10) << round;
+    EXPECT_LT(wait, every + every / 10) << round;
+    clock_.Advance(wait - seconds(1));
+    EXPECT_EQ(NextWait(), seconds(1)) << "it still waits for the same time";
+    EXPECT_EQ(Listings(), static_cast<size_t>(round)) << "listed before its time";
+    clock_.Advance(seconds(1));
+    NextWait();  // listed, and waiting for the next
+    EXPECT_EQ(Listings(), static_cast<size_t>(round + 1));
+  }
+  relister_->Stop();
+}
+
+// A host that keeps failing: the wait doubles from first_retry (30 s) each time, give or take a
+// tenth, up to the group's interval; each retry lists once.
+TEST_F(RelistTest, FailedListingsBackOffDoublingUpToTheInterval) {
+  Start(false);  // listed at start: the next listing is due in `every`
+  FakeHost::Reply server_error;
+  server_error.status = 500;
+  SetReply(server_error);
+  relister_->Start();
+  clock_.Advance(NextWait());  // the first listing again, which fails
+  NextWait();
+  size_t listed = Listings();
+  ASSERT_EQ(listed, 1u);
+  for (int64_t expect : {30, 60, 120, 240, 480, 900, 900}) {
+    const Clock::Duration wait = NextWait();
+    const Clock::Duration e = seconds(expect);
+    EXPECT_GE(wait, e - e / 10) << expect;
+    EXPECT_LT(wait, e + e / 10) << expect;
+    clock_.Advance(wait);
+    NextWait();
+    EXPECT_EQ(Listings(), ++listed);
+  }
+  EXPECT_TRUE(Has(relist_log_, "listing it again failed")) << relist_log_;
+  relister_->Stop();
+}
+
+// Stop ends the wait for the next listing at once, however far it is.
+TEST_F(RelistTest, StopReturnsPromptlyWhileItWaitsForTheNextListing) {
+  Start(false);
+  relister_->Start();
+  ASSERT_GT(NextWait(), seconds(60));
+  auto stopped = std::async(std::launch::async, [&] { relister_->Stop(); });
+  const bool prompt = stopped.wait_for(seconds(5)) == std::future_status::ready;
+  EXPECT_TRUE(prompt) << "Stop waited for the clock";
+  if (!prompt) clock_.Advance(std::chrono::hours(24));  // lets the thread end all the same
+  stopped.wait();
+  EXPECT_EQ(Listings(), 0u);
 }
 
 TEST(GroupsConfig, ListEveryIsATimeOfAtLeastAMinute) {
