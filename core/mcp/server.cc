@@ -171,6 +171,8 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
   BuildMethods();
   indexer_ =
       std::make_unique<HistoryIndexer>(live_, HistoryIndexer::Options{options_.history_recheck});
+  text_indexer_ =
+      std::make_unique<TextIndexer>(live_, TextIndexer::Options{options_.text_index_recheck});
   for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
 }
 
@@ -183,6 +185,7 @@ McpServer::~McpServer() {
   cv_.notify_all();
   for (auto& t : threads_) t.join();
   indexer_.reset();  // stops the update under way and waits for it
+  text_indexer_.reset();
 }
 
 // --- the method table -------------------------------------------------------------------------
@@ -554,7 +557,10 @@ void McpServer::Reply(const Request& req, const std::string& result_json) {
 }
 
 void McpServer::Answered() {
-  std::call_once(indexer_started_, [this] { indexer_->Start(); });
+  std::call_once(indexer_started_, [this] {
+    indexer_->Start();
+    text_indexer_->Start();
+  });
 }
 
 void McpServer::ReplyError(const Request& req, const RpcError& error) {

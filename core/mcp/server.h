@@ -49,6 +49,7 @@
 
 #include "core/answer/pipeline.h"
 #include "core/history/history_indexer.h"
+#include "core/index/repo_text_index.h"
 #include "core/mcp/era.h"
 #include "core/mcp/method_table.h"
 #include "core/served/catalog.h"
@@ -119,6 +120,8 @@ class McpServer {
     std::shared_ptr<const ServerFacts> facts;      // for `about`
     // How long the history indexer waits between passes over the repositories.
     std::chrono::milliseconds history_recheck{60000};
+    // How long the text indexer waits between passes over the repositories.
+    std::chrono::milliseconds text_index_recheck{60000};
     // Least time between two progress notifications of one call.
     std::chrono::milliseconds progress_interval{250};
   };
@@ -208,6 +211,7 @@ class McpServer {
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;
   std::vector<std::thread> threads_;
   std::unique_ptr<HistoryIndexer> indexer_;
+  std::unique_ptr<TextIndexer> text_indexer_;
   std::once_flag indexer_started_;
 };
 
