@@ -388,7 +388,7 @@ Status TextIndexWriter::Write(const std::string& file, const git_oid& commit,
   const std::string slash = file.substr(0, file.rfind('/') + 1);
   const std::string temp = slash + ".text-index-" + std::to_string(getpid()) + "-" +
                            std::to_string(static_cast<long>(syscall(SYS_gettid))) + ".part";
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return Error{"cannot write the text index: " + std::string(std::strerror(errno))};
   size_t done = 0;
   while (done < out.size()) {
