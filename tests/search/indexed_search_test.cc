@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
@@ -84,6 +85,15 @@ class IndexedSearch : public ::testing::Test {
       EXPECT_TRUE(built->built);
     }
     indexed_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, config_);
+    // The server's own indexer makes its first pass after the first message; waited for here,
+    // so that a commit a test makes is not indexed before the search that must find it (the
+    // next pass is a minute away).
+    const uint64_t passes = CurrentTextIndexStats().passes;
+    indexed_->Call("about");
+    for (int i = 0; i < 600 && CurrentTextIndexStats().passes == passes; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_GT(CurrentTextIndexStats().passes, passes);
     scan_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, scan_config_);
   }
 
