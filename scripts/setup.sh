@@ -3,6 +3,7 @@
 #   setup.sh            what the server needs to build and run (scripts/run.sh, scripts/build.sh)
 #   setup.sh --package  that, and what makes the packages and the image (scripts/release.sh)
 #   setup.sh --test     all of that, and the test tools (scripts/test.sh)
+#   setup.sh --bench    the server's, and what the benchmarks compare with (bench/)
 # Idempotent: when everything is already there it asks apt nothing and returns at once.
 set -euo pipefail
 
@@ -38,7 +39,12 @@ case "${1:-}" in
     # setrlimit), so the test runs the image's root filesystem in namespaces of its own.
     packages+=("${packaging[@]}")
     ;;
-  *) echo "usage: setup.sh [--package | --test]" >&2; exit 2 ;;
+  --bench)
+    # bench/orgsearch.sh runs Debian's codesearch (cindex / csearch, Russ Cox's trigram index)
+    # over the same organisation as search, for comparison; python3 runs the benchmarks.
+    packages+=(codesearch python3)
+    ;;
+  *) echo "usage: setup.sh [--package | --test | --bench]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -21,6 +21,7 @@
 #include "core/history/history_indexer.h"
 #include "core/hosts/group_relister.h"
 #include "core/hosts/groups.h"
+#include "core/index/repo_text_index.h"
 #include "core/mcp/http_transport.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"
@@ -343,7 +344,14 @@ class RepoReaderApp : public Application {
     HistoryIndexer::Options index;
     index.clock = &runtime.clock();
     auto* indexer = runtime.Add(std::make_unique<HistoryIndexer>(live, index));
-    options.first_answered = [&runtime, indexer] { runtime.Start(indexer); };
+    TextIndexer::Options text;
+    text.clock = &runtime.clock();
+    auto* text_indexer = runtime.Add(std::make_unique<TextIndexer>(live, text));
+    // Both start after the first answer, so that starting stays quick.
+    options.first_answered = [&runtime, indexer, text_indexer] {
+      runtime.Start(indexer);
+      runtime.Start(text_indexer);
+    };
     return true;
   }
 

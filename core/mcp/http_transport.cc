@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/index/repo_text_index.h"
 #include "core/policy/glob.h"
 #include "core/secrets/server_log.h"
 #include "core/util/json_text.h"
@@ -109,6 +110,30 @@ class HttpMetrics {
          "# TYPE rr_repositories_served gauge\n"
          "rr_repositories_served "
       << repositories << "\n";
+    const TextIndexStats text = CurrentTextIndexStats();
+    o << "# HELP rr_text_index_repositories Repositories whose default branch the text index "
+         "holds as last seen.\n"
+         "# TYPE rr_text_index_repositories gauge\n"
+         "rr_text_index_repositories "
+      << text.indexed << "\n";
+    o << "# HELP rr_text_index_bytes The text indexes' size on disk.\n"
+         "# TYPE rr_text_index_bytes gauge\n"
+         "rr_text_index_bytes "
+      << text.index_bytes << "\n";
+    o << "# HELP rr_text_index_text_bytes The text the text indexes cover (unique contents).\n"
+         "# TYPE rr_text_index_text_bytes gauge\n"
+         "rr_text_index_text_bytes "
+      << text.text_bytes << "\n";
+    const TextIndexUse use = CurrentTextIndexUse();
+    o << "# HELP rr_text_index_searches_total Repositories searched with their text index.\n"
+         "# TYPE rr_text_index_searches_total counter\n"
+         "rr_text_index_searches_total "
+      << use.targets << "\n";
+    o << "# HELP rr_text_index_files_passed_over_total Files a text index told a search not to "
+         "read (they cannot match).\n"
+         "# TYPE rr_text_index_files_passed_over_total counter\n"
+         "rr_text_index_files_passed_over_total "
+      << use.files_passed_over << "\n";
     return o.str();
   }
 

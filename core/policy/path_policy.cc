@@ -136,6 +136,13 @@ Result<PathPolicy> PathPolicy::Make(const std::vector<std::string>& include,
 
 PathPolicy PathPolicy::Default() { return PathPolicy(); }
 
+std::string PathPolicy::Describe() const {
+  std::string out = serve_credential_files_ ? "credentials served" : "credentials kept out";
+  for (const auto& g : include_) out += std::string("\ninclude\t") + g.pattern();
+  for (const auto& g : exclude_) out += std::string("\nexclude\t") + g.pattern();
+  return out;
+}
+
 bool PathPolicy::Excluded(const std::vector<std::string_view>& parts) const {
   if (!serve_credential_files_) {
     std::string_view folder;  // "" at the root

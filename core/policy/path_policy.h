@@ -26,6 +26,11 @@ class PathPolicy {
   // Serves everything but credential files.
   static PathPolicy Default();
 
+  // The rules as one text (include and exclude patterns in order, the credential-file rule):
+  // equal texts serve the same paths. What is kept beside a list of served paths (the text
+  // index) to tell that the list still holds.
+  std::string Describe() const;
+
   // True when include or exclude patterns are configured: only part of the repository is served.
   bool partial() const { return !include_.empty() || !exclude_.empty(); }
 

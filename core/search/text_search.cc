@@ -1,5 +1,8 @@
 #include "core/search/text_search.h"
 
+#include "core/index/repo_text_index.h"
+#include "core/index/trigrams.h"
+
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -142,6 +145,7 @@ Result<TextPattern> TextPattern::Make(std::string_view pattern, bool regex, bool
   TextPattern p;
   p.text_ = std::string(pattern);
   p.regex_ = regex;
+  p.ignore_case_ = ignore_case;
   if (regex) {
     auto ere = Ere::Compile(pattern, Ere::Options{ignore_case, true}, argument);
     if (!ere) return Error{ere.error()};
@@ -388,7 +392,7 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 
 // A file walked, waiting to be searched: its target, its place in the target's walk, itself.
 struct WorkItem {
@@ -490,7 +494,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
 
   // Per target: when its first file began (steady-clock ticks; 0 = not yet), and whether its
   // own time ran out.
-  std::vector<std::atomic<Clock::rep>> began(targets.size());
+  std::vector<std::atomic<Steady::rep>> began(targets.size());
   std::vector<std::atomic<bool>> out_of_time(targets.size());
   for (size_t t = 0; t < targets.size(); ++t) {
     began[t].store(0);
@@ -518,6 +522,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     }
   };
 
+  // The trigrams any match must hold (core/index/trigrams.h): with a repository's text index,
+  // a file whose content holds them not is known not to match, and is counted searched without
+  // being read. A pattern that requires none is searched by reading every file.
+  const TrigramQuery query = PlanTrigrams(pattern.text(), pattern.regex(), pattern.ignore_case());
+
   // 1. The walkers: each takes the next target, walks it and hands its files on as it goes.
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
@@ -526,6 +535,20 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       size_t files = 0, too_deep = 0;
       bool whole = false;
       std::string error;
+      // The repository's index, and which of its blobs may match; files passed over by it.
+      std::shared_ptr<const TextIndex> index = query.all || target.under.kind != EntryKind::kFolder
+                                                   ? nullptr
+                                                   : CurrentTextIndex(*target.repo);
+      std::vector<bool> maybe;
+      if (index && !index->Candidates(query, &maybe)) index = nullptr;
+      size_t passed = 0, passed_binary = 0;
+      // True when the index tells `blob` cannot match: it is counted as searched.
+      auto pass_over = [&](size_t blob) {
+        if (blob == SIZE_MAX || maybe[blob]) return false;
+        passed++;
+        if (index->Kind(blob) == BlobKind::kBinary) passed_binary++;
+        return true;
+      };
       if (stop.stopped()) {  // not reached: nothing of it is opened
         walks_left.fetch_sub(1);
         continue;
@@ -560,21 +583,78 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           }
           batch.clear();
         };
-        Status walked = reader->Walk(
-            target.under, stop,
-            [&](const Node& node) {
+        if (index && git_oid_equal(&index->commit(), &target.at.commit.id.oid())) {
+          // The commit the index lists: its files in walk order, without reading the tree.
+          // Each file to read is found again in the tree first (its path served, its content
+          // the one listed), so that nothing but the repository decides what is read; an index
+          // that disagrees is not used.
+          const std::string& under = target.under.path.str();
+          std::vector<std::pair<size_t, Node>> to_read;  // (place among the files, file)
+          // (the place is kept for the order only: the files are handed on in it)
+          size_t listed_files = 0;
+          for (size_t i = 0; i < index->paths() && index; ++i) {
+            const TextIndex::PathEntry e = index->Path(i);
+            if (!under.empty() && (e.path.size() <= under.size() || e.path[under.size()] != '/' ||
+                                   e.path.compare(0, under.size(), under) != 0)) {
+              continue;
+            }
+            const size_t place = listed_files++;
+            if (pass_over(e.blob)) continue;
+            auto path = RepoPath::Parse(e.path);
+            auto node = path ? reader->Find(target.at, *path, stop) : Result<Node>(Error{""});
+            if (!node || node->kind != EntryKind::kFile ||
+                !git_oid_equal(&node->oid, &index->Oid(e.blob))) {
+              if (stop.stopped()) {
+                cut = true;
+                break;
+              }
+              index = nullptr;
+              break;
+            }
+            to_read.emplace_back(place, node.take());
+          }
+          if (index) {
+            // flush numbers the files it hands on in order; the count is the listing's.
+            for (auto& [place, node] : to_read) {
               if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
                 cut = true;
-                return false;
+                break;
               }
-              if (node.kind != EntryKind::kFile) return true;
-              batch.push_back(node);
+              batch.push_back(std::move(node));
               if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
-              return !cut;
-            },
-            &too_deep);
-        if (!cut) flush();
-        whole = walked && !cut;
+            }
+            if (!cut) flush();
+            files = listed_files;
+            whole = !cut;
+          }
+        }
+        if (!cut && (!index || !git_oid_equal(&index->commit(), &target.at.commit.id.oid()))) {
+          // Another commit: its tree is read, and the files whose contents the index holds are
+          // judged by it; the others (changed since it was built) are read.
+          if (!index) {  // started over: nothing passed over yet is kept
+            files = passed = passed_binary = 0;
+            cut = false;
+          }
+          Status walked = reader->Walk(
+              target.under, stop,
+              [&](const Node& node) {
+                if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
+                  cut = true;
+                  return false;
+                }
+                if (node.kind != EntryKind::kFile) return true;
+                if (index && pass_over(index->Find(node.oid))) {
+                  ++files;
+                  return true;
+                }
+                batch.push_back(node);
+                if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
+                return !cut;
+              },
+              &too_deep);
+          if (!cut) flush();
+          whole = walked && !cut;
+        }
       }
       {
         std::lock_guard<std::mutex> lock(mu);
@@ -583,7 +663,16 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         report.files = files;
         report.listed = whole;
         report.too_deep = too_deep;
+        // What the index passed over is searched: no line of it can match.
+        report.searched += passed;
+        report.binary += passed_binary;
+        handled[t] += passed;
       }
+      if (passed) {
+        listed.fetch_add(passed);
+        finished.fetch_add(passed);
+      }
+      if (index) CountTextIndexUse(passed);
       walks_left.fetch_sub(1);
     }
     queue.WalkerDone();
@@ -598,10 +687,10 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       const size_t t = item->target;
       if (timed) {
         if (out_of_time[t].load(std::memory_order_relaxed)) continue;
-        const Clock::rep now = Clock::now().time_since_epoch().count();
-        Clock::rep first = 0;
+        const Steady::rep now = Steady::now().time_since_epoch().count();
+        Steady::rep first = 0;
         if (!began[t].compare_exchange_strong(first, now)) {
-          if (Clock::duration(now - first) >= options.per_target) {
+          if (Steady::duration(now - first) >= options.per_target) {
             out_of_time[t].store(true, std::memory_order_relaxed);
             continue;
           }

@@ -65,6 +65,7 @@ class TextPattern {
                                   std::string_view argument);
 
   bool regex() const { return regex_; }
+  bool ignore_case() const { return ignore_case_; }
   const std::string& text() const { return text_; }
 
   // The first occurrence at or after `from` in `bytes`, possibly not on a line of its own
@@ -80,6 +81,7 @@ class TextPattern {
  private:
   std::string text_;
   bool regex_ = false;
+  bool ignore_case_ = false;
   bool literal_ = false;  // plain, case as written: memmem
   std::shared_ptr<const Ere> ere_;
   std::shared_ptr<const void> caseless_;  // ignore_case, plain, not ASCII: PCRE2's literal

@@ -1,5 +1,6 @@
 #include "core/tools/about.h"
 
+#include "core/index/repo_text_index.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -40,6 +41,19 @@ Result<Draft> AboutTool::Call(const CallContext& ctx, const Args&) const {
       "find text and files; log, show_commit, diff, blame and find_commits for history; "
       "read_guidance for a repository's guidance for agents.",
   };
+  // How much of what search reads the text index holds (docs/performance.md); it only ever
+  // makes a search faster, never changes an answer.
+  const TextIndexStats text = CurrentTextIndexStats();
+  if (text.off || (text.passes > 0 && text.repositories == 0)) {
+    d.lines.push_back("text index: off (no cache folder); search reads every file");
+  } else if (text.passes > 0 || text.indexed > 0) {
+    d.lines.push_back("text index: " + WithCommas(text.indexed) + " of " +
+                      WithCommas(text.repositories) + " repositories' default branches (" +
+                      WithCommas(text.text_bytes / 1000000) + " MB of text in " +
+                      WithCommas(text.index_bytes / 1000000) + " MB)");
+  } else {
+    d.lines.push_back("text index: being built; search reads every file until it is");
+  }
   if (ctx.facts) {
     d.lines.push_back(ctx.facts->secret_filter);
     for (const auto& p : ctx.facts->plugins) d.lines.push_back("plugin: " + p);

@@ -11,6 +11,8 @@ namespace rr {
 namespace {
 
 constexpr size_t kMaxPerFile = 5;
+// Repositories that could not be searched named in place, with why; the rest in one note.
+constexpr size_t kFailuresInPlace = 5;
 
 }  // namespace
 
@@ -144,20 +146,27 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   // Files not read, per repository: "name: 2 files (big.bin, data/dump.sql)"
   FirstFew unreadable(5);
   size_t unreadable_files = 0;
+  // A repository that could not be searched: the first few named in place with why, the rest
+  // counted in one note, so that thousands of them cannot fill the answer before its matches.
+  FirstFew failed_rest;
+  auto fail = [&](size_t i, const std::string& why) {
+    if (++failures <= kFailuresInPlace) {
+      d.aside.push_back(d.lines.size());
+      d.lines.push_back("## " + repos[i]->name() + " — not searched: " + why);
+    } else {
+      failed_rest.Add(repos[i]->name());
+    }
+  };
   for (size_t i = 0; i < reached; ++i) {
     if (!failed[i].empty()) {
-      d.aside.push_back(d.lines.size());
-      d.lines.push_back("## " + repos[i]->name() + " — not searched: " + failed[i]);
-      failures++;
+      fail(i, failed[i]);
       continue;
     }
     if (target_of[i] == SIZE_MAX) continue;
     const size_t t = target_of[i];
     const TargetReport& report = found.targets[t];
     if (!report.error.empty()) {
-      d.aside.push_back(d.lines.size());
-      d.lines.push_back("## " + repos[i]->name() + " — not searched: " + report.error);
-      failures++;
+      fail(i, report.error);
       continue;
     }
     if (report.partial) {
@@ -199,11 +208,18 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                         Plural(n - reached, "repository", "repositories") +
                         " not searched: " + names + " (or name fewer with repos)]");
   }
+  std::string failed_note;
+  if (!failed_rest.empty()) {
+    failed_note = "[" + Plural(failed_rest.count(), "more repository", "more repositories") +
+                  " not searched, for reasons such as those above: " + failed_rest.Text() + "]";
+  }
   if (!repos.empty() && failures == repos.size()) {
     std::string why;
     for (const auto& line : d.lines) why += (why.empty() ? "" : "\n") + line.substr(3);
+    if (!failed_note.empty()) why += "\n" + failed_note;
     return Error{why};
   }
+  if (!failed_note.empty()) d.closing.push_back(failed_note);
   if (files == 0) {
     d.aside.push_back(d.lines.size());
     d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched."

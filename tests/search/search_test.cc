@@ -150,6 +150,56 @@ TEST(Search, ARepositoryThatFailsToOpenIsNamedWhileTheOthersAnswer) {
   EXPECT_TRUE(h.Call("search", Args("needle", R"("repos":"gone")")).is_error);
 }
 
+// Hundreds of repositories that fail to open (their folders gone) before the one that matches:
+// the first few are named with why, the rest counted in one note, and the match still shows
+// within the cap (each failure used to take a line of its own, and they filled the answer).
+TEST(Search, ManyRepositoriesThatFailToOpenLeaveRoomForTheMatches) {
+  TempDir dir;
+  TestRepo shop(dir / "shop");
+  shop.Write("a.txt", "needle\n");
+  shop.Commit("one");
+  std::vector<RepoConfig> repos;
+  for (int i = 0; i < 400; ++i) {
+    const std::string name = "gone-repository-with-a-long-name-" + std::to_string(1000 + i);
+    TestRepo gone(dir / name);
+    gone.Write("a.txt", "needle\n");
+    gone.Commit("one");
+    repos.push_back(Served(name, gone.path()));
+  }
+  repos.push_back(Served("shop", shop.path()));
+  const size_t cap = 20000;
+  ToolHarness h(repos, cap);
+  for (int i = 0; i < 400; ++i) {
+    rr::testing::Run(
+        {"rm", "-rf", dir / ("gone-repository-with-a-long-name-" + std::to_string(1000 + i))},
+        dir.path());
+  }
+  const auto answer = h.Call("search", Args("needle"));
+  ASSERT_FALSE(answer.is_error) << answer.text.substr(0, 3000);
+  EXPECT_LE(answer.text.size(), cap);
+  EXPECT_NE(answer.text.find("## gone-repository-with-a-long-name-1000 — not searched: "),
+            std::string::npos)
+      << answer.text.substr(0, 3000);
+  EXPECT_EQ(answer.text.find("## gone-repository-with-a-long-name-1005 — not searched"),
+            std::string::npos)
+      << answer.text.substr(0, 3000);
+  EXPECT_NE(answer.text.find("[395 more repositories not searched"), std::string::npos)
+      << answer.text.substr(0, 3000);
+  EXPECT_NE(answer.text.find(" and 385 more]"), std::string::npos) << answer.text.substr(0, 3000);
+  EXPECT_EQ(HitsIn(answer.text, "shop"), GitGrep(shop, "main", {"-F"}, "needle"));
+  // All of them gone: the error names the first few and counts the rest, within the cap too.
+  std::string names;
+  for (int i = 0; i < 400; ++i) {
+    names += std::string(names.empty() ? "" : ",") + "\"gone-repository-with-a-long-name-" +
+             std::to_string(1000 + i) + "\"";
+  }
+  const auto all_gone = h.Call("search", Args("needle", "\"repos\":[" + names + "]"));
+  EXPECT_TRUE(all_gone.is_error);
+  EXPECT_NE(all_gone.text.find("[395 more repositories not searched"), std::string::npos)
+      << all_gone.text.substr(0, 3000);
+  EXPECT_LE(all_gone.text.size(), cap);
+}
+
 TEST(Search, AnAnswerLargerThanTheCapSaysHowToNarrow) {
   TempDir dir;
   TestRepo shop(dir / "shop");

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""The organisation search benchmark: search across many repositories made from snapshots of
+public repositories, with the text index (after the background indexing has finished) and
+without it (every file read), beside Debian's codesearch (cindex / csearch) over the same files.
+Not a test; never run in CI; nothing it fetches or builds is committed (bench/out/ is ignored).
+
+    bench/orgsearch.sh                                 the default sources, 200 repositories
+    bench/orgsearch.sh --repos 1000 --calls 5
+    bench/orgsearch.sh --source /path/to/bare.git ...  local repositories instead of fetching
+
+The organisation: each source is cloned (bare, depth 1) once into bench/out/org/sources/; each of
+the --repos repositories is a bare repository borrowing one source's objects (alternates, round
+robin) with a commit of its own on `main` that adds ORG_TOKEN.txt holding `orgtoken-NNNNN`, so
+that every repository differs and each token is in exactly one. Two servers read it over stdio:
+one with a cache folder (the text index), one with history_index: false (no cache folder: no
+index, every file read). Each query is called --calls times on each, alternating; the answers of
+the two must be identical (counted). csearch runs over a checkout of every repository's files.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench  # noqa: E402
+
+OUT = os.path.join(HERE, "out", "org")
+SOURCES = [
+    "https://github.com/pallets/flask",
+    "https://github.com/expressjs/express",
+    "https://github.com/google/leveldb",
+    "https://github.com/sharkdp/fd",
+    "https://github.com/tidwall/gjson",
+    "https://github.com/redis/hiredis",
+]
+
+
+def git(*args, **kw):
+    return subprocess.run(["git"] + list(args), env=bench.GIT_ENV, check=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw).stdout
+
+
+def source_dirs(sources):
+    os.makedirs(os.path.join(OUT, "sources"), exist_ok=True)
+    out = []
+    for s in sources:
+        if os.path.isdir(s):
+            out.append(os.path.abspath(s))
+            continue
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", s.rstrip("/").split("github.com/")[-1])
+        d = os.path.join(OUT, "sources", name + ".git")
+        if not os.path.isdir(d):
+            bench.log("fetching %s" % s)
+            git("clone", "--quiet", "--bare", "--depth", "1", s, d)
+        out.append(d)
+    return out
+
+
+def objects_dir(d):
+    common = git("--git-dir", d, "rev-parse", "--git-common-dir").decode().strip()
+    return os.path.abspath(os.path.join(d, common, "objects") if not os.path.isabs(common)
+                           else os.path.join(common, "objects"))
+
+
+def make_org(sources, count):
+    root = os.path.join(OUT, "repos-%d" % count)
+    os.makedirs(root, exist_ok=True)
+    repos = []
+    heads = {s: git("--git-dir", s, "rev-parse", "HEAD").decode().strip() for s in sources}
+    for i in range(count):
+        src = sources[i % len(sources)]
+        name = "r%05d-%s" % (i, os.path.basename(src).replace(".git", "").split("+")[-1])
+        d = os.path.join(root, name + ".git")
+        repos.append((name, d))
+        if os.path.isdir(d):
+            continue
+        git("init", "--quiet", "--bare", d)
+        with open(os.path.join(d, "objects", "info", "alternates"), "w") as f:
+            f.write(objects_dir(src) + "\n")
+        env = dict(bench.GIT_ENV, GIT_DIR=d, GIT_INDEX_FILE=os.path.join(d, "bench-index"),
+                   GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="b@example.com",
+                   GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="b@example.com",
+                   GIT_AUTHOR_DATE="2026-12-02T00:00:00Z", GIT_COMMITTER_DATE="2026-12-02T00:00:00Z")
+        run = lambda *a, inp=None: subprocess.run(["git"] + list(a), env=env, check=True,  # noqa
+                                                  input=inp, stdout=subprocess.PIPE).stdout
+        run("read-tree", heads[src])
+        blob = run("hash-object", "-w", "--stdin", inp=b"orgtoken-%05d\n" % i).decode().strip()
+        run("update-index", "--add", "--cacheinfo", "100644,%s,ORG_TOKEN.txt" % blob)
+        tree = run("write-tree").decode().strip()
+        commit = run("commit-tree", tree, "-p", heads[src], "-m", "org %d" % i).decode().strip()
+        run("update-ref", "refs/heads/main", commit)
+        run("symbolic-ref", "HEAD", "refs/heads/main")
+        os.unlink(os.path.join(d, "bench-index"))
+    return repos
+
+
+def write_config(path, repos, cache):
+    with open(path, "w") as f:
+        f.write("repos:\n")
+        for name, p in repos:
+            f.write("  - name: %s\n    path: %s\n" % (name, json.dumps(p)))
+        f.write("limits:\n  answer_characters: 40000\n")
+        if cache:
+            f.write("cache_folder: %s\nhistory_index: true\n" % json.dumps(cache))
+        else:
+            f.write("history_index: false\n")
+    return path
+
+
+def queries(count):
+    q = []
+    for i in (count // 7, count // 2, count - 1):
+        q.append(("unique token", {"pattern": "orgtoken-%05d" % i}))
+    q += [
+        ("rare identifier", {"pattern": "redisReconnect"}),
+        ("rare identifier", {"pattern": "send_from_directory"}),
+        ("rare identifier", {"pattern": "GetApproximateSizes"}),
+        ("common identifier", {"pattern": "return"}),
+        ("common identifier", {"pattern": "function"}),
+        ("regex", {"pattern": r"func \w+Handler\(", "regex": True}),
+        ("regex", {"pattern": r"def [a-z_]+\(self", "regex": True}),
+        ("regex", {"pattern": r"^#include <[a-z]+\.h>", "regex": True}),
+        ("ignore-case", {"pattern": "writebatch", "ignore_case": True}),
+        ("ignore-case", {"pattern": "Permission Denied", "ignore_case": True}),
+        ("path filter", {"pattern": "static", "path": "src"}),
+        ("path filter", {"pattern": "Options", "path": "include"}),
+    ]
+    return q
+
+
+def rss_mb(pid):
+    return bench.memory_kb(pid).get("VmRSS", 0) / 1024.0
+
+
+def wait_indexed(client, count, limit_s):
+    began = time.time()
+    while time.time() - began < limit_s:
+        text = bench.answer_text(client.call("about", {}))
+        m = re.search(r"text index: ([\d,]+) of ([\d,]+) repositories' default branches "
+                      r"\(([\d,]+) MB of text in ([\d,]+) MB\)", text)
+        if m and int(m.group(1).replace(",", "")) >= count:
+            return time.time() - began, m.group(0)
+        time.sleep(2)
+    raise RuntimeError("the index was not built within %d s" % limit_s)
+
+
+def percentile(xs, p):
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))]
+
+
+def csearch_run(repos, tree_root, qs, calls):
+    if not shutil.which("cindex") or not shutil.which("csearch"):
+        return None
+    index = os.path.join(OUT, "csearch-%d.idx" % len(repos))
+    env = dict(os.environ, CSEARCHINDEX=index)
+    if not os.path.isdir(tree_root):
+        os.makedirs(tree_root)
+        for name, d in repos:
+            t = os.path.join(tree_root, name)
+            os.makedirs(t)
+            a = subprocess.Popen(["git", "--git-dir", d, "archive", "main"], env=bench.GIT_ENV,
+                                 stdout=subprocess.PIPE)
+            subprocess.run(["tar", "-x", "-C", t], stdin=a.stdout, check=True)
+            a.wait()
+    t0 = time.time()
+    if os.path.exists(index):
+        os.unlink(index)
+    subprocess.run(["cindex", tree_root], env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    built = time.time() - t0
+    times = {}
+    for kind, args in qs:
+        pat = args["pattern"] if args.get("regex") else re.escape(args["pattern"])
+        argv = ["csearch", "-n"]
+        if args.get("ignore_case"):
+            argv.append("-i")
+        if args.get("path"):
+            argv += ["-f", "/" + re.escape(args["path"]) + "/"]
+        argv.append(pat)
+        for _ in range(calls):
+            s = time.perf_counter_ns()
+            p = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            times.setdefault(json.dumps(args, sort_keys=True), []).append(
+                (time.perf_counter_ns() - s) / 1e6)
+            times[json.dumps(args, sort_keys=True) + "#lines"] = p.stdout.count(b"\n")
+    return built, os.path.getsize(index), times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--binary", default=os.path.join(bench.ROOT, "build", "repo-reader"))
+    ap.add_argument("--source", action="append", help="a git URL or a local repository")
+    ap.add_argument("--repos", type=int, default=200)
+    ap.add_argument("--calls", type=int, default=3)
+    ap.add_argument("--index-wait", type=int, default=1800)
+    ap.add_argument("--no-csearch", action="store_true")
+    a = ap.parse_args()
+    sources = source_dirs(a.source or SOURCES)
+    repos = make_org(sources, a.repos)
+    cache = os.path.join(OUT, "cache-%d" % a.repos)
+    indexed_cfg = write_config(os.path.join(OUT, "indexed-%d.yaml" % a.repos), repos, cache)
+    scan_cfg = write_config(os.path.join(OUT, "scan-%d.yaml" % a.repos), repos, None)
+    unique = 0
+    for s in sources:
+        out = git("--git-dir", s, "ls-tree", "-r", "-l", "HEAD").decode()
+        unique += sum(int(l.split()[3]) for l in out.splitlines() if l.split()[1] == "blob")
+    unique += 15 * a.repos
+
+    indexed = bench.Client(a.binary, indexed_cfg)
+    indexed.initialize()
+    idle_mb = rss_mb(indexed.proc.pid)
+    t_index, about = wait_indexed(indexed, a.repos, a.index_wait)
+    indexed_mb = rss_mb(indexed.proc.pid)
+    index_bytes = 0
+    for dirpath, _, files in os.walk(cache):
+        index_bytes += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files
+                           if f == "text.idx")
+    scan = bench.Client(a.binary, scan_cfg)
+    scan.initialize()
+    qs = queries(a.repos)
+    rows, all_with, all_without, same, stopped = [], [], [], 0, 0
+    for kind, args in qs:
+        w, wo = [], []
+        texts = []
+        for _ in range(a.calls):
+            for client, sink in ((indexed, w), (scan, wo)):
+                s = time.perf_counter_ns()
+                line = client.call("search", args)
+                sink.append((time.perf_counter_ns() - s) / 1e6)
+                texts.append(bench.answer_text(line))
+        same += texts[0] == texts[1]
+        stopped += "[partial" in texts[0]
+        header = texts[0].split("\n", 1)[0]
+        rows.append((kind, args, bench.median(w), bench.median(wo), header))
+        all_with += w
+        all_without += wo
+    peak_mb = rss_mb(indexed.proc.pid)
+    indexed.close()
+    scan.close()
+    cs = None if a.no_csearch else csearch_run(repos, os.path.join(OUT, "trees-%d" % a.repos), qs,
+                                               a.calls)
+
+    print("organisation: %d repositories from %d sources; load %s" %
+          (a.repos, len(sources), bench.loadavg()))
+    print("indexing (after start, background): %.1f s; %s" % (t_index, about))
+    print("index on disk: %.1f MB; unique text of the sources: %.1f MB (ratio %.2f)" %
+          (index_bytes / 1e6, unique / 1e6, index_bytes / max(unique, 1)))
+    print("memory (VmRSS): idle after initialize %.1f MB, after indexing %.1f MB, after the "
+          "queries %.1f MB" % (idle_mb, indexed_mb, peak_mb))
+    print("answers identical with and without the index: %d of %d; partial answers: %d" %
+          (same, len(qs), stopped))
+    print()
+    print("| query | kind | with the index (ms, median) | every file read (ms) | csearch (ms) "
+          "| answer |")
+    print("| --- | --- | ---: | ---: | ---: | --- |")
+    for kind, args, w, wo, header in rows:
+        c = ""
+        if cs:
+            c = "%.1f" % bench.median(cs[2][json.dumps(args, sort_keys=True)])
+        print("| `%s` | %s | %.1f | %.1f | %s | %s |" % (json.dumps(args), kind, w, wo, c,
+                                                        header[:90]))
+    print()
+    print("with the index: p50 %.1f ms, p99 %.1f ms; every file read: p50 %.1f ms, p99 %.1f ms" %
+          (percentile(all_with, 50), percentile(all_with, 99), percentile(all_without, 50),
+           percentile(all_without, 99)))
+    if cs:
+        flat = [x for k, v in cs[2].items() if not k.endswith("#lines") for x in v]
+        print("csearch: cindex %.1f s, index %.1f MB; p50 %.1f ms, p99 %.1f ms" %
+              (cs[0], cs[1] / 1e6, percentile(flat, 50), percentile(flat, 99)))
+
+
+if __name__ == "__main__":
+    main()

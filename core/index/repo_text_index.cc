@@ -1,0 +1,312 @@
+#include "core/index/repo_text_index.h"
+
+#include <malloc.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <unordered_map>
+
+#include "core/secrets/server_log.h"
+#include "core/util/text.h"
+
+namespace rr {
+namespace {
+
+// The indexes opened, by file, with how the file looked (stat) when opened.
+struct Opened {
+  uint64_t dev = 0, ino = 0, size = 0;
+  int64_t mtime_ns = 0;
+  std::shared_ptr<const TextIndex> index;  // null: the file failed its checks
+};
+
+std::mutex& OpenedMutex() {
+  static std::mutex mu;
+  return mu;
+}
+std::unordered_map<std::string, Opened>& OpenedIndexes() {
+  static auto* map = new std::unordered_map<std::string, Opened>();
+  return *map;
+}
+
+std::mutex& StatsMutex() {
+  static std::mutex mu;
+  return mu;
+}
+TextIndexStats& Stats() {
+  static TextIndexStats stats;
+  return stats;
+}
+
+void LowerThisThreadsPriority() {
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  setpriority(PRIO_PROCESS, tid, 19);
+  constexpr int kWhoProcess = 1, kClassIdle = 3, kClassShift = 13;
+  syscall(SYS_ioprio_set, kWhoProcess, 0, kClassIdle << kClassShift);
+}
+
+std::string Megabytes(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+std::string TextIndexFile(const ServedRepo& repo) {
+  const std::string& folder = repo.settings().index_folder;
+  return folder.empty() ? std::string() : folder + "/text.idx";
+}
+
+uint64_t PolicyDigest(const PathPolicy& policy) { return Fnv64(policy.Describe()); }
+
+std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
+  const std::string file = TextIndexFile(repo);
+  if (file.empty()) return nullptr;
+  struct stat st {};
+  if (stat(file.c_str(), &st) != 0) return nullptr;
+  Opened now;
+  now.dev = st.st_dev;
+  now.ino = st.st_ino;
+  now.size = static_cast<uint64_t>(st.st_size);
+  now.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  std::shared_ptr<const TextIndex> index;
+  {
+    std::lock_guard<std::mutex> lock(OpenedMutex());
+    auto it = OpenedIndexes().find(file);
+    if (it != OpenedIndexes().end() && it->second.dev == now.dev && it->second.ino == now.ino &&
+        it->second.size == now.size && it->second.mtime_ns == now.mtime_ns) {
+      index = it->second.index;
+    } else {
+      auto opened = TextIndex::Open(file);
+      if (!opened) {
+        LogLine("repo-reader: the text index of `" + repo.name() +
+                "` is not used (the repository is read instead): " + opened.error());
+      } else {
+        now.index = opened.take();
+      }
+      index = now.index;
+      OpenedIndexes()[file] = std::move(now);
+    }
+  }
+  if (!index || index->policy() != PolicyDigest(repo.policy())) return nullptr;
+  return index;
+}
+
+Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& stop) {
+  const std::string file = TextIndexFile(repo);
+  if (file.empty()) return Error{"no folder to keep a text index in"};
+  auto reader = repo.OpenOnce();
+  if (!reader) return Error{reader.error()};
+  auto at = reader->At(std::nullopt);
+  if (!at) return Error{at.error()};
+  const uint64_t policy = PolicyDigest(repo.policy());
+  TextIndexBuild out;
+  if (auto current = CurrentTextIndex(repo);
+      current && git_oid_equal(&current->commit(), &at->commit.id.oid()) != 0) {
+    out.index_bytes = current->bytes();
+    out.text_bytes = current->text_bytes();
+    return out;
+  }
+  auto root = reader->Find(*at, RepoPath::Root(), stop);
+  if (!root) return Error{root.error()};
+  TextIndexWriter writer;
+  size_t too_deep = 0;
+  Status walked = reader->Walk(
+      *root, stop,
+      [&](const Node& node) {
+        if (node.kind != EntryKind::kFile) return true;
+        size_t blob = writer.Known(node.oid);
+        if (blob == SIZE_MAX) {
+          // Never fetched: what the local copy lacks is read by the search, as without an index.
+          const auto size = reader->Size(node);
+          if (!size || *size > RepoReader::kMaxFileBytes) {
+            blob = writer.AddBlob(node.oid, BlobKind::kUnread, {});
+          } else {
+            auto data = reader->Read(node);
+            if (!data) {
+              blob = writer.AddBlob(node.oid, BlobKind::kUnread, {});
+            } else if (data->kind == FileData::Kind::kBinary) {
+              blob = writer.AddBlob(node.oid, BlobKind::kBinary, {});
+            } else {
+              blob = writer.AddBlob(node.oid, BlobKind::kText, data->bytes());
+            }
+            out.blobs++;
+          }
+        }
+        writer.AddPath(node.path.str(), blob, node.executable);
+        out.files++;
+        return !stop.stopped();
+      },
+      &too_deep);
+  if (!walked) return Error{walked.error()};
+  if (stop.stopped()) return Error{"stopped"};
+  const std::string folder = repo.settings().index_folder;
+  // Made as the history index makes its folders: each missing one readable by the server only.
+  for (size_t at = folder.find('/', 1);; at = folder.find('/', at + 1)) {
+    const std::string part = at == std::string::npos ? folder : folder.substr(0, at);
+    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
+      return Error{"cannot make the folder for the text index: " +
+                   std::string(std::strerror(errno))};
+    }
+    if (at == std::string::npos) break;
+  }
+  Status written = writer.Write(file, at->commit.id.oid(), policy);
+  if (!written) return Error{written.error()};
+  struct stat st {};
+  if (stat(file.c_str(), &st) == 0) out.index_bytes = static_cast<uint64_t>(st.st_size);
+  out.text_bytes = writer.text_bytes();
+  out.built = true;
+  return out;
+}
+
+namespace {
+std::atomic<uint64_t> used_targets{0}, used_passed{0};
+}  // namespace
+
+void CountTextIndexUse(uint64_t files_passed_over) {
+  used_targets.fetch_add(1, std::memory_order_relaxed);
+  used_passed.fetch_add(files_passed_over, std::memory_order_relaxed);
+}
+
+TextIndexUse CurrentTextIndexUse() {
+  return {used_targets.load(std::memory_order_relaxed),
+          used_passed.load(std::memory_order_relaxed)};
+}
+
+TextIndexStats CurrentTextIndexStats() {
+  std::lock_guard<std::mutex> lock(StatsMutex());
+  return Stats();
+}
+
+TextIndexer::TextIndexer(std::shared_ptr<LiveCatalog> catalog, Options options)
+    : catalog_(std::move(catalog)),
+      options_(options),
+      clock_(*options_.clock),
+      stopping_(std::make_shared<std::atomic<bool>>(false)),
+      stop_(stopping_, std::chrono::hours(24 * 365 * 50)) {}
+
+TextIndexer::~TextIndexer() { Stop(); }
+
+void TextIndexer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_->store(true);
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void TextIndexer::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (started_ || stopping_->load()) return;
+  started_ = true;
+  bool any = catalog_->may_change();
+  for (const auto& repo : catalog_->Get()->all()) any = any || !TextIndexFile(*repo).empty();
+  if (any) {
+    thread_ = std::thread([this] { Run(); });
+  } else {
+    std::lock_guard<std::mutex> stats(StatsMutex());
+    Stats().off = true;
+  }
+}
+
+void TextIndexer::Nudge() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    nudged_ = true;
+  }
+  cv_.notify_all();
+}
+
+uint64_t TextIndexer::passes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return passes_;
+}
+
+void TextIndexer::Run() {
+  LowerThisThreadsPriority();
+  std::mt19937_64 random(std::random_device{}());
+  while (!stopping_->load()) {
+    const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+    uint64_t repositories = 0, indexed = 0, index_bytes = 0, text_bytes = 0;
+    auto publish = [&](bool pass_done) {
+      std::lock_guard<std::mutex> lock(StatsMutex());
+      TextIndexStats& s = Stats();
+      // During a pass the figures only grow towards the new ones, never drop to the partial.
+      if (pass_done || indexed > s.indexed) {
+        s.repositories = std::max<uint64_t>(repositories, pass_done ? 0 : s.repositories);
+        s.indexed = indexed;
+        s.index_bytes = index_bytes;
+        s.text_bytes = text_bytes;
+      }
+      if (pass_done) s.passes++;
+    };
+    for (const auto& repo : catalog->all()) {
+      if (stopping_->load()) return;
+      if (TextIndexFile(*repo).empty()) continue;
+      repositories++;
+      auto seen = seen_.find(repo->name());
+      if (seen != seen_.end() &&
+          seen->second.stamp.Unchanged(RefsStamp::Take(seen->second.place))) {
+        indexed++;
+        index_bytes += seen->second.index_bytes;
+        text_bytes += seen->second.text_bytes;
+        continue;
+      }
+      // The refs as they are before the repository is read: a move during the build shows next
+      // pass.
+      RefsPlace place;
+      {
+        auto reader = repo->OpenOnce();
+        if (reader) place = reader->Place();
+      }
+      const RefsStamp before = place.empty() ? RefsStamp() : RefsStamp::Take(place);
+      const auto start = std::chrono::steady_clock::now();
+      auto b = BuildTextIndex(*repo, stop_);
+      if (stopping_->load()) return;
+      if (!b) {
+        std::string& last = last_error_[repo->name()];
+        if (last != b.error()) {
+          LogLine("repo-reader: the text index of `" + repo->name() +
+                  "` could not be built: " + b.error());
+        }
+        last = b.error();
+        seen_.erase(repo->name());
+        continue;
+      }
+      last_error_.erase(repo->name());
+      seen_[repo->name()] = Seen{place, before, b->index_bytes, b->text_bytes};
+      indexed++;
+      index_bytes += b->index_bytes;
+      text_bytes += b->text_bytes;
+      if (b->built) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        char speed[64];
+        std::snprintf(speed, sizeof speed, "%.1f s, %.1f MB/s", seconds,
+                      seconds > 0 ? static_cast<double>(b->text_bytes) / 1e6 / seconds : 0.0);
+        LogLine("repo-reader: text index of `" + repo->name() +
+                "`: " + Plural(b->files, "file", "files") + ", " + Megabytes(b->text_bytes) +
+                " of text indexed in " + speed + "; the index takes " + Megabytes(b->index_bytes));
+        publish(false);
+      }
+    }
+    publish(true);
+    malloc_trim(0);
+    std::unique_lock<std::mutex> lock(mu_);
+    ++passes_;
+    const double spread = std::uniform_real_distribution<double>(0.9, 1.1)(random);
+    const auto wait = std::chrono::milliseconds(
+        static_cast<int64_t>(static_cast<double>(options_.recheck.count()) * spread));
+    clock_.WaitFor(lock, cv_, wait, [this] { return stopping_->load() || nudged_; });
+    nudged_ = false;
+  }
+}
+
+}  // namespace rr

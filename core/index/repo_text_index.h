@@ -1,0 +1,122 @@
+// A served repository's text index (core/index/text_index.h): where it is kept, how it is built
+// from the repository's default branch, and the copy a search uses.
+//
+// The index is kept in the repository's own folder of the server's cache (RepoSettings::
+// index_folder, beside its history index), as `text.idx`; a repository without such a folder
+// (no cache folder, history_index: false) has none, and is searched by reading it. An index is
+// used only for what it was built from: its commit (the files it lists) and its content ids
+// (any commit's files that share them), and only while the repository serves the same paths as
+// when it was built (the policy's digest is in the file).
+//
+// TextIndexer is the background thread that keeps the indexes up to date, as HistoryIndexer
+// keeps the history's: one repository at a time, at the lowest CPU and I/O priority; a pass
+// opens nothing for a repository whose refs have not moved since its index was built (RefsStamp),
+// then waits `recheck` (spread by a tenth either way, so that many servers sharing a machine do
+// not pass in step) before the next; each index built is logged with its size and speed.
+// A search never waits for it: what is not indexed yet is read, as without an index.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/index/text_index.h"
+#include "core/runtime/service.h"
+#include "core/served/catalog.h"
+#include "core/served/live_catalog.h"
+#include "core/served/served_repo.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+// Where `repo`'s text index is kept; "" when it has none.
+std::string TextIndexFile(const ServedRepo& repo);
+// The digest of the paths `policy` serves, as an index records it.
+uint64_t PolicyDigest(const PathPolicy& policy);
+
+// The repository's index as on disk now, when there is one that opens, for the paths it serves
+// now; else null. Opened once and kept while the file stays the same (looked at with stat on
+// every call). A file that fails its checks is logged once and not used.
+std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo);
+
+struct TextIndexBuild {
+  bool built = false;  // false: the index already held the default branch's commit
+  size_t files = 0, blobs = 0;
+  uint64_t text_bytes = 0;   // of the text blobs read
+  uint64_t index_bytes = 0;  // the file written
+};
+// Brings the repository's index to its default branch as it is now.
+Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& stop);
+
+// How much the indexer has indexed, for `about` and /metrics (updated after each repository).
+struct TextIndexStats {
+  uint64_t repositories = 0;  // served repositories that can keep an index
+  uint64_t indexed = 0;       // of them, with an index of their default branch as last seen
+  uint64_t index_bytes = 0;
+  uint64_t text_bytes = 0;
+  uint64_t passes = 0;
+  bool off = false;  // no repository can keep one (no cache folder), and none will
+};
+TextIndexStats CurrentTextIndexStats();
+
+// What searches got from the indexes since the server started (for /metrics and tests): the
+// repositories (search targets) answered with one, and the files it told them not to read.
+struct TextIndexUse {
+  uint64_t targets = 0;
+  uint64_t files_passed_over = 0;
+};
+void CountTextIndexUse(uint64_t files_passed_over);
+TextIndexUse CurrentTextIndexUse();
+
+class TextIndexer final : public BackgroundService {
+ public:
+  struct Options {
+    std::chrono::milliseconds recheck{60000};  // between passes
+    // Where the wait between passes is measured; it must outlive the indexer.
+    const Clock* clock = &Clock::Real();
+  };
+  TextIndexer(std::shared_ptr<LiveCatalog> catalog, Options options);
+  ~TextIndexer() override;
+  TextIndexer(const TextIndexer&) = delete;
+  TextIndexer& operator=(const TextIndexer&) = delete;
+
+  std::string name() const override { return "text indexer"; }
+  // Starts the thread; later calls do nothing. No thread when no repository keeps an index (and
+  // the catalog cannot change).
+  void Start() override;
+  // Stops the pass under way at its next check and waits for the thread.
+  void Stop() override;
+  // Asks for a pass now (after a sync, say) instead of at the next recheck.
+  void Nudge();
+  uint64_t passes() const;
+
+ private:
+  void Run();
+
+  std::shared_ptr<LiveCatalog> catalog_;
+  Options options_;
+  const Clock& clock_;
+  std::shared_ptr<std::atomic<bool>> stopping_;
+  StopToken stop_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool nudged_ = false;
+  bool started_ = false;
+  uint64_t passes_ = 0;
+  struct Seen {
+    RefsPlace place;
+    RefsStamp stamp;
+    uint64_t index_bytes = 0, text_bytes = 0;
+  };
+  std::map<std::string, Seen> seen_;  // repository -> its refs when its index was last current
+  std::map<std::string, std::string> last_error_;
+  std::thread thread_;
+};
+
+}  // namespace rr

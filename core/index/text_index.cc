@@ -1,0 +1,413 @@
+#include "core/index/text_index.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <numeric>
+
+namespace rr {
+namespace {
+
+constexpr char kMagic[8] = {'R', 'R', 'T', 'X', 'T', 'I', 'D', 'X'};
+constexpr size_t kHeader = 160;
+constexpr uint32_t kExecutable = 0x80000000u;
+
+uint32_t U32(const unsigned char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t U64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+void Put32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
+void Set64(std::string* out, size_t at, uint64_t v) { std::memcpy(&(*out)[at], &v, 8); }
+void Set32(std::string* out, size_t at, uint32_t v) { std::memcpy(&(*out)[at], &v, 4); }
+
+// Header fields, by offset.
+enum : size_t {
+  kVersionAt = 8,
+  kHeaderSizeAt = 12,
+  kFileSizeAt = 16,
+  kDigestAt = 24,
+  kCommitAt = 32,
+  kPolicyAt = 56,
+  kTextBytesAt = 64,
+  kBlobCountAt = 72,
+  kTrigramCountAt = 76,
+  kPathCountAt = 80,
+  kOffOidsAt = 88,
+  kOffKindsAt = 96,
+  kOffPermAt = 104,
+  kOffTrigramsAt = 112,
+  kOffPostingsAt = 120,
+  kPostingsSizeAt = 128,
+  kOffPathsAt = 136,
+  kOffPathTextAt = 144,
+  kPathTextSizeAt = 152,
+};
+
+void PutVarint(std::string* out, uint32_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+}  // namespace
+
+uint64_t FileDigest(std::string_view file) {
+  return Fnv64(file.substr(kDigestAt + 8), Fnv64(file.substr(0, kDigestAt)));
+}
+
+uint64_t Fnv64(std::string_view bytes, uint64_t seed) {
+  uint64_t h = seed;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// ---- reading -------------------------------------------------------------------------------
+
+Result<std::shared_ptr<const TextIndex>> TextIndex::Open(const std::string& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error{"cannot open the text index: " + std::string(std::strerror(errno))};
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    ::close(fd);
+    return Error{"cannot read the text index's size"};
+  }
+  const auto size = static_cast<size_t>(st.st_size);
+  if (size < kHeader) {
+    ::close(fd);
+    return Error{"the text index is shorter than its header (" + std::to_string(size) + " bytes)"};
+  }
+  void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return Error{"cannot map the text index"};
+  std::shared_ptr<TextIndex> ix(new TextIndex());
+  ix->data_ = static_cast<const unsigned char*>(map);
+  ix->size_ = size;
+  const unsigned char* d = ix->data_;
+  auto bad = [](const std::string& why) -> Result<std::shared_ptr<const TextIndex>> {
+    return Error{"the text index is damaged: " + why};
+  };
+  if (std::memcmp(d, kMagic, 8) != 0) return bad("not a text index (magic)");
+  if (U32(d + kVersionAt) != kVersion) {
+    return Error{"the text index is of format " + std::to_string(U32(d + kVersionAt)) + ", not " +
+                 std::to_string(kVersion)};
+  }
+  if (U32(d + kHeaderSizeAt) != kHeader) return bad("header size");
+  if (U64(d + kFileSizeAt) != size) return bad("its size is not the size it was written with");
+  if (FileDigest(std::string_view(reinterpret_cast<const char*>(d), size)) != U64(d + kDigestAt)) {
+    return bad("its digest does not match its contents");
+  }
+  std::memcpy(ix->commit_.id, d + kCommitAt, GIT_OID_RAWSZ);
+  ix->policy_ = U64(d + kPolicyAt);
+  ix->text_bytes_ = U64(d + kTextBytesAt);
+  const uint64_t n = U32(d + kBlobCountAt), t = U32(d + kTrigramCountAt), p = U32(d + kPathCountAt);
+  // A section [off, off + len) lies inside the body.
+  auto inside = [&](uint64_t off, uint64_t len) {
+    return off >= kHeader && off <= size && len <= size - off;
+  };
+  const uint64_t off_oids = U64(d + kOffOidsAt), off_kinds = U64(d + kOffKindsAt),
+                 off_perm = U64(d + kOffPermAt), off_tri = U64(d + kOffTrigramsAt),
+                 off_post = U64(d + kOffPostingsAt), post_size = U64(d + kPostingsSizeAt),
+                 off_paths = U64(d + kOffPathsAt), off_text = U64(d + kOffPathTextAt),
+                 text_size = U64(d + kPathTextSizeAt);
+  if (!inside(off_oids, n * GIT_OID_RAWSZ) || !inside(off_kinds, n) || !inside(off_perm, n * 4) ||
+      !inside(off_tri, t * 8 + 4) || !inside(off_post, post_size) ||
+      !inside(off_paths, p * 8 + 4) || !inside(off_text, text_size)) {
+    return bad("a section lies outside the file");
+  }
+  ix->blob_count_ = n;
+  ix->trigram_count_ = t;
+  ix->path_count_ = p;
+  ix->oids_ = d + off_oids;
+  ix->kinds_ = d + off_kinds;
+  ix->trigrams_ = d + off_tri;
+  ix->postings_ = d + off_post;
+  ix->postings_size_ = post_size;
+  ix->path_table_ = d + off_paths;
+  ix->path_text_ = d + off_text;
+  ix->path_text_size_ = text_size;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (ix->kinds_[i] > static_cast<uint8_t>(BlobKind::kUnread)) return bad("a blob's kind");
+  }
+  // The permutation sorts the content ids: each number once, in increasing id order.
+  const unsigned char* perm = d + off_perm;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint32_t b = U32(perm + i * 4);
+    if (b >= n) return bad("a blob number past the blobs");
+    if (i > 0) {
+      const uint32_t a = U32(perm + (i - 1) * 4);
+      if (std::memcmp(ix->oids_ + a * GIT_OID_RAWSZ, ix->oids_ + b * GIT_OID_RAWSZ,
+                      GIT_OID_RAWSZ) >= 0) {
+        return bad("content ids out of order");
+      }
+    }
+  }
+  ix->perm_ = perm;
+  for (uint64_t i = 0; i < t; ++i) {
+    const uint32_t tri = U32(ix->trigrams_ + i * 8), off = U32(ix->trigrams_ + i * 8 + 4);
+    const uint32_t next = U32(ix->trigrams_ + (i + 1) * 8 + (i + 1 == t ? 0 : 4));
+    if (tri > 0xFFFFFF) return bad("a trigram out of range");
+    if (i > 0 && tri <= U32(ix->trigrams_ + (i - 1) * 8)) return bad("trigrams out of order");
+    if (off > next || next > post_size) return bad("a posting list outside the postings");
+  }
+  if (t > 0 ? U32(ix->trigrams_ + t * 8) != post_size : post_size != 0) {
+    return bad("the postings' end");
+  }
+  for (uint64_t i = 0; i < p; ++i) {
+    const uint32_t b = U32(ix->path_table_ + i * 8) & ~kExecutable;
+    const uint32_t off = U32(ix->path_table_ + i * 8 + 4);
+    const uint32_t next =
+        i + 1 == p ? U32(ix->path_table_ + p * 8) : U32(ix->path_table_ + (i + 1) * 8 + 4);
+    if (b >= n) return bad("a path's blob past the blobs");
+    if (off >= next || next > text_size) return bad("a path outside the path text");
+  }
+  if (U32(ix->path_table_ + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
+  return std::shared_ptr<const TextIndex>(std::move(ix));
+}
+
+TextIndex::~TextIndex() {
+  if (data_) munmap(const_cast<unsigned char*>(data_), size_);
+}
+
+size_t TextIndex::Find(const git_oid& oid) const {
+  size_t lo = 0, hi = blob_count_;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    const uint32_t b = U32(perm_ + mid * 4);
+    const int c = std::memcmp(oids_ + size_t{b} * GIT_OID_RAWSZ, oid.id, GIT_OID_RAWSZ);
+    if (c == 0) return b;
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return SIZE_MAX;
+}
+
+BlobKind TextIndex::Kind(size_t blob) const { return static_cast<BlobKind>(kinds_[blob]); }
+
+const git_oid& TextIndex::Oid(size_t blob) const {
+  return *reinterpret_cast<const git_oid*>(oids_ + blob * GIT_OID_RAWSZ);
+}
+
+bool TextIndex::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
+  out->clear();
+  size_t lo = 0, hi = trigram_count_;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    const uint32_t t = U32(trigrams_ + mid * 8);
+    if (t == trigram) {
+      lo = mid;
+      hi = mid + 1;
+      break;
+    }
+    if (t < trigram) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo >= trigram_count_ || U32(trigrams_ + lo * 8) != trigram) return true;  // none
+  size_t at = U32(trigrams_ + lo * 8 + 4);
+  const size_t end = U32(trigrams_ + (lo + 1) * 8 + (lo + 1 == trigram_count_ ? 0 : 4));
+  uint64_t value = 0;
+  bool first = true;
+  while (at < end) {
+    uint64_t delta = 0;
+    int shift = 0;
+    while (true) {
+      if (at >= end || shift > 28) return false;
+      const unsigned char b = postings_[at++];
+      delta |= uint64_t{b & 0x7Fu} << shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+    }
+    if (!first && delta == 0) return false;
+    value = first ? delta : value + delta;
+    first = false;
+    if (value >= blob_count_) return false;
+    out->push_back(static_cast<uint32_t>(value));
+  }
+  return true;
+}
+
+bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
+  out->assign(blob_count_, query.all);
+  if (!query.all) {
+    std::vector<std::vector<uint32_t>> lists;
+    for (const auto& branch : query.branches) {
+      lists.resize(branch.size());
+      bool empty = false;
+      for (size_t i = 0; i < branch.size(); ++i) {
+        if (!Postings(branch[i], &lists[i])) return false;
+        empty = empty || lists[i].empty();
+      }
+      if (empty) continue;
+      std::sort(lists.begin(), lists.end(),
+                [](const auto& a, const auto& b) { return a.size() < b.size(); });
+      std::vector<uint32_t> hits = lists[0], next;
+      for (size_t i = 1; i < lists.size() && !hits.empty(); ++i) {
+        next.clear();
+        std::set_intersection(hits.begin(), hits.end(), lists[i].begin(), lists[i].end(),
+                              std::back_inserter(next));
+        hits.swap(next);
+      }
+      for (uint32_t b : hits) (*out)[b] = true;
+    }
+  }
+  for (size_t b = 0; b < blob_count_; ++b) {
+    if (kinds_[b] == static_cast<uint8_t>(BlobKind::kUnread)) (*out)[b] = true;
+  }
+  return true;
+}
+
+TextIndex::PathEntry TextIndex::Path(size_t i) const {
+  const uint32_t word = U32(path_table_ + i * 8);
+  const uint32_t off = U32(path_table_ + i * 8 + 4);
+  const uint32_t next = i + 1 == path_count_ ? U32(path_table_ + path_count_ * 8)
+                                             : U32(path_table_ + (i + 1) * 8 + 4);
+  PathEntry e;
+  e.path = std::string_view(reinterpret_cast<const char*>(path_text_) + off, next - off);
+  e.blob = word & ~kExecutable;
+  e.executable = (word & kExecutable) != 0;
+  return e;
+}
+
+// ---- writing -------------------------------------------------------------------------------
+
+TextIndexWriter::TextIndexWriter() : seen_((1u << 24) / 64, 0) {}
+TextIndexWriter::~TextIndexWriter() = default;
+
+size_t TextIndexWriter::Known(const git_oid& oid) const {
+  auto it = known_.find(std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ));
+  return it == known_.end() ? SIZE_MAX : it->second;
+}
+
+size_t TextIndexWriter::AddBlob(const git_oid& oid, BlobKind kind, std::string_view text) {
+  const std::string key(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+  auto it = known_.find(key);
+  if (it != known_.end()) return it->second;
+  const auto number = static_cast<uint32_t>(oids_.size());
+  known_.emplace(key, number);
+  oids_.push_back(oid);
+  kinds_.push_back(static_cast<uint8_t>(kind));
+  if (kind != BlobKind::kText) return number;
+  text_bytes_ += text.size();
+  touched_.clear();
+  ForEachTrigram(text, [&](uint32_t t) {
+    uint64_t& word = seen_[t >> 6];
+    const uint64_t bit = uint64_t{1} << (t & 63);
+    if (word & bit) return;
+    word |= bit;
+    touched_.push_back(t);
+  });
+  for (uint32_t t : touched_) {
+    seen_[t >> 6] = 0;
+    Posting& p = postings_[t];
+    PutVarint(&p.bytes, p.any ? number - p.last : number);
+    p.last = number;
+    p.any = true;
+  }
+  return number;
+}
+
+void TextIndexWriter::AddPath(std::string_view path, size_t blob, bool executable) {
+  path_blobs_.push_back(static_cast<uint32_t>(blob) | (executable ? kExecutable : 0));
+  path_offsets_.push_back(static_cast<uint32_t>(path_text_.size()));
+  path_text_.append(path);
+}
+
+Status TextIndexWriter::Write(const std::string& file, const git_oid& commit,
+                              uint64_t policy) const {
+  const size_t n = oids_.size();
+  std::string out(kHeader, '\0');
+  std::memcpy(&out[0], kMagic, 8);
+  Set32(&out, kVersionAt, TextIndex::kVersion);
+  Set32(&out, kHeaderSizeAt, kHeader);
+  std::memcpy(&out[kCommitAt], commit.id, GIT_OID_RAWSZ);
+  Set64(&out, kPolicyAt, policy);
+  Set64(&out, kTextBytesAt, text_bytes_);
+  Set32(&out, kBlobCountAt, static_cast<uint32_t>(n));
+  Set32(&out, kTrigramCountAt, static_cast<uint32_t>(postings_.size()));
+  Set32(&out, kPathCountAt, static_cast<uint32_t>(path_blobs_.size()));
+  Set64(&out, kOffOidsAt, out.size());
+  for (const auto& o : oids_) out.append(reinterpret_cast<const char*>(o.id), GIT_OID_RAWSZ);
+  Set64(&out, kOffKindsAt, out.size());
+  out.append(reinterpret_cast<const char*>(kinds_.data()), kinds_.size());
+  std::vector<uint32_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+    return std::memcmp(oids_[a].id, oids_[b].id, GIT_OID_RAWSZ) < 0;
+  });
+  Set64(&out, kOffPermAt, out.size());
+  for (uint32_t b : perm) Put32(&out, b);
+  std::vector<uint32_t> keys;
+  keys.reserve(postings_.size());
+  for (const auto& [t, p] : postings_) keys.push_back(t);
+  std::sort(keys.begin(), keys.end());
+  Set64(&out, kOffTrigramsAt, out.size());
+  uint32_t at = 0;
+  for (uint32_t t : keys) {
+    Put32(&out, t);
+    Put32(&out, at);
+    at += static_cast<uint32_t>(postings_.at(t).bytes.size());
+  }
+  Put32(&out, at);
+  Set64(&out, kOffPostingsAt, out.size());
+  Set64(&out, kPostingsSizeAt, at);
+  for (uint32_t t : keys) out.append(postings_.at(t).bytes);
+  Set64(&out, kOffPathsAt, out.size());
+  for (size_t i = 0; i < path_blobs_.size(); ++i) {
+    Put32(&out, path_blobs_[i]);
+    Put32(&out, path_offsets_[i]);
+  }
+  Put32(&out, static_cast<uint32_t>(path_text_.size()));
+  Set64(&out, kOffPathTextAt, out.size());
+  Set64(&out, kPathTextSizeAt, path_text_.size());
+  out.append(path_text_);
+  Set64(&out, kFileSizeAt, out.size());
+  Set64(&out, kDigestAt, FileDigest(out));
+
+  const std::string slash = file.substr(0, file.rfind('/') + 1);
+  const std::string temp = slash + ".text-index-" + std::to_string(getpid()) + "-" +
+                           std::to_string(static_cast<long>(syscall(SYS_gettid))) + ".part";
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return Error{"cannot write the text index: " + std::string(std::strerror(errno))};
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t w = ::write(fd, out.data() + done, out.size() - done);
+    if (w <= 0) {
+      if (w < 0 && errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      unlink(temp.c_str());
+      return Error{"cannot write the text index: " + why};
+    }
+    done += static_cast<size_t>(w);
+  }
+  if (::close(fd) != 0 || rename(temp.c_str(), file.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(temp.c_str());
+    return Error{"cannot write the text index: " + why};
+  }
+  return Status{};
+}
+
+}  // namespace rr

@@ -1,0 +1,134 @@
+// TextIndex: one repository's text index as kept on disk, for one commit of its default branch:
+// the served files of that commit (paths in walk order, each with its content id), and for each
+// unique content (blob) the trigrams it holds (core/index/trigrams.h), as posting lists. It only
+// ever narrows which files a search reads; the search's own matcher decides (core/search).
+//
+// The file, written by TextIndexWriter to a temporary name and renamed into place (a reader sees
+// the old file or the new one, never half of one), little-endian:
+//   header   magic "RRTXTIDX", format version, the file's size, a 64-bit FNV-1a digest of
+//            every other byte of the file (FileDigest), the commit, the policy digest (include /
+//            exclude and the credential-file rule the paths were listed under), counts and section
+//            offsets;
+//   blobs    content ids, sorted (20 bytes each), then one byte each: text (its trigrams are
+//            indexed), binary (never matches), or unread (over the size limit, not in the local
+//            copy: always read by a search);
+//   trigrams (trigram, offset of its postings) sorted by trigram, then the end of the postings;
+//   postings blob numbers in increasing order, each the difference from the one before as a
+//            LEB128 varint;
+//   paths    per served file: its blob number and flags (executable), and where its path's bytes
+//            begin in the path text; then the path text.
+// Open maps the file read-only and checks all of it before use: magic, version, size, digest,
+// every offset and count within the file, offsets in order. A file that fails any check is
+// refused with the reason (the search then reads the repository as without an index); nothing
+// in a file, however made, can make a reader read outside it.
+#pragma once
+
+#include <git2.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/index/trigrams.h"
+#include "core/util/result.h"
+
+namespace rr {
+
+enum class BlobKind : uint8_t { kText = 0, kBinary = 1, kUnread = 2 };
+
+class TextIndex {
+ public:
+  static constexpr uint32_t kVersion = 1;
+
+  // Maps and checks `file`; an error says why it cannot be used.
+  static Result<std::shared_ptr<const TextIndex>> Open(const std::string& file);
+  ~TextIndex();
+  TextIndex(const TextIndex&) = delete;
+  TextIndex& operator=(const TextIndex&) = delete;
+
+  const git_oid& commit() const { return commit_; }
+  uint64_t policy() const { return policy_; }
+  size_t blobs() const { return blob_count_; }
+  size_t paths() const { return path_count_; }
+  size_t bytes() const { return size_; }
+  // The text the indexed blobs hold (bytes), as counted when it was written.
+  uint64_t text_bytes() const { return text_bytes_; }
+
+  // The blob number of a content id, or SIZE_MAX when the index does not hold it.
+  size_t Find(const git_oid& oid) const;
+  BlobKind Kind(size_t blob) const;
+  const git_oid& Oid(size_t blob) const;
+
+  // Which blobs may hold a match of `query`: one flag a blob. Unread blobs always may.
+  // False when a posting list is found damaged (then use no index).
+  bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
+
+  struct PathEntry {
+    std::string_view path;
+    size_t blob = 0;
+    bool executable = false;
+  };
+  PathEntry Path(size_t i) const;
+
+ private:
+  TextIndex() = default;
+  bool Postings(uint32_t trigram, std::vector<uint32_t>* out) const;
+
+  const unsigned char* data_ = nullptr;
+  size_t size_ = 0;
+  git_oid commit_{};
+  uint64_t policy_ = 0;
+  uint64_t text_bytes_ = 0;
+  size_t blob_count_ = 0, trigram_count_ = 0, path_count_ = 0;
+  const unsigned char* oids_ = nullptr;
+  const unsigned char* perm_ = nullptr;  // blob numbers in content-id order
+  const unsigned char* kinds_ = nullptr;
+  const unsigned char* trigrams_ = nullptr;  // (u32 trigram, u32 offset) * count, then u32 end
+  const unsigned char* postings_ = nullptr;
+  size_t postings_size_ = 0;
+  const unsigned char* path_table_ = nullptr;  // (u32 blob | executable bit 31, u32 offset)
+  const unsigned char* path_text_ = nullptr;
+  size_t path_text_size_ = 0;
+};
+
+// Builds an index file: blobs first (each once, in any order), then the paths in walk order.
+class TextIndexWriter {
+ public:
+  TextIndexWriter();
+  ~TextIndexWriter();
+  // The blob number of `oid`, adding it (with its trigrams, when text) on first sight.
+  size_t AddBlob(const git_oid& oid, BlobKind kind, std::string_view text);
+  size_t Known(const git_oid& oid) const;  // SIZE_MAX when not added
+  void AddPath(std::string_view path, size_t blob, bool executable);
+  // Writes the file atomically (temporary file in the same folder, renamed into place).
+  Status Write(const std::string& file, const git_oid& commit, uint64_t policy) const;
+  uint64_t text_bytes() const { return text_bytes_; }
+
+ private:
+  struct Posting {
+    std::string bytes;  // varint deltas
+    uint32_t last = 0;
+    bool any = false;
+  };
+  std::vector<git_oid> oids_;
+  std::vector<uint8_t> kinds_;
+  std::unordered_map<std::string, size_t> known_;  // raw oid bytes -> number
+  std::unordered_map<uint32_t, Posting> postings_;
+  std::vector<uint64_t> seen_;  // a bit per trigram, for the blob being added
+  std::vector<uint32_t> touched_;
+  std::vector<uint32_t> path_blobs_;
+  std::vector<uint32_t> path_offsets_;
+  std::string path_text_;
+  uint64_t text_bytes_ = 0;
+};
+
+// The digest the file format uses (FNV-1a, 64 bits), also for policies.
+uint64_t Fnv64(std::string_view bytes, uint64_t seed = 1469598103934665603ull);
+// An index file's digest: of every byte but the digest's own eight (header included).
+uint64_t FileDigest(std::string_view file);
+
+}  // namespace rr

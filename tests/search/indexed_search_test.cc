@@ -1,0 +1,195 @@
+// The text index never decides an answer: over a small organisation of real repositories (folders
+// of this project's own source, a fork, a repository serving only part of itself, a binary file
+// and a credential file holding the token), search and grep answer exactly what they answer
+// reading every file — unique tokens, rare and common identifiers, regular expressions,
+// ignore_case, path filters, a pattern with no trigram — and the index was used. A commit made
+// after indexing (a new file, a changed one) is found by the next search, exactly; grep at an
+// older ref, and an index file damaged on disk, answer the same too.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/app/wiring.h"
+#include "core/index/repo_text_index.h"
+#include "tests/search/search_kit.h"
+
+namespace rr::testing::search {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A repository holding the files below `folder` of this project's source, committed.
+void FromSource(TestRepo& repo, const std::string& folder) {
+  const fs::path root = fs::path(RR_SOURCE_DIR) / folder;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    repo.Write(fs::relative(e.path(), root).string(), ReadText(e.path()));
+  }
+  repo.Commit("from " + folder);
+}
+
+class IndexedSearch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::vector<std::pair<std::string, std::string>> sources = {
+        {"util", "core/util"},     {"git", "core/git"},
+        {"served", "core/served"}, {"search", "core/search"},
+        {"policy", "core/policy"}, {"secrets", "core/secrets"},
+        {"docs", "docs"},          {"search-tests", "tests/search"}};
+    for (const auto& [name, folder] : sources) {
+      repos_.push_back(std::make_unique<TestRepo>(tmp_ / name));
+      FromSource(*repos_.back(), folder);
+      config_.repos.push_back(Served(name, repos_.back()->path()));
+    }
+    // A fork of util with one commit of its own, holding the organisation's unique token.
+    repos_.push_back(std::make_unique<TestRepo>(tmp_ / "util-fork"));
+    FromSource(*repos_.back(), "core/util");
+    repos_.back()->Write("fork.txt", "the fork's own: orgtoken-09700\nKELVIN \xe2\x84\xaa\n");
+    repos_.back()->Commit("fork");
+    config_.repos.push_back(Served("util-fork", repos_.back()->path()));
+    // The token also in a binary file, a credential file (never served) and an excluded folder.
+    repos_.push_back(std::make_unique<TestRepo>(tmp_ / "app"));
+    TestRepo& app = *repos_.back();
+    app.Write("bin/blob.dat", std::string("orgtoken-09700\0\0binary", 23));
+    app.Write(".env", "TOKEN=orgtoken-09700\n");
+    app.Write("private/notes.txt", "orgtoken-09700 in a folder kept out\n");
+    app.Write("src/main.go", "func mainHandler(w http.ResponseWriter) {}\nfunc other() {}\n");
+    app.Write("src/Util.go", "// STOPTOKEN in capitals\nfunc utilHandler() {}\n");
+    app.Commit("app");
+    app.Write("src/main.go", "func mainHandler(w http.ResponseWriter) {}\nfunc second() {}\n");
+    app.Commit("app two");
+    RepoConfig partial = Served("app", app.path());
+    partial.exclude = {"private/**"};
+    config_.repos.push_back(partial);
+
+    config_.source = "test";
+    scan_config_ = config_;
+    config_.cache_folder = tmp_ / "cache";
+    fs::create_directories(config_.cache_folder);
+    auto catalog = BuildCatalog(config_);
+    ASSERT_TRUE(catalog) << catalog.error();
+    catalog_ = catalog.take();
+    for (const auto& repo : catalog_->all()) {
+      auto built = BuildTextIndex(*repo, StopToken());
+      ASSERT_TRUE(built) << repo->name() << ": " << built.error();
+      EXPECT_TRUE(built->built);
+    }
+    indexed_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, config_);
+    scan_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, scan_config_);
+  }
+
+  // The same call with the index and reading every file: the same answer. Returns it.
+  std::string Same(const std::string& tool, const std::string& args) {
+    const auto with = indexed_->Call(tool, args);
+    const auto without = scan_->Call(tool, args);
+    EXPECT_EQ(with.is_error, without.is_error) << args;
+    EXPECT_EQ(with.text, without.text) << tool << " " << args;
+    return with.text;
+  }
+
+  const ServedRepo& Repo(const std::string& name) {
+    for (const auto& r : catalog_->all()) {
+      if (r->name() == name) return *r;
+    }
+    throw std::runtime_error("no repository " + name);
+  }
+
+  TempDir tmp_;
+  std::vector<std::unique_ptr<TestRepo>> repos_;
+  Config config_, scan_config_;
+  std::shared_ptr<const Catalog> catalog_;
+  std::unique_ptr<ToolHarness> indexed_, scan_;
+};
+
+const std::vector<std::string> kSearches = {
+    R"({"pattern":"orgtoken-09700"})",
+    R"({"pattern":"StopToken"})",
+    R"({"pattern":"kMaxFileBytes"})",
+    R"({"pattern":"std::string"})",
+    R"({"pattern":"return"})",
+    R"({"pattern":"zzqqxx-not-anywhere"})",
+    R"({"pattern":"Result<[A-Za-z]+>","regex":true})",
+    R"({"pattern":"^#include \"core/(util|git)/","regex":true})",
+    R"({"pattern":"T[a-z]+Index","regex":true})",
+    R"({"pattern":"\\bStopToken\\b","regex":true})",
+    R"({"pattern":"func \\w+Handler\\(","regex":true})",
+    R"({"pattern":"colou?r|behaviou?r","regex":true})",
+    R"({"pattern":"[0-9]{4}-[0-9]{2}","regex":true})",
+    R"({"pattern":"stoptoken","ignore_case":true})",
+    R"({"pattern":"kelvin","ignore_case":true})",
+    R"({"pattern":"HANDLER\\(","regex":true,"ignore_case":true})",
+    R"({"pattern":"Walk","path":"served_repo.h"})",
+    R"({"pattern":"git_oid","path":"src"})",
+    R"({"pattern":"TextPattern","repos":["search","search-tests"]})",
+    R"({"pattern":"include","repos":["util","util-fork"]})",
+};
+
+TEST_F(IndexedSearch, AnswersAreTheScansAndTheIndexIsUsed) {
+  const TextIndexUse before = CurrentTextIndexUse();
+  for (const auto& args : kSearches) Same("search", args);
+  const std::string token = Same("search", kSearches[0]);
+  EXPECT_NE(token.find("fork.txt"), std::string::npos) << token;
+  // In app: neither the credential file, the excluded folder nor the binary file is shown.
+  EXPECT_TRUE(HitsIn(token, "app").empty()) << token;
+  const TextIndexUse after = CurrentTextIndexUse();
+  EXPECT_GT(after.targets - before.targets, 100u);
+  EXPECT_GT(after.files_passed_over - before.files_passed_over, 1000u);
+  for (const std::string& args :
+       {std::string(R"({"repo":"util","pattern":"Ere","context":2})"),
+        std::string(R"({"repo":"app","pattern":"func","ref":"HEAD~1"})"),
+        std::string(R"({"repo":"app","pattern":"Handler","files_only":true})"),
+        std::string(R"({"repo":"git","pattern":"oid","path":"tree_diff.cc"})"),
+        std::string(R"({"repo":"docs","pattern":"search","ignore_case":true,"context":1})")}) {
+    Same("grep", args);
+  }
+}
+
+TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
+  TestRepo& git = *repos_[1];
+  git.Write("fresh.txt", "freshtoken-4242 arrived after the index\n");
+  git.Write("tree_diff.h", ReadText(fs::path(git.path()) / "tree_diff.h") + "// orgtoken-09700\n");
+  git.Commit("after indexing");
+  const TextIndexUse before = CurrentTextIndexUse();
+  const std::string fresh = Same("search", R"({"pattern":"freshtoken-4242"})");
+  EXPECT_EQ(HitsIn(fresh, "git"), GitGrep(git, "main", {"-F"}, "freshtoken-4242", {}, "5"));
+  EXPECT_FALSE(HitsIn(fresh, "git").empty()) << fresh;
+  const std::string token = Same("search", R"({"pattern":"orgtoken-09700"})");
+  EXPECT_EQ(HitsIn(token, "git"), GitGrep(git, "main", {"-F"}, "orgtoken-09700", {}, "5"));
+  EXPECT_FALSE(HitsIn(token, "git").empty()) << token;
+  EXPECT_NE(token.find("fork.txt"), std::string::npos) << token;
+  // The repository that moved was still narrowed by its index, for what did not change.
+  EXPECT_GT(CurrentTextIndexUse().files_passed_over - before.files_passed_over, 100u);
+  Same("grep", R"({"repo":"git","pattern":"orgtoken"})");
+  Same("grep", R"({"repo":"git","pattern":"orgtoken","ref":"HEAD~1"})");
+  // Indexed again, the same.
+  auto rebuilt = BuildTextIndex(Repo("git"), StopToken());
+  ASSERT_TRUE(rebuilt) << rebuilt.error();  // or the server's own indexer already did
+  Same("search", R"({"pattern":"freshtoken-4242"})");
+}
+
+TEST_F(IndexedSearch, AnIndexDamagedOnDiskIsNotUsedAndTheAnswerIsTheSame) {
+  const std::string file = TextIndexFile(Repo("util-fork"));
+  ASSERT_TRUE(fs::exists(file));
+  std::string bytes = ReadText(file);
+  bytes.resize(bytes.size() / 2);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string token = Same("search", R"({"pattern":"orgtoken-09700"})");
+  EXPECT_NE(token.find("fork.txt"), std::string::npos) << token;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << "garbage";
+  Same("search", R"({"pattern":"orgtoken-09700"})");
+  fs::remove(file);
+  Same("search", R"({"pattern":"orgtoken-09700"})");
+}
+
+}  // namespace
+}  // namespace rr::testing::search
