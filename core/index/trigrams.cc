@@ -53,6 +53,14 @@ size_t PastBracket(std::string_view p, size_t i) {
   return std::string_view::npos;
 }
 
+// Past the pattern's element at `j`: an escape pair, a bracket expression (npos when it does not
+// close), or one byte.
+size_t PastElement(std::string_view p, size_t j) {
+  if (p[j] == '\\') return j + 2;
+  if (p[j] == '[') return PastBracket(p, j);
+  return j + 1;
+}
+
 // An interval's bounds at `i` ('{'): true with *min and *past (the index after '}') when the
 // text there is {m}, {m,}, {,n} or {m,n}.
 bool Interval(std::string_view p, size_t i, size_t* min, size_t* past) {
@@ -132,19 +140,10 @@ bool Branch(std::string_view p, bool ignore_case, std::vector<uint32_t>* out) {
         // A group requires nothing here: skip to its ')' (brackets and escapes inside).
         size_t depth = 0, j = i;
         while (j < p.size()) {
-          if (p[j] == '\\') {
-            j += 2;
-            continue;
-          }
-          if (p[j] == '[') {
-            const size_t past = PastBracket(p, j);
-            if (past == std::string_view::npos) return false;
-            j = past;
-            continue;
-          }
           if (p[j] == '(') ++depth;
           if (p[j] == ')' && --depth == 0) break;
-          ++j;
+          j = PastElement(p, j);
+          if (j == std::string_view::npos) return false;
         }
         if (j >= p.size()) return false;
         end_run();
@@ -189,23 +188,14 @@ bool Branch(std::string_view p, bool ignore_case, std::vector<uint32_t>* out) {
 bool Branches(std::string_view p, std::vector<std::string_view>* out) {
   size_t depth = 0, start = 0, j = 0;
   while (j < p.size()) {
-    if (p[j] == '\\') {
-      j += 2;
-      continue;
-    }
-    if (p[j] == '[') {
-      const size_t past = PastBracket(p, j);
-      if (past == std::string_view::npos) return false;
-      j = past;
-      continue;
-    }
     if (p[j] == '(') ++depth;
     if (p[j] == ')' && depth > 0) --depth;
     if (p[j] == '|' && depth == 0) {
       out->push_back(p.substr(start, j - start));
       start = j + 1;
     }
-    ++j;
+    j = PastElement(p, j);
+    if (j == std::string_view::npos) return false;
   }
   out->push_back(p.substr(start));
   return true;
