@@ -206,15 +206,15 @@ TEST(SearchBounds, ASearchWithFewFileDescriptorsReachesEveryRepositoryOrSaysWhyN
   EXPECT_FALSE(Has(text, "partial")) << text.substr(0, 3000);
   EXPECT_FALSE(Has(text, "not searched")) << text.substr(0, 3000);
 
-  // So few that a repository cannot be opened at all: the reason is given.
-  size_t open_now = 0;
-  for (int fd = 0; fd < 128; ++fd) {
-    if (access(("/proc/" + std::to_string(server.pid()) + "/fd/" + std::to_string(fd)).c_str(),
-               F_OK) == 0) {
-      open_now = static_cast<size_t>(fd) + 1;
-    }
+  // So few that a repository cannot be opened at all: the reason is given. The limit bounds the
+  // number a new descriptor gets, not how many are open, so it is set at the lowest free number:
+  // a limit above a hole left by a closed descriptor would still let one file open at a time.
+  const std::string fds = "/proc/" + std::to_string(server.pid()) + "/fd/";
+  size_t first_free = 0;
+  while (first_free < 128 && access((fds + std::to_string(first_free)).c_str(), F_OK) == 0) {
+    ++first_free;
   }
-  const rlimit none{open_now, 128};
+  const rlimit none{first_free, 128};
   ASSERT_EQ(prlimit(server.pid(), RLIMIT_NOFILE, &none, nullptr), 0);
   const std::string starved = server.Call("search", R"({"pattern":"needle"})", &error);
   EXPECT_TRUE(Has(starved, "Too many open files") || Has(starved, "too many open files"))
