@@ -743,19 +743,24 @@ std::string Guidance::FileName(const GuidancePiece& skill, const Node& file) {
   return skill.from.empty() ? file.path.str() : skill.from + ":" + file.path.str();
 }
 
-Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const StopToken& stop) {
+Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const StopToken& stop,
+                                                   RepoReader* reader,
+                                                   const std::optional<CommitId>& head) {
   const RepoSettings& s = repo.settings();
   const ServedRepo* g = s.guidance_repo.get();
   if (!s.own && !g) return std::make_shared<const Guidance>();
 
   // The commits the two sources' default branches are at now.
-  std::optional<RepoReader> owners_reader, operator_reader;
+  std::optional<RepoReader> owned_reader, operator_reader;
+  RepoReader* owners_reader = reader;
   std::optional<CommitId> owners_commit, operator_commit;
   if (s.own) {
-    auto r = repo.Open();
-    if (!r) return Error{r.error()};
-    owners_reader.emplace(r.take());
-    owners_commit = HeadCommit(*owners_reader);
+    if (!owners_reader) {
+      auto r = repo.Open();
+      if (!r) return Error{r.error()};
+      owners_reader = &owned_reader.emplace(r.take());
+    }
+    owners_commit = reader && head ? head : HeadCommit(*owners_reader);
   }
   if (g) {
     auto r = g->Open();

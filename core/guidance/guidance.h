@@ -126,7 +126,13 @@ class Guidance {
 // repository's), or kept from an earlier call while neither branch has moved. A repository
 // with none gives an empty Guidance. Errors: the repository cannot be opened, or `stop` ended
 // the first walk of a commit (nothing is kept then; the next call walks again).
-Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const StopToken& stop);
+//
+// A caller that already holds `repo` open (a tool call's target) passes its handle as `reader`,
+// and the commit its default branch is at as `head` when it resolved that too: the lookup then
+// borrows no second handle and reads HEAD no second time. `head` is only read with `reader`.
+Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const StopToken& stop,
+                                                   RepoReader* reader = nullptr,
+                                                   const std::optional<CommitId>& head = {});
 
 // A file of a piece (a skill's file) as committed, read from the repository it came from, at
 // the commit it was found at.

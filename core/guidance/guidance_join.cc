@@ -59,7 +59,10 @@ void JoinGuidance(const CallTarget& target, const GuidanceJoin& how, const StopT
   const std::shared_ptr<const ServedRepo>& repo = target.repo;
   if (!repo) return;
   const std::string& tool = how.reading_tool;
-  auto guidance = GuidanceOf(*repo, stop);
+  auto guidance = GuidanceOf(*repo, stop, target.reader.get(),
+                             target.reader && target.at && target.at_default
+                                 ? std::optional<CommitId>(target.at->commit.id)
+                                 : std::nullopt);
   if (!guidance) {
     draft->guidance_line = "The guidance for agents of " + repo->name() + " cannot be read now (" +
                            guidance.error() + "); " + ReadGuidanceCall(tool, repo->name()) +

@@ -352,10 +352,12 @@ std::string McpServer::RunTool(const Tool& tool, const Poco::JSON::Object::Ptr& 
     auto target = std::make_shared<CallTarget>(resolved.take());
     ctx.target = target;
     auto draft = tool.Call(ctx, *args);
-    target->reader.reset();  // the repository's handle goes back to its pool now
     if (!draft) return pipeline_.FinishError(draft.error());
+    // The guidance join reads through the call's own handle (no second borrow, and HEAD read
+    // once when the call read the default branch); then the handle goes back to its pool.
     JoinGuidance(*target, GuidanceJoin{spec.traits.guidance, reading_tool_}, ctx.stop,
                  &draft.value());
+    target->reader.reset();
     *is_error = false;
     Draft done = draft.take();
     done.read = LinkOf(spec, *target);  // the host link (core/answer/host_links.h)

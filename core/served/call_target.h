@@ -36,6 +36,8 @@ struct CallTarget {
   // The ref argument resolved (ToolTraits::refs: `ref`, show_commit's `commit`, diff's `head`),
   // or the default branch when it was left out.
   std::optional<ReadPoint> at;
+  // Whether `at` is the default branch because its ref was left out (so `at` is where HEAD is).
+  bool at_default = false;
   // With two refs (diff's `base` and `head`): the first, resolved the same way.
   std::optional<ReadPoint> base;
 

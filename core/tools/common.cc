@@ -131,9 +131,12 @@ Result<CallTarget> ResolveTarget(const ToolSpec& spec, const Args& args, const C
   const bool named = traits.refs.size() > 1;
   for (size_t i = 0; i < traits.refs.size(); ++i) {
     const std::string& name = traits.refs[i];
-    auto at = t.reader->At(args.String(name));
+    const std::optional<std::string> ref = args.String(name);
+    auto at = t.reader->At(ref);
     if (!at) return Error{(named ? name + ": " : std::string()) + at.error()};
-    (named && i + 1 < traits.refs.size() ? t.base : t.at) = at.take();
+    const bool is_base = named && i + 1 < traits.refs.size();
+    (is_base ? t.base : t.at) = at.take();
+    if (!is_base) t.at_default = !ref.has_value();
   }
   return t;
 }
