@@ -1,6 +1,8 @@
 #include "core/util/text.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 namespace rr {
@@ -211,9 +213,33 @@ std::string DisplayText(std::string_view raw, std::string* scan) {
 }
 
 size_t CodePoints(std::string_view utf8) {
-  size_t n = 0;
-  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
+  // Every byte but a continuation byte (10xxxxxx) starts a code point. Eight bytes at a time: in
+  // `x & ~(x << 1)` the top bit of each byte is its own bit 7 and not its bit 6, so the top bits
+  // left by the mask are the continuation bytes; shifted down, each byte of the sum counts its
+  // lane's (at most 255 words before the lanes are added up). On every answer's text, several
+  // times an answer: a byte at a time it was the server's costliest function under load.
+  constexpr uint64_t kTops = 0x8080808080808080ULL;
+  const char* p = utf8.data();
+  const size_t size = utf8.size();
+  size_t continuations = 0, i = 0;
+  while (i + 8 <= size) {
+    uint64_t lanes = 0;
+    for (int k = 0; k < 255 && i + 8 <= size; ++k, i += 8) {
+      uint64_t x;
+      std::memcpy(&x, p + i, 8);
+      lanes += (x & ~(x << 1) & kTops) >> 7;
+    }
+    // The eight lanes added up: first in pairs into four 16-bit lanes (at most 510 each).
+    lanes = (lanes & 0x00FF00FF00FF00FFULL) + ((lanes >> 8) & 0x00FF00FF00FF00FFULL);
+    continuations += static_cast<size_t>((lanes * 0x0001000100010001ULL) >> 48);
+  }
+  if (i < size) {  // the last few bytes as one word, zeros after them (a zero starts one)
+    uint64_t x = 0;
+    std::memcpy(&x, p + i, size - i);
+    const uint64_t tops = x & ~(x << 1) & kTops;
+    for (uint64_t t = tops; t != 0; t &= t - 1) ++continuations;
+  }
+  return size - continuations;
 }
 
 size_t PrefixBytes(std::string_view utf8, size_t n) {
