@@ -97,6 +97,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", choices=["single", "replicas"])
+    ap.add_argument("--warmup", type=float, default=20,
+                    help="seconds of load on one server before the runs, not counted (0: none)")
     ap.add_argument("--file", default="core/mcp/server.cc")
     ap.add_argument("--folder", default="core/tools")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
@@ -124,6 +126,20 @@ def main():
 
     results = {}
     tmp = tempfile.mkdtemp(prefix="rr-http-load-")
+    if args.warmup > 0:
+        # Not counted: a server that has been up has its background indexes of the repository
+        # (history and text, kept in its cache folder) built; the first server started on a new
+        # machine builds them while it answers, at the lowest priority but on the same cores.
+        server, port = start_server(binary, config, os.path.join(tmp, "warmup.err"))
+        try:
+            time.sleep(1)
+            warm = dict(vars(args))
+            warm["seconds"] = args.warmup
+            run_load(http_load, port, [server.pid], argparse.Namespace(**warm))
+            log("warm-up: %g s of load on one server, not counted" % args.warmup)
+        finally:
+            server.terminate()
+            server.wait()
     if args.only in (None, "single"):
         rows = []
         for i in range(args.runs):
