@@ -172,9 +172,13 @@ def write_config(path, repos, secret_filter=True):
 class Client:
     """A persistent MCP client over stdio: one JSON-RPC message per line."""
 
-    def __init__(self, binary, config):
+    def __init__(self, binary, config, log=None):
+        """log: a file the server's log (stderr) is written to; none: dropped."""
+        err = open(log, "wb") if log else subprocess.DEVNULL
         self.proc = subprocess.Popen([binary, "--config", config], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE, stderr=err)
+        if log:
+            err.close()
         self.fd = self.proc.stdin.fileno()
         self.out = self.proc.stdout
         self.next_id = 0

@@ -133,6 +133,25 @@ def queries(count):
     return q
 
 
+def index_log(path):
+    """(new text bytes, seconds) of each index built, from the server's log lines: wall time,
+    and CPU time where the server logs it (at the lowest priority on a busy machine, the wall
+    time says more about the machine than about the indexing)."""
+    wall, cpu = [], []
+    pat = re.compile(r"text index of `[^`]*`: [\d,]+ files?, ([\d.]+) MB of text indexed in "
+                     r"([\d.]+) s")
+    pat_cpu = re.compile(r"\(([\d.]+) MB of new text\) in ([\d.]+) s of CPU")
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = pat.search(line)
+            if m:
+                wall.append((float(m.group(1)) * 1e6, float(m.group(2))))
+            m = pat_cpu.search(line)
+            if m:
+                cpu.append((float(m.group(1)) * 1e6, float(m.group(2))))
+    return wall, cpu
+
+
 def rss_mb(pid):
     return bench.memory_kb(pid).get("VmRSS", 0) / 1024.0
 
@@ -212,15 +231,21 @@ def main():
         unique += sum(int(l.split()[3]) for l in out.splitlines() if l.split()[1] == "blob")
     unique += 15 * a.repos
 
-    indexed = bench.Client(a.binary, indexed_cfg)
+    # Indexed from nothing in every run: the log's figures are the first pass's.
+    shutil.rmtree(cache, ignore_errors=True)
+    log = os.path.join(OUT, "indexed-%d.log" % a.repos)
+    indexed = bench.Client(a.binary, indexed_cfg, log=log)
     indexed.initialize()
     idle_mb = rss_mb(indexed.proc.pid)
     t_index, about = wait_indexed(indexed, a.repos, a.index_wait)
     indexed_mb = rss_mb(indexed.proc.pid)
     index_bytes = 0
     for dirpath, _, files in os.walk(cache):
+        # Each repository's list (text.list; text.idx: a whole index of its own, before the
+        # shared store) and the store's shards.
         index_bytes += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files
-                           if f == "text.idx")
+                           if f in ("text.idx", "text.list") or f.endswith(".tri"))
+    builds = index_log(log)
     scan = bench.Client(a.binary, scan_cfg)
     scan.initialize()
     qs = queries(a.repos)
@@ -251,6 +276,20 @@ def main():
     print("indexing (after start, background): %.1f s; %s" % (t_index, about))
     print("index on disk: %.1f MB; unique text of the sources: %.1f MB (ratio %.2f)" %
           (index_bytes / 1e6, unique / 1e6, index_bytes / max(unique, 1)))
+    wall, cpu = builds
+    if wall:
+        new = sum(b[0] for b in wall)
+        secs = sum(b[1] for b in wall)
+        print("indexing, per the log: %d repositories indexed, %.1f MB of text read in %.1f s "
+              "of wall time (%.2f MB/s)" % (len(wall), new / 1e6, secs, new / 1e6 / max(secs, 1e-9)))
+    if cpu:
+        new = sum(b[0] for b in cpu)
+        secs = sum(b[1] for b in cpu)
+        big = sorted(b[0] / 1e6 / b[1] for b in cpu if b[0] >= 1e6 and b[1] > 0)
+        print("indexing, CPU time: %d builds read new contents, %.2f MB of new text in %.2f s of "
+              "CPU (%.1f MB/s per core); builds reading 1 MB or more: %s MB/s" %
+              (len(cpu), new / 1e6, secs, new / 1e6 / max(secs, 1e-9),
+               ", ".join("%.1f" % x for x in big)))
     print("memory (VmRSS): idle after initialize %.1f MB, after indexing %.1f MB, after the "
           "queries %.1f MB" % (idle_mb, indexed_mb, peak_mb))
     print("answers identical with and without the index: %d of %d; partial answers: %d" %

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
+#include <map>
 #include <random>
 #include <unordered_map>
 
@@ -18,11 +20,13 @@
 namespace rr {
 namespace {
 
-// The indexes opened, by file, with how the file looked (stat) when opened.
+// The lists opened, by file, with how the file looked (stat) when opened, and the index made of
+// the list and the store as it was then.
 struct Opened {
   uint64_t dev = 0, ino = 0, size = 0;
   int64_t mtime_ns = 0;
-  std::shared_ptr<const TextIndex> index;  // null: the file failed its checks
+  std::shared_ptr<const IndexFile> list;  // null: the file failed its checks
+  std::shared_ptr<const TextIndex> index;
 };
 
 std::mutex& OpenedMutex() {
@@ -33,6 +37,9 @@ std::unordered_map<std::string, Opened>& OpenedIndexes() {
   static auto* map = new std::unordered_map<std::string, Opened>();
   return *map;
 }
+
+// Bumped whenever a list or a shard is written: a store is compacted only after a change.
+std::atomic<uint64_t> store_changes{0};
 
 std::mutex& StatsMutex() {
   static std::mutex mu;
@@ -60,7 +67,7 @@ std::string Megabytes(uint64_t bytes) {
 
 std::string TextIndexFile(const ServedRepo& repo) {
   const std::string& folder = repo.settings().index_folder;
-  return folder.empty() ? std::string() : folder + "/text.idx";
+  return folder.empty() ? std::string() : folder + "/text.list";
 }
 
 uint64_t PolicyDigest(const PathPolicy& policy) { return Fnv64(policy.Describe()); }
@@ -70,37 +77,54 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
   if (file.empty()) return nullptr;
   struct stat st {};
   if (stat(file.c_str(), &st) != 0) return nullptr;
+  auto store = CurrentTextStore(TextStoreFolder(repo.settings().index_folder));
   Opened now;
   now.dev = st.st_dev;
   now.ino = st.st_ino;
   now.size = static_cast<uint64_t>(st.st_size);
   now.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
-  std::shared_ptr<const TextIndex> index;
+  std::shared_ptr<const IndexFile> list;
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());
     auto it = OpenedIndexes().find(file);
     if (it != OpenedIndexes().end() && it->second.dev == now.dev && it->second.ino == now.ino &&
         it->second.size == now.size && it->second.mtime_ns == now.mtime_ns) {
-      index = it->second.index;
-    } else {
-      auto opened = TextIndex::Open(file);
-      if (!opened) {
-        LogLine("repo-reader: the text index of `" + repo.name() +
-                "` is not used (the repository is read instead): " + opened.error());
-      } else {
-        now.index = opened.take();
+      if (!it->second.list) return nullptr;
+      if (it->second.index && &it->second.index->store() == store.get()) {
+        const auto& index = it->second.index;
+        return index->policy() == PolicyDigest(repo.policy()) ? index : nullptr;
       }
-      index = now.index;
-      OpenedIndexes()[file] = std::move(now);
+      list = it->second.list;
     }
   }
-  if (!index || index->policy() != PolicyDigest(repo.policy())) return nullptr;
+  if (!list) {
+    auto opened = IndexFile::Open(file);
+    if (!opened) {
+      LogLine("repo-reader: the text index of `" + repo.name() +
+              "` is not used (the repository is read instead): " + opened.error());
+      std::lock_guard<std::mutex> lock(OpenedMutex());
+      OpenedIndexes()[file] = std::move(now);
+      return nullptr;
+    }
+    list = opened.take();
+  }
+  // Each of its blobs found in the store, once for this list and this store.
+  now.list = list;
+  now.index = std::make_shared<const TextIndex>(list, store);
+  std::shared_ptr<const TextIndex> index = now.index;
+  {
+    std::lock_guard<std::mutex> lock(OpenedMutex());
+    OpenedIndexes()[file] = std::move(now);
+  }
+  if (index->policy() != PolicyDigest(repo.policy())) return nullptr;
   return index;
 }
 
 Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& stop) {
   const std::string file = TextIndexFile(repo);
   if (file.empty()) return Error{"no folder to keep a text index in"};
+  const std::string folder = repo.settings().index_folder;
+  const std::string store_folder = TextStoreFolder(folder);
   auto reader = repo.OpenOnce();
   if (!reader) return Error{reader.error()};
   auto at = reader->At(std::nullopt);
@@ -108,45 +132,81 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
   const uint64_t policy = PolicyDigest(repo.policy());
   TextIndexBuild out;
   if (auto current = CurrentTextIndex(repo);
-      current && git_oid_equal(&current->commit(), &at->commit.id.oid()) != 0) {
+      current && current->missing() == 0 &&
+      git_oid_equal(&current->commit(), &at->commit.id.oid()) != 0) {
+    out.files = current->paths();
     out.index_bytes = current->bytes();
     out.text_bytes = current->text_bytes();
     return out;
   }
   auto root = reader->Find(*at, RepoPath::Root(), stop);
   if (!root) return Error{root.error()};
-  TextIndexWriter writer;
+  // This thread's CPU time: at the lowest priority on a busy machine, the wall time says more
+  // about the machine than about the indexing.
+  auto cpu_now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+  };
+  const double cpu_start = cpu_now();
+  const auto store = CurrentTextStore(store_folder);
+  // Where the store holds a content already: it is not read again.
+  auto held = [&](const git_oid& oid, BlobKind* kind, uint32_t* size) {
+    for (const auto& shard : store->shards) {
+      const size_t b = shard->Find(oid);
+      if (b == SIZE_MAX) continue;
+      *kind = shard->Kind(b);
+      *size = shard->Size(b);
+      return true;
+    }
+    return false;
+  };
+  IndexFileWriter list, fresh;  // the repository's list; the new blobs' shard
   size_t too_deep = 0;
   Status walked = reader->Walk(
       *root, stop,
       [&](const Node& node) {
         if (node.kind != EntryKind::kFile) return true;
-        size_t blob = writer.Known(node.oid);
+        size_t blob = list.Known(node.oid);
         if (blob == SIZE_MAX) {
-          // Never fetched: what the local copy lacks is read by the search, as without an index.
-          const auto size = reader->Size(node);
-          if (!size || *size > RepoReader::kMaxFileBytes) {
-            blob = writer.AddBlob(node.oid, BlobKind::kUnread, {});
-          } else {
-            auto data = reader->Read(node);
-            if (!data) {
-              blob = writer.AddBlob(node.oid, BlobKind::kUnread, {});
-            } else if (data->kind == FileData::Kind::kBinary) {
-              blob = writer.AddBlob(node.oid, BlobKind::kBinary, {});
-            } else {
-              blob = writer.AddBlob(node.oid, BlobKind::kText, data->bytes());
+          BlobKind kind = BlobKind::kUnread;
+          uint32_t size = 0;
+          if (!held(node.oid, &kind, &size)) {
+            // Never fetched: what the local copy lacks is read by the search, as without an
+            // index (and tried again at the next build).
+            const auto bytes = reader->Size(node);
+            if (bytes && *bytes <= RepoReader::kMaxFileBytes) {
+              auto data = reader->Read(node);
+              if (data && data->kind == FileData::Kind::kBinary) {
+                kind = BlobKind::kBinary;
+                fresh.AddBlob(node.oid, kind, {});
+              } else if (data) {
+                kind = BlobKind::kText;
+                size = static_cast<uint32_t>(data->bytes().size());
+                fresh.AddBlob(node.oid, kind, data->bytes());
+                out.text_bytes += size;
+              }
+              out.blobs++;
             }
-            out.blobs++;
           }
+          blob = list.AddSized(node.oid, kind, size);
         }
-        writer.AddPath(node.path.str(), blob, node.executable);
+        list.AddPath(node.path.str(), blob, node.executable);
         out.files++;
         return !stop.stopped();
       },
       &too_deep);
   if (!walked) return Error{walked.error()};
   if (stop.stopped()) return Error{"stopped"};
-  const std::string folder = repo.settings().index_folder;
+  // The shard first, then the list naming its blobs: a reader never finds a list whose new
+  // blobs are nowhere (and if it did, it would read them).
+  auto lock = TextStoreLock::Take(store_folder, stop);
+  if (!lock) return Error{lock.error()};
+  if (fresh.blobs() > 0) {
+    auto shard = WriteTextShard(store_folder, fresh);
+    if (!shard) return Error{shard.error()};
+    out.shard_bytes = *shard;
+  }
   // Made as the history index makes its folders: each missing one readable by the server only.
   for (size_t at = folder.find('/', 1);; at = folder.find('/', at + 1)) {
     const std::string part = at == std::string::npos ? folder : folder.substr(0, at);
@@ -156,13 +216,60 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     }
     if (at == std::string::npos) break;
   }
-  Status written = writer.Write(file, at->commit.id.oid(), policy);
+  Status written = list.Write(file, at->commit.id.oid(), policy);
   if (!written) return Error{written.error()};
+  store_changes.fetch_add(1);
+  unlink((folder + "/text.idx").c_str());  // a repository's whole index, as kept before the store
   struct stat st {};
   if (stat(file.c_str(), &st) == 0) out.index_bytes = static_cast<uint64_t>(st.st_size);
-  out.text_bytes = writer.text_bytes();
+  // Few shards, however many repositories were indexed one at a time.
+  auto merged = MergeSmallTextShards(store_folder, stop);
+  if (!merged && !stop.stopped()) {
+    LogLine("repo-reader: the text index's store could not merge its shards: " + merged.error());
+  }
   out.built = true;
+  if (out.blobs > 0) {
+    const double cpu = cpu_now() - cpu_start;
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "%zu new contents of %zu files read (%.2f MB of new text) in %.2f s of CPU, "
+                  "%.1f MB/s per core",
+                  out.blobs, out.files, static_cast<double>(out.text_bytes) / 1e6, cpu,
+                  cpu > 0 ? static_cast<double>(out.text_bytes) / 1e6 / cpu : 0.0);
+    LogLine("repo-reader: text index of `" + repo.name() + "`: " + line);
+  }
   return out;
+}
+
+void CompactTextStores(const Catalog& catalog, const StopToken& stop) {
+  static std::mutex mu;
+  static std::map<std::string, uint64_t> compacted;  // store folder -> changes when compacted
+  std::lock_guard<std::mutex> lock(mu);
+  const uint64_t changes = store_changes.load();
+  std::map<std::string, std::string> stores;  // store folder -> the folder of the lists' folders
+  for (const auto& repo : catalog.all()) {
+    const std::string& folder = repo->settings().index_folder;
+    if (folder.empty()) continue;
+    stores.emplace(TextStoreFolder(folder), folder.substr(0, folder.rfind('/')));
+  }
+  for (const auto& [store, lists] : stores) {
+    auto it = compacted.find(store);
+    if (it != compacted.end() && it->second == changes) continue;
+    auto c = CompactTextStore(store, lists, stop);
+    if (!c) {
+      if (!stop.stopped()) {
+        LogLine("repo-reader: the text index's store could not be compacted: " + c.error());
+      }
+      continue;
+    }
+    compacted[store] = changes;
+    if (c->shards_rewritten || c->shards_dropped) {
+      LogLine("repo-reader: text index store: " + std::to_string(c->shards_rewritten) +
+              " shards rewritten and " + std::to_string(c->shards_dropped) +
+              " dropped for contents no repository names any more, " + Megabytes(c->bytes_before) +
+              " -> " + Megabytes(c->bytes_after));
+    }
+  }
 }
 
 namespace {
@@ -180,8 +287,19 @@ TextIndexUse CurrentTextIndexUse() {
 }
 
 TextIndexStats CurrentTextIndexStats() {
-  std::lock_guard<std::mutex> lock(StatsMutex());
-  return Stats();
+  TextIndexStats s;
+  {
+    std::lock_guard<std::mutex> lock(StatsMutex());
+    s = Stats();
+  }
+  // The store is counted once, however many repositories name its contents.
+  const auto stores = KnownTextStores();
+  if (!stores.empty()) s.text_bytes = 0;
+  for (const auto& store : stores) {
+    s.index_bytes += store->bytes;
+    s.text_bytes += store->text_bytes;
+  }
+  return s;
 }
 
 TextIndexer::TextIndexer(std::shared_ptr<LiveCatalog> catalog, Options options)
@@ -297,6 +415,7 @@ void TextIndexer::Run() {
         publish(false);
       }
     }
+    CompactTextStores(*catalog, stop_);
     publish(true);
     malloc_trim(0);
     std::unique_lock<std::mutex> lock(mu_);

@@ -1,19 +1,22 @@
-// A served repository's text index (core/index/text_index.h): where it is kept, how it is built
+// A served repository's text index (core/index/text_store.h): where it is kept, how it is built
 // from the repository's default branch, and the copy a search uses.
 //
-// The index is kept in the repository's own folder of the server's cache (RepoSettings::
-// index_folder, beside its history index), as `text.idx`; a repository without such a folder
-// (no cache folder, history_index: false) has none, and is searched by reading it. An index is
-// used only for what it was built from: its commit (the files it lists) and its content ids
-// (any commit's files that share them), and only while the repository serves the same paths as
-// when it was built (the policy's digest is in the file).
+// The repository's list is kept in its own folder of the server's cache (RepoSettings::
+// index_folder, beside its history index), as `text.list`; the trigrams of its contents are kept
+// once for every repository in the store beside (`<cache_folder>/text`). A repository without such
+// a folder (no cache folder, history_index: false) has none, and is searched by reading it. An
+// index is used only for what it was built from: its commit (the files it lists) and its content
+// ids (any commit's files that share them), and only while the repository serves the same paths
+// as when it was built (the policy's digest is in the list).
 //
 // TextIndexer is the background thread that keeps the indexes up to date, as HistoryIndexer
 // keeps the history's: one repository at a time, at the lowest CPU and I/O priority; a pass
 // opens nothing for a repository whose refs have not moved since its index was built (RefsStamp),
 // then waits `recheck` (spread by a tenth either way, so that many servers sharing a machine do
-// not pass in step) before the next; each index built is logged with its size and speed.
-// A search never waits for it: what is not indexed yet is read, as without an index.
+// not pass in step) before the next; each index built is logged with the new text it read and
+// its speed. After a pass that changed anything, the store drops what no list names any more
+// (CompactTextStore). A search never waits for it: what is not indexed yet is read, as without an
+// index.
 #pragma once
 
 #include <atomic>
@@ -27,6 +30,7 @@
 #include <thread>
 
 #include "core/index/text_index.h"
+#include "core/index/text_store.h"
 #include "core/runtime/service.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
@@ -35,35 +39,42 @@
 
 namespace rr {
 
-// Where `repo`'s text index is kept; "" when it has none.
+// Where `repo`'s list is kept; "" when it has none.
 std::string TextIndexFile(const ServedRepo& repo);
 // The digest of the paths `policy` serves, as an index records it.
 uint64_t PolicyDigest(const PathPolicy& policy);
 
-// The repository's index as on disk now, when there is one that opens, for the paths it serves
-// now; else null. Opened once and kept while the file stays the same (looked at with stat on
-// every call). A file that fails its checks is logged once and not used.
+// The repository's index as on disk now, when its list opens, for the paths it serves now; else
+// null. Opened once and kept while the list and the store stay the same (looked at with stat on
+// every call). A list that fails its checks is logged once and not used.
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo);
 
 struct TextIndexBuild {
-  bool built = false;  // false: the index already held the default branch's commit
-  size_t files = 0, blobs = 0;
-  uint64_t text_bytes = 0;   // of the text blobs read
-  uint64_t index_bytes = 0;  // the file written
+  bool built = false;  // false: the index already held the default branch's commit, whole
+  size_t files = 0;
+  size_t blobs = 0;          // read: those the store did not hold yet
+  uint64_t text_bytes = 0;   // built: the new text read; else the text its commit holds
+  uint64_t index_bytes = 0;  // its list (the store is counted once, in TextIndexStats)
+  uint64_t shard_bytes = 0;  // the shard written with the new blobs, if any
 };
-// Brings the repository's index to its default branch as it is now.
+// Brings the repository's index to its default branch as it is now, reading only the contents
+// the store does not hold yet.
 Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& stop);
 
 // How much the indexer has indexed, for `about` and /metrics (updated after each repository).
 struct TextIndexStats {
   uint64_t repositories = 0;  // served repositories that can keep an index
   uint64_t indexed = 0;       // of them, with an index of their default branch as last seen
-  uint64_t index_bytes = 0;
-  uint64_t text_bytes = 0;
+  uint64_t index_bytes = 0;   // the lists and the store's shards
+  uint64_t text_bytes = 0;    // the unique text the store's shards hold
   uint64_t passes = 0;
   bool off = false;  // no repository can keep one (no cache folder), and none will
 };
 TextIndexStats CurrentTextIndexStats();
+
+// After a pass: compacts the store of every repository of `catalog` (CompactTextStore) when an
+// index was written since it was last compacted; logs what it dropped.
+void CompactTextStores(const Catalog& catalog, const StopToken& stop);
 
 // What searches got from the indexes since the server started (for /metrics and tests): the
 // repositories (search targets) answered with one, and the files it told them not to read.

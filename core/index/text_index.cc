@@ -15,7 +15,7 @@ namespace rr {
 namespace {
 
 constexpr char kMagic[8] = {'R', 'R', 'T', 'X', 'T', 'I', 'D', 'X'};
-constexpr size_t kHeader = 160;
+constexpr size_t kHeader = 168;
 constexpr uint32_t kExecutable = 0x80000000u;
 
 uint32_t U32(const unsigned char* p) {
@@ -53,6 +53,7 @@ enum : size_t {
   kOffPathsAt = 136,
   kOffPathTextAt = 144,
   kPathTextSizeAt = 152,
+  kOffSizesAt = 160,
 };
 
 void PutVarint(std::string* out, uint32_t v) {
@@ -80,7 +81,7 @@ uint64_t Fnv64(std::string_view bytes, uint64_t seed) {
 
 // ---- reading -------------------------------------------------------------------------------
 
-Result<std::shared_ptr<const TextIndex>> TextIndex::Open(const std::string& file) {
+Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Error{"cannot open the text index: " + std::string(std::strerror(errno))};
   struct stat st {};
@@ -96,11 +97,11 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Open(const std::string& file
   void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
   ::close(fd);
   if (map == MAP_FAILED) return Error{"cannot map the text index"};
-  std::shared_ptr<TextIndex> ix(new TextIndex());
+  std::shared_ptr<IndexFile> ix(new IndexFile());
   ix->data_ = static_cast<const unsigned char*>(map);
   ix->size_ = size;
   const unsigned char* d = ix->data_;
-  auto bad = [](const std::string& why) -> Result<std::shared_ptr<const TextIndex>> {
+  auto bad = [](const std::string& why) -> Result<std::shared_ptr<const IndexFile>> {
     return Error{"the text index is damaged: " + why};
   };
   if (std::memcmp(d, kMagic, 8) != 0) return bad("not a text index (magic)");
@@ -125,9 +126,9 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Open(const std::string& file
                  off_perm = U64(d + kOffPermAt), off_tri = U64(d + kOffTrigramsAt),
                  off_post = U64(d + kOffPostingsAt), post_size = U64(d + kPostingsSizeAt),
                  off_paths = U64(d + kOffPathsAt), off_text = U64(d + kOffPathTextAt),
-                 text_size = U64(d + kPathTextSizeAt);
+                 text_size = U64(d + kPathTextSizeAt), off_sizes = U64(d + kOffSizesAt);
   if (!inside(off_oids, n * GIT_OID_RAWSZ) || !inside(off_kinds, n) || !inside(off_perm, n * 4) ||
-      !inside(off_tri, t * 8 + 4) || !inside(off_post, post_size) ||
+      !inside(off_sizes, n * 4) || !inside(off_tri, t * 8 + 4) || !inside(off_post, post_size) ||
       !inside(off_paths, p * 8 + 4) || !inside(off_text, text_size)) {
     return bad("a section lies outside the file");
   }
@@ -136,6 +137,7 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Open(const std::string& file
   ix->path_count_ = p;
   ix->oids_ = d + off_oids;
   ix->kinds_ = d + off_kinds;
+  ix->sizes_ = d + off_sizes;
   ix->trigrams_ = d + off_tri;
   ix->postings_ = d + off_post;
   ix->postings_size_ = post_size;
@@ -178,14 +180,17 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Open(const std::string& file
     if (off >= next || next > text_size) return bad("a path outside the path text");
   }
   if (U32(ix->path_table_ + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
-  return std::shared_ptr<const TextIndex>(std::move(ix));
+  // The check read every page; a search reads few of them again: they leave this process's
+  // resident memory (the system's page cache keeps them) until read.
+  madvise(map, size, MADV_DONTNEED);
+  return std::shared_ptr<const IndexFile>(std::move(ix));
 }
 
-TextIndex::~TextIndex() {
+IndexFile::~IndexFile() {
   if (data_) munmap(const_cast<unsigned char*>(data_), size_);
 }
 
-size_t TextIndex::Find(const git_oid& oid) const {
+size_t IndexFile::Find(const git_oid& oid) const {
   size_t lo = 0, hi = blob_count_;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
@@ -201,13 +206,19 @@ size_t TextIndex::Find(const git_oid& oid) const {
   return SIZE_MAX;
 }
 
-BlobKind TextIndex::Kind(size_t blob) const { return static_cast<BlobKind>(kinds_[blob]); }
+BlobKind IndexFile::Kind(size_t blob) const { return static_cast<BlobKind>(kinds_[blob]); }
 
-const git_oid& TextIndex::Oid(size_t blob) const {
+uint32_t IndexFile::Size(size_t blob) const { return U32(sizes_ + blob * 4); }
+
+size_t IndexFile::Sorted(size_t rank) const { return U32(perm_ + rank * 4); }
+
+uint32_t IndexFile::TrigramAt(size_t i) const { return U32(trigrams_ + i * 8); }
+
+const git_oid& IndexFile::Oid(size_t blob) const {
   return *reinterpret_cast<const git_oid*>(oids_ + blob * GIT_OID_RAWSZ);
 }
 
-bool TextIndex::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
+bool IndexFile::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
   out->clear();
   size_t lo = 0, hi = trigram_count_;
   while (lo < hi) {
@@ -225,6 +236,11 @@ bool TextIndex::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
     }
   }
   if (lo >= trigram_count_ || U32(trigrams_ + lo * 8) != trigram) return true;  // none
+  return PostingsAt(lo, out);
+}
+
+bool IndexFile::PostingsAt(size_t lo, std::vector<uint32_t>* out) const {
+  out->clear();
   size_t at = U32(trigrams_ + lo * 8 + 4);
   const size_t end = U32(trigrams_ + (lo + 1) * 8 + (lo + 1 == trigram_count_ ? 0 : 4));
   uint64_t value = 0;
@@ -248,7 +264,7 @@ bool TextIndex::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
   return true;
 }
 
-bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
+bool IndexFile::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
   out->assign(blob_count_, query.all);
   if (!query.all) {
     std::vector<std::vector<uint32_t>> lists;
@@ -278,7 +294,29 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   return true;
 }
 
-TextIndex::PathEntry TextIndex::Path(size_t i) const {
+std::shared_ptr<const std::vector<bool>> IndexFile::CachedCandidates(
+    const TrigramQuery& query) const {
+  std::string key(1, query.all ? 'a' : 'q');
+  for (const auto& branch : query.branches) {
+    key.push_back('|');
+    for (uint32_t t : branch) key.append(reinterpret_cast<const char*>(&t), 3);
+  }
+  {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    for (const auto& [k, v] : memo_) {
+      if (k == key) return v;
+    }
+  }
+  auto maybe = std::make_shared<std::vector<bool>>();
+  if (!Candidates(query, maybe.get())) return nullptr;
+  std::lock_guard<std::mutex> lock(memo_mu_);
+  constexpr size_t kKept = 8;
+  if (memo_.size() >= kKept) memo_.erase(memo_.begin());
+  memo_.emplace_back(std::move(key), maybe);
+  return maybe;
+}
+
+IndexFile::PathEntry IndexFile::Path(size_t i) const {
   const uint32_t word = U32(path_table_ + i * 8);
   const uint32_t off = U32(path_table_ + i * 8 + 4);
   const uint32_t next = i + 1 == path_count_ ? U32(path_table_ + path_count_ * 8)
@@ -292,24 +330,22 @@ TextIndex::PathEntry TextIndex::Path(size_t i) const {
 
 // ---- writing -------------------------------------------------------------------------------
 
-TextIndexWriter::TextIndexWriter() : seen_((1u << 24) / 64, 0) {}
-TextIndexWriter::~TextIndexWriter() = default;
+IndexFileWriter::IndexFileWriter() = default;
+IndexFileWriter::~IndexFileWriter() = default;
 
-size_t TextIndexWriter::Known(const git_oid& oid) const {
+size_t IndexFileWriter::Known(const git_oid& oid) const {
   auto it = known_.find(std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ));
   return it == known_.end() ? SIZE_MAX : it->second;
 }
 
-size_t TextIndexWriter::AddBlob(const git_oid& oid, BlobKind kind, std::string_view text) {
+size_t IndexFileWriter::AddBlob(const git_oid& oid, BlobKind kind, std::string_view text) {
   const std::string key(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
   auto it = known_.find(key);
   if (it != known_.end()) return it->second;
-  const auto number = static_cast<uint32_t>(oids_.size());
-  known_.emplace(key, number);
-  oids_.push_back(oid);
-  kinds_.push_back(static_cast<uint8_t>(kind));
+  const auto number = static_cast<uint32_t>(
+      AddSized(oid, kind, kind == BlobKind::kText ? static_cast<uint32_t>(text.size()) : 0));
   if (kind != BlobKind::kText) return number;
-  text_bytes_ += text.size();
+  if (seen_.empty()) seen_.assign((1u << 24) / 64, 0);  // a bit per trigram
   touched_.clear();
   ForEachTrigram(text, [&](uint32_t t) {
     uint64_t& word = seen_[t >> 6];
@@ -320,26 +356,44 @@ size_t TextIndexWriter::AddBlob(const git_oid& oid, BlobKind kind, std::string_v
   });
   for (uint32_t t : touched_) {
     seen_[t >> 6] = 0;
-    Posting& p = postings_[t];
-    PutVarint(&p.bytes, p.any ? number - p.last : number);
-    p.last = number;
-    p.any = true;
+    AddPosting(t, number);
   }
   return number;
 }
 
-void TextIndexWriter::AddPath(std::string_view path, size_t blob, bool executable) {
+size_t IndexFileWriter::AddSized(const git_oid& oid, BlobKind kind, uint32_t size) {
+  const std::string key(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+  auto it = known_.find(key);
+  if (it != known_.end()) return it->second;
+  const auto number = static_cast<uint32_t>(oids_.size());
+  known_.emplace(key, number);
+  oids_.push_back(oid);
+  kinds_.push_back(static_cast<uint8_t>(kind));
+  sizes_.push_back(kind == BlobKind::kText ? size : 0);
+  if (kind == BlobKind::kText) text_bytes_ += size;
+  return number;
+}
+
+void IndexFileWriter::AddPosting(uint32_t trigram, uint32_t blob) {
+  Posting& p = postings_[trigram];
+  if (p.any && blob <= p.last) return;  // each blob once, in increasing order
+  PutVarint(&p.bytes, p.any ? blob - p.last : blob);
+  p.last = blob;
+  p.any = true;
+}
+
+void IndexFileWriter::AddPath(std::string_view path, size_t blob, bool executable) {
   path_blobs_.push_back(static_cast<uint32_t>(blob) | (executable ? kExecutable : 0));
   path_offsets_.push_back(static_cast<uint32_t>(path_text_.size()));
   path_text_.append(path);
 }
 
-Status TextIndexWriter::Write(const std::string& file, const git_oid& commit,
+Status IndexFileWriter::Write(const std::string& file, const git_oid& commit,
                               uint64_t policy) const {
   const size_t n = oids_.size();
   std::string out(kHeader, '\0');
   std::memcpy(&out[0], kMagic, 8);
-  Set32(&out, kVersionAt, TextIndex::kVersion);
+  Set32(&out, kVersionAt, IndexFile::kVersion);
   Set32(&out, kHeaderSizeAt, kHeader);
   std::memcpy(&out[kCommitAt], commit.id, GIT_OID_RAWSZ);
   Set64(&out, kPolicyAt, policy);
@@ -358,6 +412,8 @@ Status TextIndexWriter::Write(const std::string& file, const git_oid& commit,
   });
   Set64(&out, kOffPermAt, out.size());
   for (uint32_t b : perm) Put32(&out, b);
+  Set64(&out, kOffSizesAt, out.size());
+  for (uint32_t size : sizes_) Put32(&out, size);
   std::vector<uint32_t> keys;
   keys.reserve(postings_.size());
   for (const auto& [t, p] : postings_) keys.push_back(t);
@@ -388,7 +444,8 @@ Status TextIndexWriter::Write(const std::string& file, const git_oid& commit,
   const std::string slash = file.substr(0, file.rfind('/') + 1);
   const std::string temp = slash + ".text-index-" + std::to_string(getpid()) + "-" +
                            std::to_string(static_cast<long>(syscall(SYS_gettid))) + ".part";
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  unlink(temp.c_str());  // one a stopped server left
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return Error{"cannot write the text index: " + std::string(std::strerror(errno))};
   size_t done = 0;
   while (done < out.size()) {

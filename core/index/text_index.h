@@ -1,17 +1,20 @@
-// TextIndex: one repository's text index as kept on disk, for one commit of its default branch:
-// the served files of that commit (paths in walk order, each with its content id), and for each
-// unique content (blob) the trigrams it holds (core/index/trigrams.h), as posting lists. It only
-// ever narrows which files a search reads; the search's own matcher decides (core/search).
+// IndexFile: one file of the text index as kept on disk. The same format plays two parts
+// (core/index/text_store.h): a shard of the server's store, holding for each unique content
+// (blob) its kind, its size and the trigrams it holds (core/index/trigrams.h) as posting lists,
+// and no paths; and a repository's list, holding one commit's served files (paths in walk order,
+// each with its content id) and its blobs' kinds as read, and no trigrams. It only ever narrows
+// which files a search reads; the search's own matcher decides (core/search).
 //
-// The file, written by TextIndexWriter to a temporary name and renamed into place (a reader sees
+// The file, written by IndexFileWriter to a temporary name and renamed into place (a reader sees
 // the old file or the new one, never half of one), little-endian:
 //   header   magic "RRTXTIDX", format version, the file's size, a 64-bit FNV-1a digest of
 //            every other byte of the file (FileDigest), the commit, the policy digest (include /
 //            exclude and the credential-file rule the paths were listed under), counts and section
 //            offsets;
-//   blobs    content ids, sorted (20 bytes each), then one byte each: text (its trigrams are
+//   blobs    content ids (20 bytes each), then one byte each: text (its trigrams are
 //            indexed), binary (never matches), or unread (over the size limit, not in the local
-//            copy: always read by a search);
+//            copy: always read by a search); then the blob numbers in content-id order (4 bytes
+//            each); then each blob's size in bytes (4 bytes each; 0 when not text);
 //   trigrams (trigram, offset of its postings) sorted by trigram, then the end of the postings;
 //   postings blob numbers in increasing order, each the difference from the one before as a
 //            LEB128 varint;
@@ -28,9 +31,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/index/trigrams.h"
@@ -40,15 +45,15 @@ namespace rr {
 
 enum class BlobKind : uint8_t { kText = 0, kBinary = 1, kUnread = 2 };
 
-class TextIndex {
+class IndexFile {
  public:
-  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kVersion = 2;
 
   // Maps and checks `file`; an error says why it cannot be used.
-  static Result<std::shared_ptr<const TextIndex>> Open(const std::string& file);
-  ~TextIndex();
-  TextIndex(const TextIndex&) = delete;
-  TextIndex& operator=(const TextIndex&) = delete;
+  static Result<std::shared_ptr<const IndexFile>> Open(const std::string& file);
+  ~IndexFile();
+  IndexFile(const IndexFile&) = delete;
+  IndexFile& operator=(const IndexFile&) = delete;
 
   const git_oid& commit() const { return commit_; }
   uint64_t policy() const { return policy_; }
@@ -62,10 +67,21 @@ class TextIndex {
   size_t Find(const git_oid& oid) const;
   BlobKind Kind(size_t blob) const;
   const git_oid& Oid(size_t blob) const;
+  uint32_t Size(size_t blob) const;  // its bytes, when text
+  // The blob number at `rank` in content-id order (rank < blobs()).
+  size_t Sorted(size_t rank) const;
 
   // Which blobs may hold a match of `query`: one flag a blob. Unread blobs always may.
   // False when a posting list is found damaged (then use no index).
   bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
+  // The same, kept for the last few queries asked (every repository of a search asks a shard the
+  // same query): null when a posting list is found damaged.
+  std::shared_ptr<const std::vector<bool>> CachedCandidates(const TrigramQuery& query) const;
+
+  // The trigrams held, in increasing order, and each one's posting list (for merging shards).
+  size_t trigrams() const { return trigram_count_; }
+  uint32_t TrigramAt(size_t i) const;
+  bool PostingsAt(size_t i, std::vector<uint32_t>* out) const;
 
   struct PathEntry {
     std::string_view path;
@@ -75,7 +91,7 @@ class TextIndex {
   PathEntry Path(size_t i) const;
 
  private:
-  TextIndex() = default;
+  IndexFile() = default;
   bool Postings(uint32_t trigram, std::vector<uint32_t>* out) const;
 
   const unsigned char* data_ = nullptr;
@@ -87,22 +103,30 @@ class TextIndex {
   const unsigned char* oids_ = nullptr;
   const unsigned char* perm_ = nullptr;  // blob numbers in content-id order
   const unsigned char* kinds_ = nullptr;
+  const unsigned char* sizes_ = nullptr;
   const unsigned char* trigrams_ = nullptr;  // (u32 trigram, u32 offset) * count, then u32 end
   const unsigned char* postings_ = nullptr;
   size_t postings_size_ = 0;
   const unsigned char* path_table_ = nullptr;  // (u32 blob | executable bit 31, u32 offset)
   const unsigned char* path_text_ = nullptr;
   size_t path_text_size_ = 0;
+  mutable std::mutex memo_mu_;
+  mutable std::vector<std::pair<std::string, std::shared_ptr<const std::vector<bool>>>> memo_;
 };
 
 // Builds an index file: blobs first (each once, in any order), then the paths in walk order.
-class TextIndexWriter {
+class IndexFileWriter {
  public:
-  TextIndexWriter();
-  ~TextIndexWriter();
+  IndexFileWriter();
+  ~IndexFileWriter();
   // The blob number of `oid`, adding it (with its trigrams, when text) on first sight.
   size_t AddBlob(const git_oid& oid, BlobKind kind, std::string_view text);
+  // Adds `oid` with its size and no trigrams (a list's blob; or a merged one, whose trigrams
+  // then come with AddPosting, in increasing blob order for each trigram).
+  size_t AddSized(const git_oid& oid, BlobKind kind, uint32_t size);
+  void AddPosting(uint32_t trigram, uint32_t blob);
   size_t Known(const git_oid& oid) const;  // SIZE_MAX when not added
+  size_t blobs() const { return oids_.size(); }
   void AddPath(std::string_view path, size_t blob, bool executable);
   // Writes the file atomically (temporary file in the same folder, renamed into place).
   Status Write(const std::string& file, const git_oid& commit, uint64_t policy) const;
@@ -116,6 +140,7 @@ class TextIndexWriter {
   };
   std::vector<git_oid> oids_;
   std::vector<uint8_t> kinds_;
+  std::vector<uint32_t> sizes_;
   std::unordered_map<std::string, size_t> known_;  // raw oid bytes -> number
   std::unordered_map<uint32_t, Posting> postings_;
   std::vector<uint64_t> seen_;  // a bit per trigram, for the blob being added

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -39,7 +40,7 @@ void WriteAll(const std::string& file, const std::string& bytes) {
 
 // Three blobs: two texts, one binary; four paths (one content under two paths).
 std::string WriteSample(const TempDir& tmp) {
-  TextIndexWriter w;
+  IndexFileWriter w;
   const size_t a = w.AddBlob(OidOf(3), BlobKind::kText, "int main() { return orgtoken; }\n");
   const size_t b = w.AddBlob(OidOf(1), BlobKind::kText, "Hello World\nsecond line\n");
   const size_t c = w.AddBlob(OidOf(2), BlobKind::kBinary, {});
@@ -56,11 +57,22 @@ std::string WriteSample(const TempDir& tmp) {
 }
 
 // Everything a search reads of an index, over all of it.
-void ReadEverything(const TextIndex& ix) {
+void ReadEverything(const IndexFile& ix) {
   std::vector<bool> maybe;
   for (const char* p : {"orgtoken", "hello", "line", "zzzz", "int"}) {
     TrigramQuery q = PlanTrigrams(p, false, false);
     (void)ix.Candidates(q, &maybe);
+  }
+  std::vector<uint32_t> posting;
+  for (size_t i = 0; i < ix.trigrams(); ++i) {
+    (void)ix.TrigramAt(i);
+    if (ix.PostingsAt(i, &posting)) {
+      for (uint32_t b : posting) ASSERT_LT(b, ix.blobs());
+    }
+  }
+  for (size_t r = 0; r < ix.blobs(); ++r) {
+    ASSERT_LT(ix.Sorted(r), ix.blobs());
+    (void)ix.Size(ix.Sorted(r));
   }
   for (size_t i = 0; i < ix.paths(); ++i) {
     const auto e = ix.Path(i);
@@ -73,9 +85,9 @@ void ReadEverything(const TextIndex& ix) {
 TEST(TextIndex, WhatIsWrittenIsReadBack) {
   TempDir tmp;
   const std::string file = WriteSample(tmp);
-  auto ix = TextIndex::Open(file);
+  auto ix = IndexFile::Open(file);
   ASSERT_TRUE(ix) << ix.error();
-  const TextIndex& x = **ix;
+  const IndexFile& x = **ix;
   const git_oid nine = OidOf(9);
   EXPECT_TRUE(git_oid_equal(&x.commit(), &nine));
   EXPECT_EQ(x.policy(), 77u);
@@ -94,6 +106,10 @@ TEST(TextIndex, WhatIsWrittenIsReadBack) {
   }
   EXPECT_EQ(x.Find(OidOf(5)), SIZE_MAX);
   EXPECT_EQ(x.Kind(x.Find(OidOf(2))), BlobKind::kBinary);
+  // Sizes are the text's bytes; none for the others.
+  EXPECT_EQ(x.Size(x.Find(OidOf(3))), 32u);
+  EXPECT_EQ(x.Size(x.Find(OidOf(2))), 0u);
+  EXPECT_EQ(x.text_bytes(), 32u + 24u);
   std::vector<bool> maybe;
   ASSERT_TRUE(x.Candidates(PlanTrigrams("orgtoken", false, false), &maybe));
   // The text holding it, and the unread one (always read); not the other text nor the binary.
@@ -109,17 +125,59 @@ TEST(TextIndex, WhatIsWrittenIsReadBack) {
   EXPECT_EQ(maybe, (std::vector<bool>{true, true, true, true}));
 }
 
+// A shard merged from another (as the store compacts): blobs with their kinds and sizes, and
+// each trigram's postings renumbered, answer as the original.
+TEST(TextIndex, AFileCopiedByItsPostingsAnswersTheSame) {
+  TempDir tmp;
+  auto original = IndexFile::Open(WriteSample(tmp));
+  ASSERT_TRUE(original) << original.error();
+  const IndexFile& x = **original;
+  IndexFileWriter w;
+  std::vector<uint32_t> remap(x.blobs()), posting;
+  for (size_t b = x.blobs(); b-- > 0;) {  // numbered the other way round
+    remap[b] = static_cast<uint32_t>(w.AddSized(x.Oid(b), x.Kind(b), x.Size(b)));
+  }
+  // Postings must come in increasing blob order per trigram: collected, sorted, added.
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (size_t i = 0; i < x.trigrams(); ++i) {
+    ASSERT_TRUE(x.PostingsAt(i, &posting));
+    for (uint32_t b : posting) pairs.emplace_back(x.TrigramAt(i), remap[b]);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  for (const auto& [t, b] : pairs) w.AddPosting(t, b);
+  const std::string file = tmp / "copy.tri";
+  ASSERT_TRUE(w.Write(file, OidOf(0), 0));
+  auto copy = IndexFile::Open(file);
+  ASSERT_TRUE(copy) << copy.error();
+  EXPECT_EQ((*copy)->text_bytes(), x.text_bytes());
+  for (const char* p : {"orgtoken", "hello", "line", "zzzz", "int", "World|orgtoken"}) {
+    const TrigramQuery q = PlanTrigrams(p, true, true);
+    std::vector<bool> a, b;
+    ASSERT_TRUE(x.Candidates(q, &a));
+    ASSERT_TRUE((*copy)->Candidates(q, &b));
+    for (size_t blob = 0; blob < x.blobs(); ++blob) {
+      EXPECT_EQ(a[blob], b[remap[blob]]) << p << " " << blob;
+      EXPECT_EQ(x.Kind(blob), (*copy)->Kind(remap[blob]));
+      EXPECT_EQ(x.Size(blob), (*copy)->Size(remap[blob]));
+    }
+    auto cached = (*copy)->CachedCandidates(q);
+    ASSERT_TRUE(cached);
+    EXPECT_EQ(*cached, b);
+    EXPECT_EQ((*copy)->CachedCandidates(q), cached);  // kept, not computed again
+  }
+}
+
 TEST(TextIndex, AFileCutAtAnyLengthIsRefused) {
   TempDir tmp;
   const std::string file = WriteSample(tmp);
   const std::string whole = ReadAll(file);
   for (size_t n = 0; n < whole.size(); ++n) {
     WriteAll(file, whole.substr(0, n));
-    auto ix = TextIndex::Open(file);
+    auto ix = IndexFile::Open(file);
     EXPECT_FALSE(ix) << "cut at " << n;
   }
   WriteAll(file, whole + "x");
-  EXPECT_FALSE(TextIndex::Open(file));
+  EXPECT_FALSE(IndexFile::Open(file));
 }
 
 TEST(TextIndex, AnyByteChangedIsRefused) {
@@ -130,7 +188,7 @@ TEST(TextIndex, AnyByteChangedIsRefused) {
     std::string bad = whole;
     bad[at] = static_cast<char>(bad[at] ^ 0x5A);
     WriteAll(file, bad);
-    auto ix = TextIndex::Open(file);
+    auto ix = IndexFile::Open(file);
     EXPECT_FALSE(ix) << "byte " << at;
   }
 }
@@ -141,12 +199,12 @@ TEST(TextIndex, AnotherVersionIsRefusedWithItsNumber) {
   std::string bad = ReadAll(file);
   bad[8] = 7;
   WriteAll(file, bad);
-  auto ix = TextIndex::Open(file);
+  auto ix = IndexFile::Open(file);
   ASSERT_FALSE(ix);
   EXPECT_NE(ix.error().find("format 7"), std::string::npos) << ix.error();
   WriteAll(file, "");
-  EXPECT_FALSE(TextIndex::Open(file));
-  EXPECT_FALSE(TextIndex::Open(tmp / "absent.idx"));
+  EXPECT_FALSE(IndexFile::Open(file));
+  EXPECT_FALSE(IndexFile::Open(tmp / "absent.idx"));
 }
 
 // The attack the digest cannot stop: bytes changed and the digest computed again, as a file
@@ -168,7 +226,7 @@ TEST(TextIndex, AChangedFileWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
       // Mapped at the end of a page boundary or not, a read past the file would be caught by
       // the sanitizer build; here it must at least not crash.
       WriteAll(file, bad);
-      auto ix = TextIndex::Open(file);
+      auto ix = IndexFile::Open(file);
       if (!ix) {
         ++refused;
         continue;

@@ -4,7 +4,10 @@
 // reading every file — unique tokens, rare and common identifiers, regular expressions,
 // ignore_case, path filters, a pattern with no trigram — and the index was used. A commit made
 // after indexing (a new file, a changed one) is found by the next search, exactly; grep at an
-// older ref, and an index file damaged on disk, answer the same too.
+// older ref, and an index file damaged on disk, answer the same too. The store is shared: contents
+// two repositories hold (a fork) are indexed once, indexing again reads only what the store lacks,
+// a damaged shard is not used (its contents are read, then indexed again), and contents no
+// repository names any more are dropped.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -95,6 +98,19 @@ class IndexedSearch : public ::testing::Test {
     EXPECT_EQ(with.is_error, without.is_error) << args;
     EXPECT_EQ(with.text, without.text) << tool << " " << args;
     return with.text;
+  }
+
+  std::string StoreFolder() { return TextStoreFolder(Repo("util").settings().index_folder); }
+  std::string ListsFolder() {
+    const std::string& f = Repo("util").settings().index_folder;
+    return f.substr(0, f.rfind('/'));
+  }
+  std::vector<fs::path> Shards() {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(StoreFolder())) {
+      if (e.path().extension() == ".tri") out.push_back(e.path());
+    }
+    return out;
   }
 
   const ServedRepo& Repo(const std::string& name) {
@@ -189,6 +205,96 @@ TEST_F(IndexedSearch, AnIndexDamagedOnDiskIsNotUsedAndTheAnswerIsTheSame) {
   Same("search", R"({"pattern":"orgtoken-09700"})");
   fs::remove(file);
   Same("search", R"({"pattern":"orgtoken-09700"})");
+}
+
+TEST_F(IndexedSearch, ContentsSharedAcrossRepositoriesAreIndexedOnce) {
+  const auto store = CurrentTextStore(StoreFolder());
+  ASSERT_FALSE(store->shards.empty());
+  uint64_t listed = 0;
+  for (const auto& repo : catalog_->all()) {
+    const auto index = CurrentTextIndex(*repo);
+    ASSERT_TRUE(index) << repo->name();
+    EXPECT_EQ(index->missing(), 0u) << repo->name();
+    listed += index->text_bytes();
+  }
+  // util-fork holds every file of util: that text is kept once.
+  const uint64_t util = CurrentTextIndex(Repo("util"))->text_bytes();
+  EXPECT_GT(util, 10000u);
+  EXPECT_LE(store->text_bytes + util, listed);
+  // The fork's list made again reads nothing: the store holds every content of it.
+  fs::remove(TextIndexFile(Repo("util-fork")));
+  auto again = BuildTextIndex(Repo("util-fork"), StopToken());
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_TRUE(again->built);
+  EXPECT_EQ(again->blobs, 0u);
+  EXPECT_EQ(again->text_bytes, 0u);
+  EXPECT_GT(again->files, 10u);
+  // A commit of its own: indexing reads that one new content only.
+  TestRepo& fork = *repos_[8];
+  fork.Write("more.txt", "incremental-token-77\n");
+  fork.Commit("more");
+  auto more = BuildTextIndex(Repo("util-fork"), StopToken());
+  ASSERT_TRUE(more) << more.error();
+  EXPECT_TRUE(more->built);
+  EXPECT_EQ(more->blobs, 1u);
+  EXPECT_EQ(more->text_bytes, 21u);
+  const std::string found = Same("search", R"({"pattern":"incremental-token-77"})");
+  EXPECT_NE(found.find("more.txt"), std::string::npos) << found;
+  for (const auto& args : kSearches) Same("search", args);
+}
+
+TEST_F(IndexedSearch, ADamagedShardIsNotUsedItsContentsAreReadThenIndexedAgain) {
+  // Every shard damaged in its middle (put there whole, as a copy would be: a shard is never
+  // changed in place).
+  const auto shards = Shards();
+  ASSERT_FALSE(shards.empty());
+  for (const auto& shard : shards) {
+    std::string bytes = ReadText(shard);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x21);
+    const fs::path temp = shard.string() + ".new";
+    std::ofstream(temp, std::ios::binary | std::ios::trunc) << bytes;
+    fs::rename(temp, shard);
+  }
+  EXPECT_TRUE(CurrentTextStore(StoreFolder())->shards.empty());
+  const auto util = CurrentTextIndex(Repo("util"));
+  ASSERT_TRUE(util);
+  EXPECT_EQ(util->missing(), util->blobs());
+  for (const auto& args : kSearches) Same("search", args);
+  // Indexed again: the contents are read once more, into a new shard; the damaged ones go.
+  for (const auto& repo : catalog_->all()) {
+    auto built = BuildTextIndex(*repo, StopToken());
+    ASSERT_TRUE(built) << built.error();
+  }
+  EXPECT_EQ(CurrentTextIndex(Repo("util"))->missing(), 0u);
+  auto compacted = CompactTextStore(StoreFolder(), ListsFolder(), StopToken());
+  ASSERT_TRUE(compacted) << compacted.error();  // (or the server's own indexer's pass did)
+  for (const auto& shard : shards) EXPECT_FALSE(fs::exists(shard)) << shard;
+  const TextIndexUse before = CurrentTextIndexUse();
+  for (const auto& args : kSearches) Same("search", args);
+  EXPECT_GT(CurrentTextIndexUse().files_passed_over - before.files_passed_over, 1000u);
+}
+
+TEST_F(IndexedSearch, ContentsNoRepositoryNamesAreDroppedFromTheStore) {
+  auto first = CompactTextStore(StoreFolder(), ListsFolder(), StopToken());
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_EQ(first->shards_dropped + first->shards_rewritten, 0u);  // all named
+  const uint64_t before = CurrentTextStore(StoreFolder())->text_bytes;
+  const uint64_t docs = CurrentTextIndex(Repo("docs"))->text_bytes();
+  // docs no longer indexed (as a repository no longer served, or a branch moved away from them).
+  fs::remove(TextIndexFile(Repo("docs")));
+  auto c = CompactTextStore(StoreFolder(), ListsFolder(), StopToken());
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_GE(c->shards_dropped + c->shards_rewritten, 1u);
+  const uint64_t after = CurrentTextStore(StoreFolder())->text_bytes;
+  EXPECT_LE(after + docs / 2, before);
+  for (const auto& repo : catalog_->all()) {
+    if (repo->name() == "docs") continue;
+    const auto index = CurrentTextIndex(*repo);
+    ASSERT_TRUE(index) << repo->name();
+    EXPECT_EQ(index->missing(), 0u) << repo->name();
+  }
+  for (const auto& args : kSearches) Same("search", args);
+  Same("grep", R"({"repo":"docs","pattern":"search","ignore_case":true,"context":1})");
 }
 
 }  // namespace

@@ -1,0 +1,389 @@
+#include "core/index/text_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "core/secrets/server_log.h"
+
+namespace rr {
+namespace {
+
+constexpr char kShardPrefix[] = "shard-";
+constexpr char kShardSuffix[] = ".tri";
+constexpr uint32_t kNoBlob = UINT32_MAX;
+
+bool IsShardName(const std::string& name) {
+  const size_t p = sizeof kShardPrefix - 1, s = sizeof kShardSuffix - 1;
+  return name.size() > p + s && name.compare(0, p, kShardPrefix) == 0 &&
+         name.compare(name.size() - s, s, kShardSuffix) == 0;
+}
+
+std::vector<std::string> ListFolder(const std::string& folder) {
+  std::vector<std::string> names;
+  DIR* dir = opendir(folder.c_str());
+  if (!dir) return names;
+  while (const dirent* e = readdir(dir)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// What a folder looked like (stat): a shard added or removed changes it.
+struct FolderStamp {
+  uint64_t dev = 0, ino = 0;
+  int64_t mtime_ns = 0;
+  bool exists = false;
+  bool operator==(const FolderStamp& o) const {
+    return dev == o.dev && ino == o.ino && mtime_ns == o.mtime_ns && exists == o.exists;
+  }
+};
+FolderStamp StampOf(const std::string& folder) {
+  FolderStamp s;
+  struct stat st {};
+  if (stat(folder.c_str(), &st) != 0) return s;
+  s.exists = true;
+  s.dev = st.st_dev;
+  s.ino = st.st_ino;
+  s.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  return s;
+}
+
+// A shard as this process mapped it, by how its file looked (stat): a shard is never changed in
+// place, but one put there under the same name (a copy from elsewhere) is opened again.
+struct KnownShard {
+  FolderStamp file;
+  std::shared_ptr<const IndexFile> shard;  // null: it failed its checks (logged once)
+};
+struct KnownStore {
+  FolderStamp stamp;
+  std::shared_ptr<const TextStoreSnapshot> snapshot;
+  std::map<std::string, KnownShard> shards;
+};
+std::mutex& StoresMutex() {
+  static std::mutex mu;
+  return mu;
+}
+std::map<std::string, KnownStore>& Stores() {
+  static auto* stores = new std::map<std::string, KnownStore>();
+  return *stores;
+}
+
+std::mutex& WriteMutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+Status MakeFolders(const std::string& folder) {
+  for (size_t at = folder.find('/', 1);; at = folder.find('/', at + 1)) {
+    const std::string part = at == std::string::npos ? folder : folder.substr(0, at);
+    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
+      return Error{"cannot make the folder for the text index: " +
+                   std::string(std::strerror(errno))};
+    }
+    if (at == std::string::npos) break;
+  }
+  // As the history index's: a folder that is a link (to somewhere else) is not followed.
+  struct stat st {};
+  if (lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return Error{"the folder for the text index `" + folder + "` is not a folder (a link?)"};
+  }
+  return Status{};
+}
+
+uint64_t FileBytes(const std::string& file) {
+  struct stat st {};
+  return stat(file.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+// Writes the kept blobs of `shards` (all of a shard when its `keep` is empty) as one new shard,
+// then removes the shards merged. The caller holds the lock.
+Result<uint64_t> Merge(const TextStoreSnapshot& snap, const std::vector<size_t>& which,
+                       const std::vector<std::vector<bool>>& keep, const StopToken& stop) {
+  IndexFileWriter w;
+  std::vector<uint32_t> remap, posting;
+  for (size_t k = 0; k < which.size(); ++k) {
+    const IndexFile& shard = *snap.shards[which[k]];
+    remap.assign(shard.blobs(), kNoBlob);
+    for (size_t b = 0; b < shard.blobs(); ++b) {
+      if (!keep[k].empty() && !keep[k][b]) continue;
+      remap[b] = static_cast<uint32_t>(w.AddSized(shard.Oid(b), shard.Kind(b), shard.Size(b)));
+    }
+    for (size_t i = 0; i < shard.trigrams(); ++i) {
+      if ((i & 0xFFF) == 0 && stop.stopped()) return Error{"stopped"};
+      if (!shard.PostingsAt(i, &posting)) return Error{"a shard's posting list is damaged"};
+      const uint32_t t = shard.TrigramAt(i);
+      for (uint32_t b : posting) {
+        if (remap[b] != kNoBlob) w.AddPosting(t, remap[b]);
+      }
+    }
+  }
+  uint64_t bytes = 0;
+  if (w.blobs() > 0) {
+    auto written = WriteTextShard(snap.folder, w);
+    if (!written) return Error{written.error()};
+    bytes = *written;
+  }
+  for (size_t s : which) unlink((snap.folder + "/" + snap.names[s]).c_str());
+  return bytes;
+}
+
+}  // namespace
+
+std::string TextStoreFolder(const std::string& index_folder) {
+  if (index_folder.empty()) return "";
+  const size_t slash = index_folder.rfind('/');
+  if (slash == std::string::npos || slash == 0) return "";
+  const std::string parent = index_folder.substr(0, slash);
+  const size_t up = parent.rfind('/');
+  if (up != std::string::npos && up > 0 &&
+      parent.compare(up + 1, std::string::npos, "history") == 0) {
+    return parent.substr(0, up) + "/text";
+  }
+  return parent + "/text";
+}
+
+std::shared_ptr<const TextStoreSnapshot> CurrentTextStore(const std::string& folder) {
+  const FolderStamp now = StampOf(folder);
+  std::lock_guard<std::mutex> lock(StoresMutex());
+  KnownStore& known = Stores()[folder];
+  if (known.snapshot && known.stamp == now) return known.snapshot;
+  auto snap = std::make_shared<TextStoreSnapshot>();
+  snap->folder = folder;
+  std::map<std::string, KnownShard> kept;
+  if (now.exists) {
+    for (const std::string& name : ListFolder(folder)) {
+      if (!IsShardName(name)) continue;
+      const std::string file = folder + "/" + name;
+      const FolderStamp stamp = StampOf(file);
+      if (!stamp.exists) continue;  // removed since it was listed
+      KnownShard shard;
+      if (auto it = known.shards.find(name); it != known.shards.end() && it->second.file == stamp) {
+        shard = it->second;
+      } else {
+        shard.file = stamp;
+        auto opened = IndexFile::Open(file);
+        if (opened) {
+          shard.shard = opened.take();
+        } else if (StampOf(file).exists) {
+          LogLine("repo-reader: a shard of the text index (" + name +
+                  ") is not used (what it holds is read instead): " + opened.error());
+        }
+      }
+      kept[name] = shard;
+      if (!shard.shard) continue;
+      snap->names.push_back(name);
+      snap->bytes += shard.shard->bytes();
+      snap->text_bytes += shard.shard->text_bytes();
+      snap->shards.push_back(shard.shard);
+    }
+  }
+  known.shards = std::move(kept);
+  known.stamp = now;
+  known.snapshot = snap;
+  return snap;
+}
+
+std::vector<std::shared_ptr<const TextStoreSnapshot>> KnownTextStores() {
+  std::vector<std::string> folders;
+  {
+    std::lock_guard<std::mutex> lock(StoresMutex());
+    for (const auto& [folder, known] : Stores()) folders.push_back(folder);
+  }
+  std::vector<std::shared_ptr<const TextStoreSnapshot>> out;
+  for (const auto& f : folders) out.push_back(CurrentTextStore(f));
+  return out;
+}
+
+// ---- a repository's index -------------------------------------------------------------------
+
+TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
+                     std::shared_ptr<const TextStoreSnapshot> store)
+    : list_(std::move(list)), store_(std::move(store)) {
+  const size_t n = list_->blobs();
+  where_.assign(n, kNone);
+  std::vector<bool> used(store_->shards.size(), false);
+  for (size_t b = 0; b < n; ++b) {
+    if (list_->Kind(b) == BlobKind::kUnread) continue;  // read by every search
+    const git_oid& oid = list_->Oid(b);
+    for (size_t s = 0; s < store_->shards.size(); ++s) {
+      const size_t at = store_->shards[s]->Find(oid);
+      if (at == SIZE_MAX) continue;
+      where_[b] = (uint64_t{s} << 32) | at;
+      used[s] = true;
+      break;
+    }
+    if (where_[b] == kNone) missing_++;
+  }
+  for (size_t s = 0; s < used.size(); ++s) {
+    if (used[s]) used_.push_back(static_cast<uint32_t>(s));
+  }
+}
+
+BlobKind TextIndex::Kind(size_t blob) const {
+  const uint64_t w = where_[blob];
+  return w == kNone ? BlobKind::kUnread : store_->shards[w >> 32]->Kind(w & 0xFFFFFFFFu);
+}
+
+bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
+  out->assign(where_.size(), true);
+  if (query.all) return true;
+  std::vector<std::shared_ptr<const std::vector<bool>>> maybe(store_->shards.size());
+  for (uint32_t s : used_) {
+    maybe[s] = store_->shards[s]->CachedCandidates(query);
+    if (!maybe[s]) return false;
+  }
+  for (size_t b = 0; b < where_.size(); ++b) {
+    const uint64_t w = where_[b];
+    if (w != kNone) (*out)[b] = (*maybe[w >> 32])[w & 0xFFFFFFFFu];
+  }
+  return true;
+}
+
+// ---- writing --------------------------------------------------------------------------------
+
+Result<uint64_t> WriteTextShard(const std::string& folder, const IndexFileWriter& writer) {
+  Status made = MakeFolders(folder);
+  if (!made) return Error{made.error()};
+  static std::mt19937_64 random(
+      std::random_device{}() ^
+      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  char name[64];
+  std::snprintf(name, sizeof name, "%s%016llx%s", kShardPrefix,
+                static_cast<unsigned long long>(random()), kShardSuffix);
+  const std::string file = folder + "/" + name;
+  const git_oid none{};
+  Status written = writer.Write(file, none, 0);
+  if (!written) return Error{written.error()};
+  return FileBytes(file);
+}
+
+Result<std::unique_ptr<TextStoreLock>> TextStoreLock::Take(const std::string& folder,
+                                                           const StopToken& stop) {
+  std::unique_ptr<TextStoreLock> lock(new TextStoreLock());
+  while (!WriteMutex().try_lock()) {
+    if (stop.stopped()) return Error{"stopped"};
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  lock->held_mu_ = true;
+  Status made = MakeFolders(folder);
+  if (!made) return Error{made.error()};
+  lock->fd_ = ::open((folder + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock->fd_ < 0) {
+    return Error{"cannot open the text index's lock: " + std::string(std::strerror(errno))};
+  }
+  while (flock(lock->fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      return Error{"cannot take the text index's lock: " + std::string(std::strerror(errno))};
+    }
+    if (stop.stopped()) return Error{"stopped"};
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return lock;
+}
+
+TextStoreLock::~TextStoreLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
+  if (held_mu_) WriteMutex().unlock();
+}
+
+Result<size_t> MergeSmallTextShards(const std::string& folder, const StopToken& stop) {
+  auto snap = CurrentTextStore(folder);
+  if (snap->shards.size() <= kMaxTextShards) return size_t{0};
+  // The smallest half, merged into one: each blob is written again about log(shards) times
+  // over the store's life, as in a size-tiered log-structured store.
+  std::vector<size_t> order(snap->shards.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return snap->shards[a]->bytes() < snap->shards[b]->bytes();
+  });
+  order.resize(snap->shards.size() - kMaxTextShards / 2 + 1);
+  auto merged = Merge(*snap, order, std::vector<std::vector<bool>>(order.size()), stop);
+  if (!merged) return Error{merged.error()};
+  return order.size();
+}
+
+Result<TextStoreCompaction> CompactTextStore(const std::string& folder,
+                                             const std::string& lists_parent,
+                                             const StopToken& stop) {
+  auto lock = TextStoreLock::Take(folder, stop);
+  if (!lock) return Error{lock.error()};
+  TextStoreCompaction out;
+  auto snap = CurrentTextStore(folder);
+  out.bytes_before = snap->bytes;
+  // A shard left out as damaged is of no use to anyone: removed (its blobs are indexed again).
+  for (const std::string& name : ListFolder(folder)) {
+    if (IsShardName(name) &&
+        std::find(snap->names.begin(), snap->names.end(), name) == snap->names.end()) {
+      if (unlink((folder + "/" + name).c_str()) == 0) out.shards_dropped++;
+    }
+  }
+  std::vector<std::vector<bool>> named(snap->shards.size());
+  for (size_t s = 0; s < named.size(); ++s) named[s].assign(snap->shards[s]->blobs(), false);
+  for (const std::string& entry : ListFolder(lists_parent)) {
+    if (stop.stopped()) return Error{"stopped"};
+    const std::string file = lists_parent + "/" + entry + "/text.list";
+    struct stat st {};
+    if (stat(file.c_str(), &st) != 0) continue;
+    auto list = IndexFile::Open(file);
+    if (!list) continue;  // names nothing: its repository is indexed again
+    out.lists++;
+    const IndexFile& l = **list;
+    for (size_t b = 0; b < l.blobs(); ++b) {
+      if (l.Kind(b) == BlobKind::kUnread) continue;
+      // The shard a reader finds it in (the first): copies in later shards are garbage.
+      for (size_t s = 0; s < snap->shards.size(); ++s) {
+        const size_t at = snap->shards[s]->Find(l.Oid(b));
+        if (at == SIZE_MAX) continue;
+        named[s][at] = true;
+        break;
+      }
+    }
+  }
+  for (size_t s = 0; s < snap->shards.size(); ++s) {
+    const IndexFile& shard = *snap->shards[s];
+    uint64_t text = 0, named_text = 0;
+    size_t count = 0;
+    for (size_t b = 0; b < shard.blobs(); ++b) {
+      text += shard.Size(b);
+      if (named[s][b]) {
+        named_text += shard.Size(b);
+        count++;
+      }
+    }
+    if (count == shard.blobs()) continue;
+    // By the text's bytes, or by count for a shard of binary blobs only.
+    const bool mostly_garbage =
+        count == 0 || (text > 0 ? named_text * 2 < text : count * 2 < shard.blobs());
+    if (!mostly_garbage) continue;
+    auto rewritten = Merge(*snap, {s}, {named[s]}, stop);
+    if (!rewritten) return Error{rewritten.error()};
+    if (count == 0) {
+      out.shards_dropped++;
+    } else {
+      out.shards_rewritten++;
+    }
+  }
+  auto merged = MergeSmallTextShards(folder, stop);
+  if (!merged) return Error{merged.error()};
+  out.bytes_after = CurrentTextStore(folder)->bytes;
+  return out;
+}
+
+}  // namespace rr

@@ -1,0 +1,125 @@
+// The text index's store, shared by every repository a server serves (docs/performance.md, "The
+// text index"): the trigrams of each unique content (blob), kept once however many repositories,
+// forks and copies hold it, keyed by its content id; and for each repository a small list of the
+// files of the commit it indexed.
+//
+//   <cache_folder>/text/shard-<16 hex digits>.tri   immutable shards (core/index/text_index.h,
+//                                                   blobs and trigrams, no paths), each written
+//                                                   once to a temporary name and renamed; a
+//                                                   shard is never changed, only replaced
+//   <cache_folder>/text/lock                        held while shards are added or replaced
+//   <repository's index folder>/text.list           its list (the same format: paths and blobs,
+//                                                   no trigrams), the commit and policy digest
+//
+// Readers map the shards of the folder as it is (TextStoreSnapshot, looked at again when the
+// folder changes); a blob a list names that no shard holds (not indexed yet, in a shard found
+// damaged, or dropped as garbage) is read by the search, as without an index. So nothing a
+// writer does at any moment can make an answer wrong, only slower.
+//
+// Garbage: a shard whose blobs no list names any more (a branch that moved, a repository no
+// longer served) is rewritten without them by CompactTextStore once fewer than half its text's
+// bytes are named, and dropped when none are; small shards are merged so that a store keeps few.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/index/text_index.h"
+#include "core/util/result.h"
+#include "core/util/stop.h"
+
+namespace rr {
+
+// The store's folder for a repository's index folder (`<cache>/history/<digest>` ->
+// `<cache>/text`; another folder `<parent>/<name>` -> `<parent>/text`); "" for "".
+std::string TextStoreFolder(const std::string& index_folder);
+
+// The shards of a store as they were when looked at: each mapped and checked.
+struct TextStoreSnapshot {
+  std::string folder;
+  std::vector<std::string> names;  // file names, sorted
+  std::vector<std::shared_ptr<const IndexFile>> shards;
+  uint64_t bytes = 0;       // the shards' files
+  uint64_t text_bytes = 0;  // the text their blobs hold (unique within a shard)
+};
+// The store at `folder` now (an empty one when the folder does not exist). Shards already mapped
+// are kept; a shard that fails its checks is logged once and left out.
+std::shared_ptr<const TextStoreSnapshot> CurrentTextStore(const std::string& folder);
+// Every store looked at by this process (for `about` and /metrics).
+std::vector<std::shared_ptr<const TextStoreSnapshot>> KnownTextStores();
+
+// One repository's text index as a search uses it: its list, with each blob found in the store.
+class TextIndex {
+ public:
+  using PathEntry = IndexFile::PathEntry;
+  TextIndex(std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store);
+
+  const git_oid& commit() const { return list_->commit(); }
+  uint64_t policy() const { return list_->policy(); }
+  size_t blobs() const { return list_->blobs(); }
+  size_t paths() const { return list_->paths(); }
+  size_t bytes() const { return list_->bytes(); }  // the list's file
+  uint64_t text_bytes() const { return list_->text_bytes(); }
+  // Blobs the list names as indexed that no shard holds (they are read by a search).
+  size_t missing() const { return missing_; }
+  const TextStoreSnapshot& store() const { return *store_; }
+
+  size_t Find(const git_oid& oid) const { return list_->Find(oid); }
+  // Unread when no shard holds it.
+  BlobKind Kind(size_t blob) const;
+  const git_oid& Oid(size_t blob) const { return list_->Oid(blob); }
+  // Which blobs may hold a match of `query`: one flag a blob; every blob no shard holds may.
+  // False when a posting list is found damaged (then use no index).
+  bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
+  PathEntry Path(size_t i) const { return list_->Path(i); }
+
+ private:
+  static constexpr uint64_t kNone = UINT64_MAX;
+  std::shared_ptr<const IndexFile> list_;
+  std::shared_ptr<const TextStoreSnapshot> store_;
+  std::vector<uint64_t> where_;  // per blob: shard << 32 | its number there, or kNone
+  std::vector<uint32_t> used_;   // the shards holding any of them
+  size_t missing_ = 0;
+};
+
+// Writes `writer`'s blobs as a new shard of the store at `folder` (made, 0700, when missing);
+// returns the shard's size in bytes. The caller holds the store's lock.
+Result<uint64_t> WriteTextShard(const std::string& folder, const IndexFileWriter& writer);
+
+// The store's lock (flock on <folder>/lock, exclusive between servers sharing a cache folder,
+// and between threads of this one): waits for it, giving up when `stop` is.
+class TextStoreLock {
+ public:
+  static Result<std::unique_ptr<TextStoreLock>> Take(const std::string& folder,
+                                                     const StopToken& stop);
+  ~TextStoreLock();
+  TextStoreLock(const TextStoreLock&) = delete;
+  TextStoreLock& operator=(const TextStoreLock&) = delete;
+
+ private:
+  TextStoreLock() = default;
+  int fd_ = -1;
+  bool held_mu_ = false;
+};
+
+// Merges the smallest shards while the store holds more than kMaxShards (the caller holds the
+// lock). Returns the shards merged away.
+constexpr size_t kMaxTextShards = 16;
+Result<size_t> MergeSmallTextShards(const std::string& folder, const StopToken& stop);
+
+struct TextStoreCompaction {
+  size_t lists = 0;             // lists read
+  size_t shards_rewritten = 0;  // without their unnamed blobs
+  size_t shards_dropped = 0;    // named no blob any more
+  uint64_t bytes_before = 0, bytes_after = 0;
+};
+// Drops what no list names: reads every `text.list` in the folders beside `lists_parent`'s
+// (each repository's index folder), and rewrites each shard of which fewer than half the text's
+// bytes are named (drops it when none are). Then merges small shards. Takes the lock.
+Result<TextStoreCompaction> CompactTextStore(const std::string& folder,
+                                             const std::string& lists_parent,
+                                             const StopToken& stop);
+
+}  // namespace rr
