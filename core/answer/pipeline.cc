@@ -1,8 +1,12 @@
 #include "core/answer/pipeline.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
+#include <string_view>
 
 #include "core/secrets/server_log.h"
 #include "core/util/text.h"
@@ -22,6 +26,57 @@ std::string CutToCodePoints(std::string s, size_t n) {
   if (CodePoints(s) <= n) return s;
   s.resize(PrefixBytes(s, n));
   return s;
+}
+
+// The form a blob's text is read in by the secret filter, for ScanCache's key: its lines as a
+// file's window shows them. Another form (or a change to this one) is another name.
+constexpr std::string_view kLinesForm = "file-lines/1";
+
+// A blob's text as the secret filter reads a file's lines: each line (FileLineReader's lines)
+// as DisplayText shows it, its escapes as blanks (DisplayText's scan text), joined by '\n'.
+// *starts receives where each line starts.
+std::string LinesText(std::string_view bytes, std::vector<size_t>* starts) {
+  std::string text;
+  text.reserve(bytes.size());
+  FileLineReader reader(bytes);
+  std::string scan;
+  while (!reader.done()) {
+    if (!starts->empty()) text.push_back('\n');
+    starts->push_back(text.size());
+    const std::string_view line = reader.Next();
+    // Printable ASCII and tabs, most lines of most files, DisplayText keeps as they are.
+    if (std::all_of(line.begin(), line.end(),
+                    [](char c) { return (c >= 0x20 && c < 0x7F) || c == '\t'; })) {
+      text.append(line);
+      continue;
+    }
+    const std::string shown = DisplayText(line, &scan);
+    text.append(scan.empty() ? shown : scan);
+  }
+  return text;
+}
+
+// The spans of a scan of LinesText, cut into their pieces on its lines.
+LineSpans PiecesOf(const ScanResult& r, std::string_view text, const std::vector<size_t>& starts) {
+  LineSpans out;
+  out.lines = starts.size();
+  out.what.reserve(r.spans.size());
+  for (size_t k = 0; k < r.spans.size(); ++k) {
+    const HiddenSpan& sp = r.spans[k];
+    out.what.push_back(sp.what);
+    size_t l = static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), sp.begin) -
+                                   starts.begin());
+    l = l ? l - 1 : 0;
+    for (; l < starts.size() && starts[l] < sp.end; ++l) {
+      const size_t line_end = l + 1 < starts.size() ? starts[l + 1] - 1 : text.size();
+      const size_t from = std::max(sp.begin, starts[l]), to = std::min(sp.end, line_end);
+      if (from >= to) continue;  // only the line break
+      out.pieces.push_back({static_cast<uint32_t>(l), static_cast<uint32_t>(from - starts[l]),
+                            static_cast<uint32_t>(to - starts[l]), static_cast<uint32_t>(k)});
+    }
+  }
+  out.pieces.shrink_to_fit();
+  return out;
 }
 
 }  // namespace
@@ -144,11 +199,28 @@ class AnswerPipeline::Hider {
     const size_t n = e - b;
     std::vector<std::vector<Edit>> edits(n);
     std::deque<ScanResult> kept;  // the spans' `what`, which the edits point into
-    if (!Read(d, b, e, kind, path, width, nullptr, &edits, &kept, true)) return;
+    // The blocks whose source is a whole blob, each from what the filter found in the blob's
+    // whole text; their lines are then left out of the readings below.
+    std::vector<char> done(n, 0);
+    if (kind == TextKind::kFile) {
+      for (const auto& blk : d.blocks) {
+        if (!blk.source.blob || blk.count == 0 || blk.first < b || blk.first + blk.count > e) {
+          continue;
+        }
+        if (!Whole(d, blk, b, blk.path.empty() ? path : blk.path, width, &edits, &done)) return;
+      }
+    }
+    if (!Read(d, b, e, kind, path, width, nullptr, &edits, &kept, true, SIZE_MAX, &done)) return;
     if (path.empty() && kind == TextKind::kFile) {
       for (const auto& blk : d.blocks) {
         if (blk.path.empty() || blk.count == 0 || blk.first < b || blk.first + blk.count > e) {
           continue;
+        }
+        if (blk.source.blob &&
+            std::any_of(done.begin() + static_cast<ptrdiff_t>(blk.first - b),
+                        done.begin() + static_cast<ptrdiff_t>(blk.first - b + blk.count),
+                        [](char x) { return x != 0; })) {
+          continue;  // read whole, as its own file's text
         }
         if (!Read(d, blk.first, blk.first + blk.count, kind, blk.path, width, &blk, &edits, &kept,
                   false, b)) {
@@ -186,11 +258,13 @@ class AnswerPipeline::Hider {
   // Reads lines [b, e) as one text and adds what it hides to `edits` (indexed from `base`; by
   // default b). `only`: read just that block (its own source around it); otherwise every block
   // in [b, e) is read with its source. `first_reading`: the first reading of these lines (its
-  // spans are counted; a later reading counts only the values the first did not find). False when
-  // the filter failed.
+  // spans are counted; a later reading counts only the values the first did not find). `done`
+  // (indexed from b): lines already read whole with their blob (Whole), left out. False when the
+  // filter failed.
   bool Read(Draft& d, size_t b, size_t e, TextKind kind, const std::string& path, size_t width,
             const Draft::Block* only, std::vector<std::vector<Edit>>* edits,
-            std::deque<ScanResult>* kept, bool first_reading, size_t base = SIZE_MAX) {
+            std::deque<ScanResult>* kept, bool first_reading, size_t base = SIZE_MAX,
+            const std::vector<char>* done = nullptr) {
     if (base == SIZE_MAX) base = b;
     const size_t n = e - b;
     // Per line (from b): where its own text starts in the line and in the view, and how many
@@ -200,6 +274,8 @@ class AnswerPipeline::Hider {
     // block that is not aside.
     std::vector<const BlockSource*> before(n, nullptr), after(n, nullptr);
     auto is_aside = [&](size_t i) { return std::binary_search(d.aside.begin(), d.aside.end(), i); };
+    auto is_done = [&](size_t i) { return done && (*done)[i - b]; };
+    std::deque<BlockSource> cuts;  // a whole blob's source not read whole: the stretch around
     auto place = [&](const Draft::Block& blk) {
       if (!blk.source || blk.count == 0) return;
       const size_t from = std::max(blk.first, b), to = std::min(blk.first + blk.count, e);
@@ -207,11 +283,16 @@ class AnswerPipeline::Hider {
       size_t f = from, l = to - 1;
       while (f < to && is_aside(f)) ++f;
       while (l > f && is_aside(l)) --l;
-      if (f >= to) return;
+      if (f >= to || is_done(f)) return;
+      const BlockSource* src = &blk.source;
+      if (src->blob) {
+        cuts.push_back(src->Cut());
+        src = &cuts.back();
+      }
       // Only where the block itself begins or ends: a block cut by the text's edge reads
       // nothing of its source there.
-      if (blk.first >= b) before[f - b] = &blk.source;
-      if (blk.first + blk.count <= e) after[l - b] = &blk.source;
+      if (blk.first >= b) before[f - b] = src;
+      if (blk.first + blk.count <= e) after[l - b] = src;
     };
     if (only) {
       place(*only);
@@ -243,6 +324,10 @@ class AnswerPipeline::Hider {
       if (next_aside != d.aside.end() && *next_aside == i) {
         ++next_aside;
         start[k] = view.size();  // shows nothing of the body's text (shown[k] stays 0)
+        continue;
+      }
+      if (is_done(i)) {
+        start[k] = view.size();  // read whole with its blob
         continue;
       }
       if (before[k]) {
@@ -308,6 +393,71 @@ class AnswerPipeline::Hider {
     return true;
   }
 
+  // The lines of `blk`, whose source is a whole blob, from what the filter finds in the blob's
+  // whole text (LinesText) read as the file at `path`: found once per blob and kept by the
+  // blob's id, its size and a hash of its bytes, the path and the form (ScanCache), in the
+  // filter's own cache. Marks the block's lines (not aside) in `done` (indexed from b). A block
+  // whose lines the blob does not hold is left to the other readings, with the stretch around it.
+  bool Whole(const Draft& d, const Draft::Block& blk, size_t b, const std::string& path,
+             size_t width, std::vector<std::vector<Edit>>* edits, std::vector<char>* done) {
+    const BlockSource& src = blk.source;
+    const BlockSource::Blob& blob = *src.blob;
+    const std::string id =
+        blob.id + ":" + std::to_string(std::hash<std::string_view>()(blob.bytes));
+    const std::string key =
+        ScanCache::Key(id, blob.bytes.size(), static_cast<int>(TextKind::kFile), path, kLinesForm);
+    ScanCache& cache = filter_->blob_scans();
+    std::shared_ptr<const LineSpans> spans = cache.Find(key);
+    if (!spans) {
+      std::vector<size_t> starts;
+      const std::string text = LinesText(blob.bytes, &starts);
+      const ScanResult r = filter_->Scan(text, TextKind::kFile, path);
+      if (!r.ok()) {
+        Fail(r.failure);
+        return false;
+      }
+      spans = std::make_shared<const LineSpans>(PiecesOf(r, text, starts));
+      cache.Keep(key, spans);
+    }
+    const size_t end = blk.first + blk.count;
+    auto is_aside = [&](size_t i) { return std::binary_search(d.aside.begin(), d.aside.end(), i); };
+    size_t own = 0;  // the block's lines that are the blob's
+    for (size_t i = blk.first; i < end; ++i) own += is_aside(i) ? 0 : 1;
+    if (src.line + own > spans->lines) return true;  // not the blob's lines: read otherwise
+    held_.push_back(spans);
+    std::vector<char> counted(spans->what.size(), 0);
+    size_t line = src.line;
+    for (size_t i = blk.first; i < end; ++i) {
+      if (is_aside(i)) continue;
+      (*done)[i - b] = 1;
+      // What of the line is the file's text: after the tool's number, as many bytes as shown.
+      size_t content = 0, shown = 0;
+      auto as = std::lower_bound(d.scan_as.begin(), d.scan_as.end(), i,
+                                 [](const Draft::ScanAs& x, size_t l) { return x.line < l; });
+      if (as != d.scan_as.end() && as->line == i) {
+        content = std::min(width, d.lines[i].size());
+        shown = std::min({as->shown, as->text.size(), d.lines[i].size() - content});
+      } else {
+        content = NumberedBy(d.lines[i], width) ? width : 0;
+        shown = d.lines[i].size() - content;
+      }
+      const auto on = std::equal_range(
+          spans->pieces.begin(), spans->pieces.end(), LineSpans::Piece{static_cast<uint32_t>(line)},
+          [](const LineSpans::Piece& x, const LineSpans::Piece& y) { return x.line < y.line; });
+      ++line;
+      for (auto p = on.first; p != on.second; ++p) {
+        const size_t to = std::min<size_t>(p->to, shown);
+        if (p->from >= to) continue;  // past what the line shows
+        (*edits)[i - b].push_back(Edit{p->from, to, content, &spans->what[p->span]});
+        if (!counted[p->span]) {
+          counted[p->span] = 1;
+          body_first_line_.push_back(i);
+        }
+      }
+    }
+    return true;
+  }
+
   // Hidden spans that begin on the first `shown` lines of the body.
   size_t BodyCount(size_t shown) const {
     size_t n = 0;
@@ -332,6 +482,7 @@ class AnswerPipeline::Hider {
   }
 
   const SecretFilter* filter_;
+  std::vector<std::shared_ptr<const LineSpans>> held_;  // what Whole's edits point into
   std::string failure_;
   std::vector<size_t> body_first_line_;
 };

@@ -21,11 +21,14 @@
 // lines just before and after the block with it, never shown: a value recognised by its
 // neighbours (a YAML block scalar under `password: >-`, an AWS secret key under its key id, a
 // private key's body under its BEGIN line) is hidden in whatever window, context line, hunk or
-// blame's range shows it. Tools hand the pipeline blocks; they do not compute what is read
-// around them. The filter runs before the cap is measured, so the cap counts what is shown; a
-// value it hides becomes `[hidden: <what>]`, and the answer then ends saying how many were
-// hidden (room for that line is kept inside the cap). If a detector fails, the answer is
-// withheld, never shown unfiltered.
+// blame's range shows it. A window of a file carries the whole blob instead
+// (BlockSource::Of): the filter reads the blob's whole text once, keeps what it found by the
+// blob's id (core/secrets/scan_cache.h, in the filter's own cache), and the window's lines are
+// hidden from that, so the same file read again in any window is not scanned again. Tools hand
+// the pipeline blocks; they do not compute what is read around them. The filter runs before the cap
+// is measured, so the cap counts what is shown; a value it hides becomes `[hidden: <what>]`, and
+// the answer then ends saying how many were hidden (room for that line is kept inside the cap). If
+// a detector fails, the answer is withheld, never shown unfiltered.
 #pragma once
 
 #include <atomic>
@@ -67,7 +70,10 @@ struct Draft {
   // source (core/secrets/block_source.h). The secret filter reads a block with the source's lines
   // just before and after it, never shown, so that a value recognised by its neighbours is hidden
   // in any window that shows it. In a text of kind kDiff, those lines are read as the diff's
-  // context lines (' ' before each). Lines aside within a block are not the source's.
+  // context lines (' ' before each). Lines aside within a block are not the source's. A block
+  // whose source is a whole blob (BlockSource::Of) in a text of kind kFile is the blob's lines
+  // from source.line on, one a line (lines aside skipped): it is hidden from what the filter
+  // finds in the blob's whole text, and left out of the text's other readings.
   // `path`: the file the block shows, when the text it is part of names none (a text search
   // over several files); the block is then also read on its own as that file's text.
   struct Block {

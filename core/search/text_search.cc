@@ -269,7 +269,7 @@ ShownLine Shown(std::string_view bytes, const LineSpan& l, bool match) {
 // failure is noted in *failures).
 bool SearchBytes(std::string_view bytes, const std::string& path, const TextPattern& pattern,
                  const SecretFilter* secrets, const SearchOptions& o, FileHits* out,
-                 ScanFailures* failures) {
+                 ScanFailures* failures, std::string_view blob_id) {
   const size_t limit = o.files_only ? 1 : o.max_per_file;
   std::vector<LineSpan> matches;
   ScanResult scan;
@@ -294,7 +294,7 @@ bool SearchBytes(std::string_view bytes, const std::string& path, const TextPatt
     line_number += static_cast<size_t>(std::count(bytes.data() + counted, bytes.data() + ls, '\n'));
     counted = ls;
     if (secrets && !scanned) {
-      scan = secrets->Scan(bytes, TextKind::kFile, path);
+      scan = secrets->ScanBlob(blob_id, bytes, TextKind::kFile, path);
       scanned = true;
       if (!scan.ok()) {
         failures->Note(scan);
@@ -715,7 +715,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       } else if (data->kind == FileData::Kind::kBinary) {
         outcome = Outcome::kBinary;
       } else if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h,
-                              &failures)) {
+                              &failures, BlobIdOf(node))) {
         outcome = Outcome::kWithheld;
         h = FileHits{};
       }

@@ -70,6 +70,22 @@ BlockSource BlockSource::Around(std::string_view whole, size_t begin, size_t end
   return s;
 }
 
+BlockSource BlockSource::Of(std::string_view id, std::string_view whole, size_t begin, size_t end,
+                            size_t line) {
+  if (id.empty() || whole.size() > kWholeBytes) return Around(whole, begin, end);
+  BlockSource s;
+  s.blob = std::make_shared<const Blob>(Blob{std::string(id), std::string(whole)});
+  s.begin = std::min(begin, whole.size());
+  s.end = std::min(std::max(s.begin, end), whole.size());
+  s.line = line;
+  return s;
+}
+
+BlockSource BlockSource::Cut() const {
+  if (!blob) return *this;
+  return Around(blob->bytes, begin, end);
+}
+
 std::string BlockSource::Before() const {
   if (!text) return std::string();
   const std::string_view before =

@@ -14,8 +14,15 @@
 //     kLeadOutBytes), read as if they followed it.
 //
 // A BlockSource made by Around holds only what the filter reads around the block (the block's
-// own lines are the answer's), so an answer never keeps whole blobs alive; it is shared and
-// read-only once made.
+// own lines are the answer's); it is shared and read-only once made.
+//
+// A block of a file's lines (a window read_file or blame shows, a file in the repository's
+// overview) has the whole blob as its source instead, when the blob is at most kWholeBytes
+// (made by Of): the filter reads the blob's whole text, as lines the way a file's window shows
+// them, and hides on the block's lines what it found there, so that a value recognised anywhere
+// around it is hidden in whatever window shows it. What it found is kept by the blob's id
+// (core/secrets/scan_cache.h): the same file read again, in any window, is not read again. The
+// answer keeps the blob's bytes until it is finished.
 #pragma once
 
 #include <cstddef>
@@ -39,11 +46,29 @@ struct BlockSource {
   // Set by Around: *text is what Before reads, then what After reads (begin == end between).
   bool cut = false;
 
-  explicit operator bool() const { return text != nullptr; }
+  // Set by Of for a whole blob (then `text` is null): its id and bytes; begin and end are the
+  // block's bytes in it, and `line` the blob's line (from 0) that is the block's first.
+  struct Blob {
+    std::string id;  // the blob's object id: the same id, the same bytes
+    std::string bytes;
+  };
+  static constexpr size_t kWholeBytes = 1u << 20;
+  std::shared_ptr<const Blob> blob;
+  size_t line = 0;
+
+  explicit operator bool() const { return text != nullptr || blob != nullptr; }
 
   // The source around the block [begin, end) of `whole` (begin at a line's start; end where the
   // line after the block starts, or past the end): what Before and After read, copied.
   static BlockSource Around(std::string_view whole, size_t begin, size_t end);
+  // The source of the block [begin, end) of the blob `id` whose bytes are `whole`, the block's
+  // first line being the blob's line `line` (from 0): the whole blob when it has an id and is at
+  // most kWholeBytes, otherwise Around.
+  static BlockSource Of(std::string_view id, std::string_view whole, size_t begin, size_t end,
+                        size_t line);
+  // For a whole blob: Around on it (where its text cannot be read as a file's lines); otherwise
+  // this source as it is.
+  BlockSource Cut() const;
 
   // What the filter reads before the block: "" or text ending with one '\n'.
   std::string Before() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <functional>
 #include <map>
 
 #include "core/util/crash_note.h"
@@ -322,6 +323,36 @@ ScanResult SecretFilter::Scan(std::string_view text, TextKind kind, std::string_
   HideRepeats(text, &spans);
   // Stable: of two spans alike, the one from the detector loaded first gives the label.
   repo_reader::host::MergeSpans(std::move(spans), &r.spans);
+  return r;
+}
+
+ScanResult SecretFilter::ScanBlob(std::string_view blob_id, std::string_view bytes, TextKind kind,
+                                  std::string_view path) const {
+  if (blob_id.empty() || detectors_.empty() || bytes.empty() || bytes.size() > UINT32_MAX) {
+    return Scan(bytes, kind, path);
+  }
+  // The spans are kept as pieces of a text of one line, at their own offsets.
+  const std::string id =
+      std::string(blob_id) + ":" + std::to_string(std::hash<std::string_view>()(bytes));
+  const std::string key = ScanCache::Key(id, bytes.size(), static_cast<int>(kind), path, "raw/1");
+  ScanResult r;
+  if (auto kept = blob_scans_->Find(key)) {
+    r.spans.reserve(kept->pieces.size());
+    for (const auto& p : kept->pieces) r.spans.push_back({p.from, p.to, kept->what[p.span]});
+    return r;
+  }
+  r = Scan(bytes, kind, path);
+  if (!r.ok()) return r;
+  auto spans = std::make_shared<LineSpans>();
+  spans->lines = 1;
+  spans->pieces.reserve(r.spans.size());
+  spans->what.reserve(r.spans.size());
+  for (const auto& sp : r.spans) {
+    spans->pieces.push_back({0, static_cast<uint32_t>(sp.begin), static_cast<uint32_t>(sp.end),
+                             static_cast<uint32_t>(spans->what.size())});
+    spans->what.push_back(sp.what);
+  }
+  blob_scans_->Keep(key, std::move(spans));
   return r;
 }
 

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/secrets/scan_cache.h"
 #include "repo_reader/secret_detector.h"
 
 namespace rr {
@@ -58,6 +59,13 @@ class SecretFilter {
   // The spans to hide in `text`. `path` is the file the text comes from, when known.
   ScanResult Scan(std::string_view text, TextKind kind, std::string_view path = {}) const;
 
+  // Scan of the whole blob `blob_id` whose bytes are `bytes`, as Scan reads it, kept in
+  // blob_scans() by the blob's id, size and a hash of its bytes, `kind` and `path`: the same
+  // blob searched again is not read by the detectors again. A failed scan is not kept. Without
+  // an id, Scan.
+  ScanResult ScanBlob(std::string_view blob_id, std::string_view bytes, TextKind kind,
+                      std::string_view path) const;
+
   // `text` with every span shown as `[hidden: <what>]`.
   static std::string Redact(std::string_view text, const std::vector<HiddenSpan>& spans);
 
@@ -73,6 +81,9 @@ class SecretFilter {
   bool HoldsHidden(std::string_view text, TextKind kind) const;
 
   size_t detector_count() const { return detectors_.size(); }
+  // What this filter found in whole blobs, by their ids (scan_cache.h): this filter's detectors
+  // only, so a filter made again (a plugin reloaded) starts with an empty one.
+  ScanCache& blob_scans() const { return *blob_scans_; }
   // The distinct plugin names the detectors come from, in load order.
   std::vector<std::string> plugins() const;
 
@@ -90,6 +101,7 @@ class SecretFilter {
   std::vector<Compiled> detectors_;
   std::vector<size_t> always_;  // detectors without keywords
   std::unique_ptr<Automaton> automaton_;
+  std::unique_ptr<ScanCache> blob_scans_ = std::make_unique<ScanCache>();
 };
 
 // The first failure of the secret filter during one call, noted by the threads that scan what

@@ -28,6 +28,13 @@ std::string ReadPoint::Where(const std::string& repo) const {
          ShortDate(commit.time, commit.offset) + ")";
 }
 
+std::string BlobIdOf(const Node& file) {
+  if (git_oid_is_zero(&file.oid)) return std::string();
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, &file.oid);
+  return hex;
+}
+
 std::string_view FileData::bytes() const {
   if (!blob) return packed;
   return std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())),

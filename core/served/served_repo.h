@@ -74,6 +74,10 @@ struct Node {
   bool executable = false;
 };
 
+// The id of a file's blob, for what the secret filter keeps by it (ScanCache): its object id
+// in hex, or "" when the node has none.
+std::string BlobIdOf(const Node& file);
+
 // A file's contents as read.
 struct FileData {
   enum class Kind { kText, kBinary };

@@ -167,7 +167,7 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
     }
   }
   const size_t body = d.lines.size();
-  EndFileLines(bytes, window_begin, lines.pos(), 0, &d);
+  EndFileLines(bytes, window_begin, lines.pos(), 0, &d, BlobIdOf(subject->file), start - 1);
   d.header_for = [where, start, total, numbered, body](size_t shown) {
     const size_t n = numbered[std::min(shown, body)];  // not the window's closing note
     if (n == 0) {

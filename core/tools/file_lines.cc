@@ -1,7 +1,6 @@
 #include "core/tools/file_lines.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "core/util/text.h"
 
@@ -21,26 +20,6 @@ bool IsWordByte(char c) {
 }
 
 }  // namespace
-
-size_t FileLineReader::Count() const {
-  size_t total = 0;
-  for (const char* p = bytes_.data(); p < bytes_.data() + bytes_.size(); ++total) {
-    const void* nl = std::memchr(p, '\n', static_cast<size_t>(bytes_.data() + bytes_.size() - p));
-    p = nl ? static_cast<const char*>(nl) + 1 : bytes_.data() + bytes_.size();
-  }
-  return total;
-}
-
-std::string_view FileLineReader::Next() {
-  size_t nl = bytes_.find('\n', pos_);
-  if (nl == std::string_view::npos) nl = bytes_.size();
-  std::string_view line = bytes_.substr(pos_, nl - pos_);
-  // A line ending is "\r\n" or "\n"; a "\r" that ends the file without a "\n" is part of the
-  // last line, and shown (escaped) like any lone "\r".
-  if (nl < bytes_.size() && !line.empty() && line.back() == '\r') line.remove_suffix(1);
-  pos_ = nl + 1;
-  return line;
-}
 
 void StartFileLines(const std::string& path, size_t width, Draft* d) {
   d->number_width = width + 2;
@@ -99,10 +78,11 @@ size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* 
   return cost;
 }
 
-void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d) {
+void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d,
+                  std::string_view blob_id, size_t line) {
   if (first >= d->lines.size()) return;
-  d->blocks.push_back(
-      {first, d->lines.size() - first, BlockSource::Around(bytes, begin, end), std::string()});
+  d->blocks.push_back({first, d->lines.size() - first,
+                       BlockSource::Of(blob_id, bytes, begin, end, line), std::string()});
 }
 
 size_t LeastFileLineCost(std::string_view raw, size_t width) {

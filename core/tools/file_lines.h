@@ -11,25 +11,9 @@
 #include <string_view>
 
 #include "core/answer/pipeline.h"
+#include "core/util/text.h"  // FileLineReader
 
 namespace rr {
-
-// The lines of a file's bytes, read one at a time: "a\nb\n" is two lines, a last line without
-// '\n' counts. A line ends at "\r\n" or "\n"; a '\r' ending the file is part of its last line.
-class FileLineReader {
- public:
-  explicit FileLineReader(std::string_view bytes) : bytes_(bytes) {}
-
-  size_t Count() const;  // every line of the file, counted in one pass
-  bool done() const { return pos_ >= bytes_.size(); }
-  std::string_view Next();             // the next line, without its ending
-  size_t pos() const { return pos_; }  // where the next line starts
-  std::string_view bytes() const { return bytes_; }
-
- private:
-  std::string_view bytes_;
-  size_t pos_ = 0;
-};
 
 // Marks `d` as showing lines of the file at `path`, numbered to `width` digits: the secret
 // filter reads them as a file's.
@@ -46,9 +30,12 @@ std::string ShownText(std::string_view raw, std::string* scan, size_t* shown);
 size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* d);
 
 // Ends a window of the file: d->lines from `first` on show its bytes [begin, end) (`end`: where
-// the line after the window starts). They become one block whose source is the file, so that
-// the filter reads the lines just before and after the window with it, never shown.
-void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d);
+// the line after the window starts), the first of them being the file's line `line` (from 0).
+// They become one block whose source is the file (BlockSource::Of): with the blob's id, its
+// whole text, read by the secret filter once per blob (what it found is kept by that id);
+// without, the lines just before and after the window. Never shown either way.
+void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d,
+                  std::string_view blob_id = {}, size_t line = 0);
 
 // The least an answer can spend on line `raw` shown by AppendFileLine at `width` digits: at most
 // that many lines of a file fit in an answer.

@@ -76,7 +76,7 @@ std::string AppendIndex(const CallContext& ctx, const Opened& o, size_t budget, 
       ++shown;
       pos = lines.pos();
     }
-    if (shown > 0) EndFileLines(bytes, 0, pos, first, d);
+    if (shown > 0) EndFileLines(bytes, 0, pos, first, d, BlobIdOf(*node), 0);
     if (shown < total) {
       const std::string next = std::to_string(shown + 1);
       d->aside.push_back(d->lines.size());

@@ -196,7 +196,7 @@ Result<FileRead> ReadOne(const CallContext& ctx, const Opened& o, const RepoPath
   }
   const size_t numbered = d.lines.size();
   r.numbered = numbered;
-  EndFileLines(bytes, window_begin, reader.pos(), window_first, &d);
+  EndFileLines(bytes, window_begin, reader.pos(), window_first, &d, BlobIdOf(*node), start - 1);
   d.header_for = [where, start, total, numbered](size_t shown) {
     shown = std::min(shown, numbered);  // the window's closing note is not a line of the file
     if (shown == 0)

@@ -212,6 +212,26 @@ std::string DisplayText(std::string_view raw, std::string* scan) {
   return out;
 }
 
+size_t FileLineReader::Count() const {
+  size_t total = 0;
+  for (const char* p = bytes_.data(); p < bytes_.data() + bytes_.size(); ++total) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(bytes_.data() + bytes_.size() - p));
+    p = nl ? static_cast<const char*>(nl) + 1 : bytes_.data() + bytes_.size();
+  }
+  return total;
+}
+
+std::string_view FileLineReader::Next() {
+  size_t nl = bytes_.find('\n', pos_);
+  if (nl == std::string_view::npos) nl = bytes_.size();
+  std::string_view line = bytes_.substr(pos_, nl - pos_);
+  // A line ending is "\r\n" or "\n"; a "\r" that ends the file without a "\n" is part of the
+  // last line, and shown (escaped) like any lone "\r".
+  if (nl < bytes_.size() && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+  pos_ = nl + 1;
+  return line;
+}
+
 size_t CodePoints(std::string_view utf8) {
   // Every byte but a continuation byte (10xxxxxx) starts a code point. Eight bytes at a time: in
   // `x & ~(x << 1)` the top bit of each byte is its own bit 7 and not its bit 6, so the top bits

@@ -33,6 +33,23 @@ bool NeedsEscaping(std::string_view raw);
 // break ("\r\n"). Left empty when nothing was escaped: the result is what the filter reads.
 std::string DisplayText(std::string_view raw, std::string* scan = nullptr);
 
+// The lines of a file's bytes, read one at a time: "a\nb\n" is two lines, a last line without
+// '\n' counts. A line ends at "\r\n" or "\n"; a '\r' ending the file is part of its last line.
+class FileLineReader {
+ public:
+  explicit FileLineReader(std::string_view bytes) : bytes_(bytes) {}
+
+  size_t Count() const;  // every line of the file, counted in one pass
+  bool done() const { return pos_ >= bytes_.size(); }
+  std::string_view Next();             // the next line, without its ending
+  size_t pos() const { return pos_; }  // where the next line starts
+  std::string_view bytes() const { return bytes_; }
+
+ private:
+  std::string_view bytes_;
+  size_t pos_ = 0;
+};
+
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are not one.
 size_t Utf8SequenceLength(std::string_view s, size_t i);
 
