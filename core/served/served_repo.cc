@@ -62,56 +62,6 @@ Result<RepoReader> ServedRepo::OpenOnce() const {
   return RepoReader(this, RepoHandles::Lease(nullptr, git.take()));
 }
 
-std::optional<ServedRepo::KnownPath> ServedRepo::KnownDefault(const RepoPath& path) const {
-  RefsPlace place;
-  RefsStamp stamp;
-  {
-    std::lock_guard<std::mutex> lock(known_mu_);
-    if (!known_) return std::nullopt;
-    place = known_->place;
-    stamp = known_->stamp;
-  }
-  // Outside the lock: a few stat calls, while other searches read what is kept.
-  const RefsStamp now = RefsStamp::Take(place);
-  std::lock_guard<std::mutex> lock(known_mu_);
-  if (!known_ || !stamp.Unchanged(now) || known_->stamp.digest() != stamp.digest()) {
-    return std::nullopt;
-  }
-  if (path.is_root()) return known_->root;
-  if (known_->at_other && known_->other == path) return known_->at_other;
-  return std::nullopt;
-}
-
-void ServedRepo::KeepDefault(const RefsPlace& place, const RefsStamp& before, const ReadPoint& at,
-                             const RepoPath& path, const Result<Node>& node) const {
-  std::lock_guard<std::mutex> lock(known_mu_);
-  if (place.empty() || before.racy()) {
-    known_.reset();
-    return;
-  }
-  if (!known_ || known_->stamp.digest() != before.digest() ||
-      !git_oid_equal(&known_->at.commit.id.oid(), &at.commit.id.oid()) ||
-      known_->at.label != at.label) {
-    known_ = std::make_unique<KnownDefaults>();
-    known_->place = place;
-    known_->stamp = before;
-    known_->at = at;
-  }
-  KnownPath p;
-  p.at = at;
-  if (node) {
-    p.node = *node;
-  } else {
-    p.error = node.error();
-  }
-  if (path.is_root()) {
-    known_->root = std::move(p);
-  } else {
-    known_->other = path;
-    known_->at_other = std::move(p);
-  }
-}
-
 std::string ServedRepo::HideStorage(std::string text) const {
   if (!settings_.mirror || settings_.path.empty()) return text;
   // The folder as configured, and as libgit2 writes it back (a trailing '/').

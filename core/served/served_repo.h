@@ -116,22 +116,6 @@ class ServedRepo {
   // list_repos' entry for this repository, kept between calls (entry_cache.h).
   EntryCache& entry_cache() const { return entry_cache_; }
 
-  // The default branch as a search last resolved it, and a path found there (the root, and the
-  // last other path asked), kept while the repository's refs have not moved since (RefsStamp,
-  // taken before they were read): a search across many repositories opens none of them just to
-  // know where to search. Thread-safe; a few hundred bytes a repository searched.
-  struct KnownPath {
-    ReadPoint at;
-    std::optional<Node> node;  // `path` at `at`, when it is served there
-    std::string error;         // else why not (Find's error)
-  };
-  // `path` at the default branch as kept, when the refs have not moved since; else nullopt.
-  std::optional<KnownPath> KnownDefault(const RepoPath& path) const;
-  // Keeps what a search resolved: the refs' place and their stamp taken before reading them,
-  // the default branch, and `path` there (a node, or why not). A racy stamp keeps nothing.
-  void KeepDefault(const RefsPlace& place, const RefsStamp& before, const ReadPoint& at,
-                   const RepoPath& path, const Result<Node>& node) const;
-
   // The commit-graph to walk this repository's history with: the repository's own when it has
   // changed-path Bloom filters, else the server's history index when one is built, else the
   // repository's own without filters, else nullptr. Cheap enough for every call: the files are
@@ -222,16 +206,6 @@ class ServedRepo {
   mutable std::once_flag guidance_once_;
   mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
   mutable EntryCache entry_cache_;
-  // KnownDefault's, made on first use.
-  struct KnownDefaults {
-    RefsPlace place;
-    RefsStamp stamp;
-    ReadPoint at;
-    RepoPath other;  // the last path other than the root asked
-    std::optional<KnownPath> root, at_other;
-  };
-  mutable std::mutex known_mu_;
-  mutable std::unique_ptr<KnownDefaults> known_;
 };
 
 class RepoReader {

@@ -1,5 +1,6 @@
 #include "core/tools/search.h"
 
+#include "core/search/known_default.h"
 #include "core/search/text_search.h"
 #include "core/tools/common.h"
 #include "core/tools/first_few.h"
@@ -76,7 +77,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     };
     // Where its default branch was last found, while its refs have not moved (a few stat
     // calls): the repository is not opened. Else it is opened and resolved, and that kept.
-    std::optional<ServedRepo::KnownPath> known = repos[i]->KnownDefault(path);
+    std::optional<KnownPath> known = KnownDefault(repos[i], path);
     if (!known) {
       auto reader = repos[i]->Open();
       if (!reader) {
@@ -94,7 +95,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       }
       auto node = reader->Find(*at, path, ctx.stop);
       if (!node && cut_short()) break;
-      repos[i]->KeepDefault(place, before, *at, path, node);
+      KeepDefault(repos[i], place, before, *at, path, node);
       known.emplace();
       known->at = at.take();
       if (node) {
