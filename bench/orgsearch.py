@@ -7,6 +7,8 @@ Not a test; never run in CI; nothing it fetches or builds is committed (bench/ou
     bench/orgsearch.sh                                 the default sources, 200 repositories
     bench/orgsearch.sh --repos 1000 --calls 5
     bench/orgsearch.sh --source /path/to/bare.git ...  local repositories instead of fetching
+    bench/orgsearch.sh --repos 60 --baseline /path/to/older/repo-reader
+                                                       before / after in the same run
 
 The organisation: each source is cloned (bare, depth 1) once into bench/out/org/sources/; each of
 the --repos repositories is a bare repository borrowing one source's objects (alternates, round
@@ -15,6 +17,9 @@ that every repository differs and each token is in exactly one. Two servers read
 one with a cache folder (the text index), one with history_index: false (no cache folder: no
 index, every file read). Each query is called --calls times on each, alternating; the answers of
 the two must be identical (counted). csearch runs over a checkout of every repository's files.
+With --baseline, a third server -- another build (an older commit), over the same cache folder
+once the first has indexed it -- answers every query in the same rounds, so that before and after
+are measured on the same machine at the same load; its answers must be identical too.
 """
 import argparse
 import json
@@ -219,6 +224,7 @@ def main():
     ap.add_argument("--calls", type=int, default=3)
     ap.add_argument("--index-wait", type=int, default=1800)
     ap.add_argument("--no-csearch", action="store_true")
+    ap.add_argument("--baseline", help="another repo-reader binary, measured beside (same cache)")
     a = ap.parse_args()
     sources = source_dirs(a.source or SOURCES)
     repos = make_org(sources, a.repos)
@@ -246,28 +252,38 @@ def main():
         index_bytes += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files
                            if f in ("text.idx", "text.list") or f.endswith(".tri"))
     builds = index_log(log)
+    base = None
+    if a.baseline:
+        base = bench.Client(a.baseline, indexed_cfg)
+        base.initialize()
+        wait_indexed(base, a.repos, a.index_wait)
     scan = bench.Client(a.binary, scan_cfg)
     scan.initialize()
     qs = queries(a.repos)
-    rows, all_with, all_without, same, stopped = [], [], [], 0, 0
+    rows, all_with, all_without, all_base, same, stopped = [], [], [], [], 0, 0
     for kind, args in qs:
-        w, wo = [], []
+        w, wo, b = [], [], []
         texts = []
+        clients = [(indexed, w), (scan, wo)] + ([(base, b)] if base else [])
         for _ in range(a.calls):
-            for client, sink in ((indexed, w), (scan, wo)):
+            for client, sink in clients:
                 s = time.perf_counter_ns()
                 line = client.call("search", args)
                 sink.append((time.perf_counter_ns() - s) / 1e6)
                 texts.append(bench.answer_text(line))
-        same += texts[0] == texts[1]
+        same += all(t == texts[0] for t in texts[:len(clients)])
         stopped += "[partial" in texts[0]
         header = texts[0].split("\n", 1)[0]
-        rows.append((kind, args, bench.median(w), bench.median(wo), header))
+        rows.append((kind, args, bench.median(w), bench.median(wo),
+                     bench.median(b) if b else None, header))
         all_with += w
         all_without += wo
+        all_base += b
     peak_mb = rss_mb(indexed.proc.pid)
     indexed.close()
     scan.close()
+    if base:
+        base.close()
     cs = None if a.no_csearch else csearch_run(repos, os.path.join(OUT, "trees-%d" % a.repos), qs,
                                                a.calls)
 
@@ -292,22 +308,26 @@ def main():
                ", ".join("%.1f" % x for x in big)))
     print("memory (VmRSS): idle after initialize %.1f MB, after indexing %.1f MB, after the "
           "queries %.1f MB" % (idle_mb, indexed_mb, peak_mb))
-    print("answers identical with and without the index: %d of %d; partial answers: %d" %
-          (same, len(qs), stopped))
+    print("answers identical with and without the index%s: %d of %d; partial answers: %d" %
+          (" (and the baseline's)" if base else "", same, len(qs), stopped))
     print()
-    print("| query | kind | with the index (ms, median) | every file read (ms) | csearch (ms) "
-          "| answer |")
-    print("| --- | --- | ---: | ---: | ---: | --- |")
-    for kind, args, w, wo, header in rows:
+    print("| query | kind | with the index (ms, median) | baseline (ms) | every file read (ms) "
+          "| csearch (ms) | answer |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    for kind, args, w, wo, b, header in rows:
         c = ""
         if cs:
             c = "%.1f" % bench.median(cs[2][json.dumps(args, sort_keys=True)])
-        print("| `%s` | %s | %.1f | %.1f | %s | %s |" % (json.dumps(args), kind, w, wo, c,
-                                                        header[:90]))
+        print("| `%s` | %s | %.1f | %s | %.1f | %s | %s |" % (
+            json.dumps(args), kind, w, "%.1f" % b if b is not None else "", wo, c, header[:90]))
     print()
     print("with the index: p50 %.1f ms, p99 %.1f ms; every file read: p50 %.1f ms, p99 %.1f ms" %
           (percentile(all_with, 50), percentile(all_with, 99), percentile(all_without, 50),
            percentile(all_without, 99)))
+    if all_base:
+        print("baseline (%s): p50 %.1f ms, p99 %.1f ms" %
+              (a.baseline, percentile(all_base, 50), percentile(all_base, 99)))
+    print("load average after: %s" % bench.loadavg())
     if cs:
         flat = [x for k, v in cs[2].items() if not k.endswith("#lines") for x in v]
         print("csearch: cindex %.1f s, index %.1f MB; p50 %.1f ms, p99 %.1f ms" %

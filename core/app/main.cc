@@ -319,8 +319,9 @@ class RepoReaderApp : public Application {
   // The background services, in the runtime that owns them: the mirror syncer and the group
   // relister (which tells the syncer of mirrors) started now, list_repos' entry filler (whose
   // threads start with the first call that needs them; given to the tools by `tools`), the
-  // history indexer once the server has answered (`options.first_answered`). The runtime stops
-  // them, the last first, when serving ends. False (said in the log) when the syncer cannot run.
+  // history and text indexers once the server has answered (`options.first_answered`); each
+  // sync that goes through nudges the text indexer about its mirror. The runtime stops them, the
+  // last first, when serving ends. False (said in the log) when the syncer cannot run.
   bool StartServices(Runtime& runtime, const Config& config, const Plugins& plugins,
                      const std::shared_ptr<LiveCatalog>& live, McpServer::Options& options,
                      std::vector<std::unique_ptr<const Tool>>& tools) {
@@ -329,7 +330,16 @@ class RepoReaderApp : public Application {
       LogLine("repo-reader: not started: " + syncer.error());
       return false;
     }
+    // Made now so that the syncer can tell it of each sync (it starts after the first answer).
+    TextIndexer::Options text;
+    text.clock = &runtime.clock();
+    auto text_owned = std::make_unique<TextIndexer>(live, text);
+    TextIndexer* text_indexer = text_owned.get();
     MirrorSyncer* sync = runtime.Add(syncer.take());
+    // A sync that went through may have moved the mirror's refs: its index catches up at once.
+    // (The runtime stops the indexer first, then the syncer; a nudge in between is dropped.)
+    if (sync)
+      sync->OnSynced([text_indexer](const std::string& name) { text_indexer->Nudge(name); });
     if (!config.groups.empty()) {
       GroupRelister::Options relist;
       relist.serve = ServeMirror;
@@ -344,9 +354,7 @@ class RepoReaderApp : public Application {
     HistoryIndexer::Options index;
     index.clock = &runtime.clock();
     auto* indexer = runtime.Add(std::make_unique<HistoryIndexer>(live, index));
-    TextIndexer::Options text;
-    text.clock = &runtime.clock();
-    auto* text_indexer = runtime.Add(std::make_unique<TextIndexer>(live, text));
+    runtime.Add(std::move(text_owned));
     // Both start after the first answer, so that starting stays quick.
     options.first_answered = [&runtime, indexer, text_indexer] {
       runtime.Start(indexer);

@@ -3,34 +3,29 @@
 // (cache_folder, history_index: true) and the repository has no commit-graph with Bloom filters
 // of its own -- one repository at a time, at the lowest CPU and I/O priority.
 //
-// A background service (core/runtime/service.h) the app owns; the app starts it once the server
-// has answered its first message, so starting is never slowed. Each pass reads the catalog as it is
-// when the pass begins (a live catalog changes when a group is listed again) and updates every such
-// repository (only commits not yet indexed are read), then the thread waits `recheck` (on
-// Options::clock) before the next pass. A failure is logged (once, until it changes) and stops
-// neither the server nor the other repositories. Stop (and the destructor) ends a wait at once,
-// stops the update under way at its next check (what it had written stays) and waits for the
-// thread.
+// A periodic background service (core/runtime/periodic.h) the app owns; the app starts it once
+// the server has answered its first message, so starting is never slowed. Each pass reads the
+// catalog as it is when the pass begins (a live catalog changes when a group is listed again) and
+// updates every such repository (only commits not yet indexed are read), then the thread waits
+// `recheck` (on Options::clock) before the next pass. A failure is logged (once, until it
+// changes) and stops neither the server nor the other repositories. Stop (and the destructor)
+// ends a wait at once, stops the update under way at its next check (what it had written stays)
+// and waits for the thread.
 #pragma once
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "core/runtime/clock.h"
-#include "core/runtime/service.h"
+#include "core/runtime/periodic.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
-#include "core/util/stop.h"
 
 namespace rr {
 
-class HistoryIndexer final : public BackgroundService {
+class HistoryIndexer final : public PeriodicService {
  public:
   struct Options {
     std::chrono::milliseconds recheck{60000};  // between passes
@@ -46,27 +41,14 @@ class HistoryIndexer final : public BackgroundService {
   HistoryIndexer& operator=(const HistoryIndexer&) = delete;
 
   std::string name() const override { return "history indexer"; }
-  // Starts the thread; later calls do nothing. No thread is started when no repository keeps
-  // an index (and the catalog cannot change).
-  void Start() override;
-  void Stop() override;
-  // Passes over the repositories finished so far.
-  uint64_t passes() const;
 
  private:
-  void Run();
+  // No thread is started when no repository keeps an index (and the catalog cannot change).
+  bool Wanted() override;
+  void Pass() override;
 
   std::shared_ptr<LiveCatalog> catalog_;
-  Options options_;
-  const Clock& clock_;
-  std::shared_ptr<std::atomic<bool>> stopping_;
-  StopToken stop_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  uint64_t passes_ = 0;
-  bool started_ = false;
   std::map<std::string, std::string> last_error_;  // repository -> the error last logged
-  std::thread thread_;
 };
 
 }  // namespace rr

@@ -1,16 +1,16 @@
 #include "core/index/repo_text_index.h"
 
-#include <malloc.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <map>
+#include <mutex>
 #include <random>
 #include <unordered_map>
 
@@ -48,13 +48,6 @@ std::mutex& StatsMutex() {
 TextIndexStats& Stats() {
   static TextIndexStats stats;
   return stats;
-}
-
-void LowerThisThreadsPriority() {
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  setpriority(PRIO_PROCESS, tid, 19);
-  constexpr int kWhoProcess = 1, kClassIdle = 3, kClassShift = 13;
-  syscall(SYS_ioprio_set, kWhoProcess, 0, kClassIdle << kClassShift);
 }
 
 std::string Megabytes(uint64_t bytes) {
@@ -273,17 +266,20 @@ void CompactTextStores(const Catalog& catalog, const StopToken& stop) {
 }
 
 namespace {
-std::atomic<uint64_t> used_targets{0}, used_passed{0};
+std::atomic<uint64_t> used_targets{0}, used_passed{0}, used_other{0}, used_unopened{0};
 }  // namespace
 
-void CountTextIndexUse(uint64_t files_passed_over) {
+void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unopened) {
   used_targets.fetch_add(1, std::memory_order_relaxed);
   used_passed.fetch_add(files_passed_over, std::memory_order_relaxed);
+  if (other_commit) used_other.fetch_add(1, std::memory_order_relaxed);
+  if (unopened) used_unopened.fetch_add(1, std::memory_order_relaxed);
 }
 
 TextIndexUse CurrentTextIndexUse() {
-  return {used_targets.load(std::memory_order_relaxed),
-          used_passed.load(std::memory_order_relaxed)};
+  return {used_targets.load(std::memory_order_relaxed), used_passed.load(std::memory_order_relaxed),
+          used_other.load(std::memory_order_relaxed),
+          used_unopened.load(std::memory_order_relaxed)};
 }
 
 TextIndexStats CurrentTextIndexStats() {
@@ -302,129 +298,148 @@ TextIndexStats CurrentTextIndexStats() {
   return s;
 }
 
+namespace {
+PeriodicService::Schedule TextSchedule(const TextIndexer::Options& options) {
+  PeriodicService::Schedule s;
+  s.every = options.recheck;
+  s.spread = 0.1;
+  s.glance = options.glance;
+  s.clock = options.clock;
+  return s;
+}
+}  // namespace
+
 TextIndexer::TextIndexer(std::shared_ptr<LiveCatalog> catalog, Options options)
-    : catalog_(std::move(catalog)),
-      options_(options),
-      clock_(*options_.clock),
-      stopping_(std::make_shared<std::atomic<bool>>(false)),
-      stop_(stopping_, std::chrono::hours(24 * 365 * 50)) {}
+    : PeriodicService(TextSchedule(options)), catalog_(std::move(catalog)) {}
 
 TextIndexer::~TextIndexer() { Stop(); }
 
-void TextIndexer::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stopping_->store(true);
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void TextIndexer::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (started_ || stopping_->load()) return;
-  started_ = true;
+bool TextIndexer::Wanted() {
   bool any = catalog_->may_change();
   for (const auto& repo : catalog_->Get()->all()) any = any || !TextIndexFile(*repo).empty();
-  if (any) {
-    thread_ = std::thread([this] { Run(); });
-  } else {
+  if (!any) {
     std::lock_guard<std::mutex> stats(StatsMutex());
     Stats().off = true;
   }
+  return any;
 }
 
-void TextIndexer::Nudge() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    nudged_ = true;
+bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
+  totals->repositories++;
+  auto seen = seen_.find(repo.name());
+  if (seen != seen_.end() && seen->second.stamp.Unchanged(RefsStamp::Take(seen->second.place))) {
+    totals->indexed++;
+    totals->index_bytes += seen->second.index_bytes;
+    totals->text_bytes += seen->second.text_bytes;
+    return false;
   }
-  cv_.notify_all();
-}
-
-uint64_t TextIndexer::passes() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return passes_;
-}
-
-void TextIndexer::Run() {
-  LowerThisThreadsPriority();
-  std::mt19937_64 random(std::random_device{}());
-  while (!stopping_->load()) {
-    const std::shared_ptr<const Catalog> catalog = catalog_->Get();
-    uint64_t repositories = 0, indexed = 0, index_bytes = 0, text_bytes = 0;
-    auto publish = [&](bool pass_done) {
-      std::lock_guard<std::mutex> lock(StatsMutex());
-      TextIndexStats& s = Stats();
-      // During a pass the figures only grow towards the new ones, never drop to the partial.
-      if (pass_done || indexed > s.indexed) {
-        s.repositories = std::max<uint64_t>(repositories, pass_done ? 0 : s.repositories);
-        s.indexed = indexed;
-        s.index_bytes = index_bytes;
-        s.text_bytes = text_bytes;
-      }
-      if (pass_done) s.passes++;
-    };
-    for (const auto& repo : catalog->all()) {
-      if (stopping_->load()) return;
-      if (TextIndexFile(*repo).empty()) continue;
-      repositories++;
-      auto seen = seen_.find(repo->name());
-      if (seen != seen_.end() &&
-          seen->second.stamp.Unchanged(RefsStamp::Take(seen->second.place))) {
-        indexed++;
-        index_bytes += seen->second.index_bytes;
-        text_bytes += seen->second.text_bytes;
-        continue;
-      }
-      // The refs as they are before the repository is read: a move during the build shows next
-      // pass.
-      RefsPlace place;
-      {
-        auto reader = repo->OpenOnce();
-        if (reader) place = reader->Place();
-      }
-      const RefsStamp before = place.empty() ? RefsStamp() : RefsStamp::Take(place);
-      const auto start = std::chrono::steady_clock::now();
-      auto b = BuildTextIndex(*repo, stop_);
-      if (stopping_->load()) return;
-      if (!b) {
-        std::string& last = last_error_[repo->name()];
-        if (last != b.error()) {
-          LogLine("repo-reader: the text index of `" + repo->name() +
-                  "` could not be built: " + b.error());
-        }
-        last = b.error();
-        seen_.erase(repo->name());
-        continue;
-      }
-      last_error_.erase(repo->name());
-      seen_[repo->name()] = Seen{place, before, b->index_bytes, b->text_bytes};
-      indexed++;
-      index_bytes += b->index_bytes;
-      text_bytes += b->text_bytes;
-      if (b->built) {
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        char speed[64];
-        std::snprintf(speed, sizeof speed, "%.1f s, %.1f MB/s", seconds,
-                      seconds > 0 ? static_cast<double>(b->text_bytes) / 1e6 / seconds : 0.0);
-        LogLine("repo-reader: text index of `" + repo->name() +
-                "`: " + Plural(b->files, "file", "files") + ", " + Megabytes(b->text_bytes) +
-                " of text indexed in " + speed + "; the index takes " + Megabytes(b->index_bytes));
-        publish(false);
-      }
+  // The refs as they are before the repository is read: a move during the build shows next
+  // time.
+  RefsPlace place;
+  {
+    auto reader = repo.OpenOnce();
+    if (reader) place = reader->Place();
+  }
+  const RefsStamp before = place.empty() ? RefsStamp() : RefsStamp::Take(place);
+  const auto start = std::chrono::steady_clock::now();
+  auto b = BuildTextIndex(repo, stop());
+  if (stopping()) return false;
+  if (!b) {
+    std::string& last = last_error_[repo.name()];
+    if (last != b.error()) {
+      LogLine("repo-reader: the text index of `" + repo.name() +
+              "` could not be built: " + b.error());
     }
-    CompactTextStores(*catalog, stop_);
-    publish(true);
-    malloc_trim(0);
-    std::unique_lock<std::mutex> lock(mu_);
-    ++passes_;
-    const double spread = std::uniform_real_distribution<double>(0.9, 1.1)(random);
-    const auto wait = std::chrono::milliseconds(
-        static_cast<int64_t>(static_cast<double>(options_.recheck.count()) * spread));
-    clock_.WaitFor(lock, cv_, wait, [this] { return stopping_->load() || nudged_; });
-    nudged_ = false;
+    last = b.error();
+    seen_.erase(repo.name());
+    return false;
+  }
+  last_error_.erase(repo.name());
+  seen_[repo.name()] = Seen{place, before, b->index_bytes, b->text_bytes};
+  totals->indexed++;
+  totals->index_bytes += b->index_bytes;
+  totals->text_bytes += b->text_bytes;
+  if (!b->built) return false;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  char speed[64];
+  std::snprintf(speed, sizeof speed, "%.1f s, %.1f MB/s", seconds,
+                seconds > 0 ? static_cast<double>(b->text_bytes) / 1e6 / seconds : 0.0);
+  LogLine("repo-reader: text index of `" + repo.name() + "`: " + Plural(b->files, "file", "files") +
+          ", " + Megabytes(b->text_bytes) + " of text indexed in " + speed + "; the index takes " +
+          Megabytes(b->index_bytes));
+  return true;
+}
+
+void TextIndexer::Pass() {
+  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  Totals totals;
+  auto publish = [&](bool pass_done) {
+    std::lock_guard<std::mutex> lock(StatsMutex());
+    TextIndexStats& s = Stats();
+    // During a pass the figures only grow towards the new ones, never drop to the partial.
+    if (pass_done || totals.indexed > s.indexed) {
+      s.repositories = std::max<uint64_t>(totals.repositories, pass_done ? 0 : s.repositories);
+      s.indexed = totals.indexed;
+      s.index_bytes = totals.index_bytes;
+      s.text_bytes = totals.text_bytes;
+    }
+    if (pass_done) s.passes++;
+  };
+  for (const auto& repo : catalog->all()) {
+    if (stopping()) return;
+    if (TextIndexFile(*repo).empty()) continue;
+    if (Visit(*repo, &totals)) publish(false);
+    if (stopping()) return;
+  }
+  // What no repository's list names any more is dropped from the store (core/index/text_store.h).
+  CompactTextStores(*catalog, stop());
+  publish(true);
+}
+
+void TextIndexer::Revisit(const ServedRepo& repo) {
+  auto before = seen_.find(repo.name());
+  const bool was = before != seen_.end();
+  const uint64_t was_index = was ? before->second.index_bytes : 0;
+  const uint64_t was_text = was ? before->second.text_bytes : 0;
+  Totals totals;
+  Visit(repo, &totals);
+  if (stopping()) return;
+  std::lock_guard<std::mutex> lock(StatsMutex());
+  TextIndexStats& s = Stats();
+  auto less = [](uint64_t a, uint64_t b) { return a > b ? a - b : 0; };
+  if (was) {
+    s.indexed = less(s.indexed, 1);
+    s.index_bytes = less(s.index_bytes, was_index);
+    s.text_bytes = less(s.text_bytes, was_text);
+  }
+  s.indexed += totals.indexed;
+  s.index_bytes += totals.index_bytes;
+  s.text_bytes += totals.text_bytes;
+}
+
+void TextIndexer::CatchUp(const std::vector<std::string>& names) {
+  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  for (const std::string& name : names) {
+    if (stopping()) return;
+    auto repo = catalog->Find(name);
+    if (!repo || TextIndexFile(**repo).empty()) continue;
+    Revisit(**repo);
+  }
+}
+
+void TextIndexer::Glance() {
+  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  for (const auto& repo : catalog->all()) {
+    if (stopping()) return;
+    // A mirror moves only by its sync, which nudges; a repository never indexed (or failing)
+    // waits for the next pass.
+    if (repo->settings().mirror) continue;
+    auto seen = seen_.find(repo->name());
+    if (seen == seen_.end() || seen->second.stamp.Unchanged(RefsStamp::Take(seen->second.place))) {
+      continue;
+    }
+    Revisit(*repo);
   }
 }
 

@@ -10,28 +10,28 @@
 // as when it was built (the policy's digest is in the list).
 //
 // TextIndexer is the background thread that keeps the indexes up to date, as HistoryIndexer
-// keeps the history's: one repository at a time, at the lowest CPU and I/O priority; a pass
-// opens nothing for a repository whose refs have not moved since its index was built (RefsStamp),
-// then waits `recheck` (spread by a tenth either way, so that many servers sharing a machine do
-// not pass in step) before the next; each index built is logged with the new text it read and
-// its speed. After a pass that changed anything, the store drops what no list names any more
-// (CompactTextStore). A search never waits for it: what is not indexed yet is read, as without an
+// keeps the history's (both are periodic services, core/runtime/periodic.h): one repository at a
+// time, at the lowest CPU and I/O priority; a pass opens nothing for a repository whose refs have
+// not moved since its index was built (RefsStamp), then waits `recheck` (spread by a tenth either
+// way, so that many servers sharing a machine do not pass in step) before the next; each index
+// built is logged with the new text it read and its speed. After a pass that changed anything,
+// the store drops what no list names any more (CompactTextStore). Between passes it catches up at
+// once with what moved: a mirror's sync nudges it with the mirror's name (Nudge(name), wired in
+// the app), and every `glance` it takes the refs' stamps of the local repositories and indexes
+// those that moved. A search never waits for it: what is not indexed yet is read, as without an
 // index.
 #pragma once
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "core/index/text_index.h"
 #include "core/index/text_store.h"
-#include "core/runtime/service.h"
+#include "core/runtime/periodic.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
 #include "core/served/served_repo.h"
@@ -77,49 +77,56 @@ TextIndexStats CurrentTextIndexStats();
 void CompactTextStores(const Catalog& catalog, const StopToken& stop);
 
 // What searches got from the indexes since the server started (for /metrics and tests): the
-// repositories (search targets) answered with one, and the files it told them not to read.
+// repositories (search targets) answered with one, and the files it told them not to read; of
+// those targets, the ones at another commit than their index's (a branch moved since it was
+// built, or grep at another ref: the files changed since were read), and the ones the index
+// answered without the repository being opened (no file of it could match).
 struct TextIndexUse {
   uint64_t targets = 0;
   uint64_t files_passed_over = 0;
+  uint64_t other_commit = 0;
+  uint64_t unopened = 0;
 };
-void CountTextIndexUse(uint64_t files_passed_over);
+void CountTextIndexUse(uint64_t files_passed_over, bool other_commit = false,
+                       bool unopened = false);
 TextIndexUse CurrentTextIndexUse();
 
-class TextIndexer final : public BackgroundService {
+class TextIndexer final : public PeriodicService {
  public:
   struct Options {
-    std::chrono::milliseconds recheck{60000};  // between passes
-    // Where the wait between passes is measured; it must outlive the indexer.
+    std::chrono::milliseconds recheck{60000};  // between passes (spread by a tenth either way)
+    // Between passes, how often the local repositories' refs are looked at (RefsStamp; zero:
+    // never); those that moved are indexed at once. A mirror's refs move only by its sync, which
+    // nudges the indexer itself (Nudge(name)).
+    std::chrono::milliseconds glance{2000};
+    // Where the waits are measured; it must outlive the indexer.
     const Clock* clock = &Clock::Real();
   };
   TextIndexer(std::shared_ptr<LiveCatalog> catalog, Options options);
   ~TextIndexer() override;
-  TextIndexer(const TextIndexer&) = delete;
-  TextIndexer& operator=(const TextIndexer&) = delete;
 
   std::string name() const override { return "text indexer"; }
-  // Starts the thread; later calls do nothing. No thread when no repository keeps an index (and
-  // the catalog cannot change).
-  void Start() override;
-  // Stops the pass under way at its next check and waits for the thread.
-  void Stop() override;
-  // Asks for a pass now (after a sync, say) instead of at the next recheck.
-  void Nudge();
-  uint64_t passes() const;
 
  private:
-  void Run();
+  // No thread when no repository keeps an index (and the catalog cannot change).
+  bool Wanted() override;
+  void Pass() override;
+  // The repositories named (a mirror synced, say), each brought up to date if its refs moved.
+  void CatchUp(const std::vector<std::string>& names) override;
+  // Every local repository whose index was current: brought up to date if its refs moved.
+  void Glance() override;
+  // Visit outside a pass: the stats a pass published are changed by what the visit changed.
+  void Revisit(const ServedRepo& repo);
+
+  // What a pass adds up, for CurrentTextIndexStats.
+  struct Totals {
+    uint64_t repositories = 0, indexed = 0, index_bytes = 0, text_bytes = 0;
+  };
+  // Brings `repo`'s index to its default branch unless its refs have not moved since it was
+  // last current; adds it to `totals`. True when an index was built.
+  bool Visit(const ServedRepo& repo, Totals* totals);
 
   std::shared_ptr<LiveCatalog> catalog_;
-  Options options_;
-  const Clock& clock_;
-  std::shared_ptr<std::atomic<bool>> stopping_;
-  StopToken stop_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool nudged_ = false;
-  bool started_ = false;
-  uint64_t passes_ = 0;
   struct Seen {
     RefsPlace place;
     RefsStamp stamp;
@@ -127,7 +134,6 @@ class TextIndexer final : public BackgroundService {
   };
   std::map<std::string, Seen> seen_;  // repository -> its refs when its index was last current
   std::map<std::string, std::string> last_error_;
-  std::thread thread_;
 };
 
 }  // namespace rr

@@ -134,6 +134,17 @@ class HttpMetrics {
          "# TYPE rr_text_index_files_passed_over_total counter\n"
          "rr_text_index_files_passed_over_total "
       << use.files_passed_over << "\n";
+    o << "# HELP rr_text_index_searches_other_commit_total Repositories searched with a text "
+         "index of another commit (a branch moved since it was indexed, or grep at another ref): "
+         "the files changed since were read.\n"
+         "# TYPE rr_text_index_searches_other_commit_total counter\n"
+         "rr_text_index_searches_other_commit_total "
+      << use.other_commit << "\n";
+    o << "# HELP rr_text_index_searches_unopened_total Repositories a search answered from their "
+         "text index alone, without opening them (no file could match).\n"
+         "# TYPE rr_text_index_searches_unopened_total counter\n"
+         "rr_text_index_searches_unopened_total "
+      << use.unopened << "\n";
     return o.str();
   }
 

@@ -553,9 +553,22 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         walks_left.fetch_sub(1);
         continue;
       }
-      auto reader = target.repo->Open();
-      if (!reader) {
-        error = reader.error();
+      // The repository is opened only when something of it must be read: a target whose index
+      // lists its commit and tells that no file can match needs nothing of it.
+      std::optional<Result<RepoReader>> opened;
+      auto open = [&]() -> RepoReader* {
+        if (!opened) opened.emplace(target.repo->Open());
+        if (!*opened) {
+          if (error.empty()) error = opened->error();
+          return nullptr;
+        }
+        return &opened->value();
+      };
+      const bool listed_by_index =
+          index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
+      RepoReader* reader = listed_by_index ? nullptr : open();
+      if (!listed_by_index && !reader) {
+        // error says why
       } else if (target.under.kind != EntryKind::kFolder) {
         whole = true;
         if (target.under.kind == EntryKind::kFile) {
@@ -571,7 +584,8 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         bool cut = false;
         auto flush = [&] {
           if (batch.empty()) return;
-          reader->FetchMissing(batch, stop);
+          if (!reader) reader = open();  // never null here: the files came through it
+          if (reader) reader->FetchMissing(batch, stop);
           for (Node& n : batch) {
             if (cut) break;
             if (!queue.Push(WorkItem{t, files, std::move(n)}, stop)) {
@@ -583,7 +597,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           }
           batch.clear();
         };
-        if (index && git_oid_equal(&index->commit(), &target.at.commit.id.oid())) {
+        if (listed_by_index) {
           // The commit the index lists: its files in walk order, without reading the tree.
           // Each file to read is found again in the tree first (its path served, its content
           // the one listed), so that nothing but the repository decides what is read; an index
@@ -600,6 +614,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             }
             const size_t place = listed_files++;
             if (pass_over(e.blob)) continue;
+            if (!reader && !(reader = open())) break;
             auto path = RepoPath::Parse(e.path);
             auto node = path ? reader->Find(target.at, *path, stop) : Result<Node>(Error{""});
             if (!node || node->kind != EntryKind::kFile ||
@@ -613,7 +628,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             }
             to_read.emplace_back(place, node.take());
           }
-          if (index) {
+          if (!error.empty()) {
+            // The repository could not be opened to read a file: nothing of it is searched.
+            files = passed = passed_binary = 0;
+            cut = true;
+          } else if (index) {
             // flush numbers the files it hands on in order; the count is the listing's.
             for (auto& [place, node] : to_read) {
               if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
@@ -635,23 +654,27 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             files = passed = passed_binary = 0;
             cut = false;
           }
-          Status walked = reader->Walk(
-              target.under, stop,
-              [&](const Node& node) {
-                if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
-                  cut = true;
-                  return false;
-                }
-                if (node.kind != EntryKind::kFile) return true;
-                if (index && pass_over(index->Find(node.oid))) {
-                  ++files;
-                  return true;
-                }
-                batch.push_back(node);
-                if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
-                return !cut;
-              },
-              &too_deep);
+          if (!reader) reader = open();
+          Status walked = Status(Error{error});  // when it could not be opened
+          if (reader) {
+            walked = reader->Walk(
+                target.under, stop,
+                [&](const Node& node) {
+                  if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
+                    cut = true;
+                    return false;
+                  }
+                  if (node.kind != EntryKind::kFile) return true;
+                  if (index && pass_over(index->Find(node.oid))) {
+                    ++files;
+                    return true;
+                  }
+                  batch.push_back(node);
+                  if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
+                  return !cut;
+                },
+                &too_deep);
+          }
           if (!cut) flush();
           whole = walked && !cut;
         }
@@ -672,7 +695,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         listed.fetch_add(passed);
         finished.fetch_add(passed);
       }
-      if (index) CountTextIndexUse(passed);
+      if (index) CountTextIndexUse(passed, !listed_by_index, !opened.has_value());
       walks_left.fetch_sub(1);
     }
     queue.WalkerDone();

@@ -88,6 +88,11 @@ void MirrorSyncer::Add(MirrorConfig mirror) {
   cv_.notify_all();
 }
 
+void MirrorSyncer::OnSynced(std::function<void(const std::string& name)> synced) {
+  std::lock_guard<std::mutex> lock(mu_);
+  synced_ = std::move(synced);
+}
+
 bool MirrorSyncer::Remove(const std::string& dir) {
   std::lock_guard<std::mutex> lock(mu_);
   for (size_t i = 0; i < slots_.size(); ++i) {
@@ -186,7 +191,9 @@ void MirrorSyncer::Work() {
     }
     ++changes_;
     const bool removed = slot.stop->load() && !stop_->load();
+    const auto synced = report ? synced_ : nullptr;
     lock.unlock();
+    if (synced) synced(m.name);
     if (report) {
       std::string line = "repo-reader: mirror `" + m.name + "` synced from " + m.url + ": " +
                          Plural(report->refs, "ref", "refs");

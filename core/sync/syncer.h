@@ -61,6 +61,10 @@ class MirrorSyncer final : public BackgroundService {
   // Adds a mirror (a group's new repository), its first sync due within seconds. A mirror with
   // the folder (`dir`) of one already kept is not added twice.
   void Add(MirrorConfig mirror);
+  // Told the mirror's name after each sync that went through (its refs may have moved): the
+  // text indexer catches up with it at once. Called on a sync's thread, outside the syncer's
+  // lock; set before Start.
+  void OnSynced(std::function<void(const std::string& name)> synced);
   // Removes the mirror kept in `dir`: never synced again; a sync of it under way is stopped.
   // False when there is none.
   bool Remove(const std::string& dir);
@@ -100,6 +104,7 @@ class MirrorSyncer final : public BackgroundService {
   // Slots a worker is syncing now, removed ones included: Stop stops them all.
   std::vector<std::shared_ptr<Slot>> in_flight_;
   std::map<std::string, FirstSyncs> first_;  // by group label
+  std::function<void(const std::string&)> synced_;
   bool started_ = false;
   std::vector<std::thread> workers_;
   std::shared_ptr<std::atomic<bool>> stop_ = std::make_shared<std::atomic<bool>>(false);

@@ -1,5 +1,6 @@
 #include "core/tools/search.h"
 
+#include "core/search/known_default.h"
 #include "core/search/text_search.h"
 #include "core/tools/common.h"
 #include "core/tools/first_few.h"
@@ -74,32 +75,47 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       reached = i;
       return true;
     };
-    auto reader = repos[i]->Open();
-    if (!reader) {
-      if (cut_short()) break;
-      failed[i] = reader.error();
-      continue;
+    // Where its default branch was last found, while its refs have not moved (a few stat
+    // calls): the repository is not opened. Else it is opened and resolved, and that kept.
+    std::optional<KnownPath> known = KnownDefault(repos[i], path);
+    if (!known) {
+      auto reader = repos[i]->Open();
+      if (!reader) {
+        if (cut_short()) break;
+        failed[i] = reader.error();
+        continue;
+      }
+      const RefsPlace place = reader->Place();
+      const RefsStamp before = RefsStamp::Take(place);
+      auto at = reader->At(std::nullopt);
+      if (!at) {
+        if (cut_short()) break;
+        failed[i] = at.error();
+        continue;
+      }
+      auto node = reader->Find(*at, path, ctx.stop);
+      if (!node && cut_short()) break;
+      KeepDefault(repos[i], place, before, *at, path, node);
+      known.emplace();
+      known->at = at.take();
+      if (node) {
+        known->node = node.take();
+      } else {
+        known->error = node.error();
+      }
     }
-    auto at = reader->At(std::nullopt);
-    if (!at) {
-      if (cut_short()) break;
-      failed[i] = at.error();
-      continue;
-    }
-    auto node = reader->Find(*at, path, ctx.stop);
-    if (!node) {
-      if (cut_short()) break;
+    if (!known->node) {
       // Not there in this repository (or outside what it serves): nothing to search in it.
-      if (repos.size() == 1) return Error{node.error()};
+      if (repos.size() == 1) return Error{known->error};
       without.Add(repos[i]->name());
       continue;
     }
-    if (node->kind != EntryKind::kFolder && node->kind != EntryKind::kFile) {
+    if (known->node->kind != EntryKind::kFolder && known->node->kind != EntryKind::kFile) {
       without.Add(repos[i]->name());
       continue;
     }
     target_of[i] = targets.size();
-    targets.push_back(SearchTarget{repos[i].get(), at.take(), node.take()});
+    targets.push_back(SearchTarget{repos[i].get(), std::move(known->at), std::move(*known->node)});
   }
 
   SearchOptions options;

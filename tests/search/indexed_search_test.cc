@@ -193,6 +193,57 @@ TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
   Same("search", R"({"pattern":"freshtoken-4242"})");
 }
 
+// The refs' files and folders of `repo` as if last changed an hour ago: a stamp taken of them now
+// is not racy (refs_stamp.h), so a search keeps the default branch it resolved (ServedRepo::
+// KnownDefault) -- which a move of the branch must undo, however soon after.
+void Backdate(const TestRepo& repo) {
+  const fs::path git = fs::path(repo.path()) / ".git";
+  const auto then = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const char* f : {"HEAD", "packed-refs"}) {
+    if (fs::exists(git / f)) fs::last_write_time(git / f, then);
+  }
+  for (const auto& e : fs::recursive_directory_iterator(git / "refs")) {
+    fs::last_write_time(e.path(), then);
+  }
+  fs::last_write_time(git / "refs", then);
+}
+
+TEST_F(IndexedSearch, ABranchMovedBetweenTwoSearchesIsSearchedWhereItIsNow) {
+  TestRepo& app = *repos_[9];
+  const std::string q = R"({"pattern":"movedtoken-5150"})";
+  auto expect_git = [&](const std::string& answer) {
+    EXPECT_EQ(HitsIn(answer, "app"), GitGrep(app, "main", {"-F"}, "movedtoken-5150", {}, "5"))
+        << answer;
+  };
+  Backdate(app);
+  expect_git(Same("search", q));
+  expect_git(Same("search", R"({"pattern":"movedtoken-5150","path":"src"})"));
+  // Moved forward: a commit holding the token, the refs made to look old again at once.
+  const std::string before = app.Rev("HEAD");
+  app.Write("src/moved.go", "// movedtoken-5150\n");
+  const std::string moved = app.Commit("moved");
+  Backdate(app);
+  const std::string found = Same("search", q);
+  expect_git(found);
+  EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
+  expect_git(Same("search", R"({"pattern":"movedtoken-5150","path":"src"})"));
+  // Moved back to where it was, in the same second.
+  app.Git({"update-ref", "refs/heads/main", before});
+  Backdate(app);
+  const std::string gone = Same("search", q);
+  expect_git(gone);
+  EXPECT_TRUE(HitsIn(gone, "app").empty()) << gone;
+  expect_git(Same("search", R"({"pattern":"movedtoken-5150","path":"src"})"));
+  // Packed: the loose ref gone, packed-refs holding it.
+  app.Git({"pack-refs", "--all"});
+  app.Git({"update-ref", "refs/heads/main", moved});
+  app.Git({"pack-refs", "--all"});
+  Backdate(app);
+  const std::string packed = Same("search", q);
+  expect_git(packed);
+  EXPECT_FALSE(HitsIn(packed, "app").empty()) << packed;
+}
+
 TEST_F(IndexedSearch, AnIndexDamagedOnDiskIsNotUsedAndTheAnswerIsTheSame) {
   const std::string file = TextIndexFile(Repo("util-fork"));
   ASSERT_TRUE(fs::exists(file));

@@ -1,0 +1,153 @@
+// The background text indexer keeps each repository's index at its default branch, and catches up
+// with a move between its passes: a commit in a local repository at the next glance (a look at
+// the refs' stamps every few seconds), a repository it is nudged about (a mirror's sync) at once
+// -- never waiting for the next pass. Scheduled on a ManualClock with an hour between passes, so
+// anything that happens before the clock reaches an hour is the catch-up's doing; the test waits
+// for the indexer's rounds, never sleeps.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+
+#include "core/app/wiring.h"
+#include "core/config/config.h"
+#include "core/index/repo_text_index.h"
+#include "core/runtime/clock.h"
+#include "tests/testkit/git_fixture.h"
+#include "tests/testkit/tool_harness.h"
+
+namespace rr::testing {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// The commit `repo`'s index holds now, in hex; "" when it has none.
+std::string IndexedCommit(const ServedRepo& repo) {
+  auto index = CurrentTextIndex(repo);
+  if (!index) return "";
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, &index->commit());
+  return hex;
+}
+
+class TextIndexerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    InitGitLibrary();
+    shop_ = std::make_unique<TestRepo>(tmp_ / "shop");
+    shop_->Write("README.md", "# Shop\nfirsttoken-1001\n");
+    shop_->Write("src/cart.c", "int cart(void) { return 0; }\n");
+    shop_->Commit("shop");
+    web_ = std::make_unique<TestRepo>(tmp_ / "web");
+    web_->Write("index.html", "<p>web</p>\n");
+    web_->Commit("web");
+    Config config;
+    config.source = "test";
+    config.repos.push_back(Served("shop", shop_->path()));
+    config.repos.push_back(Served("web", web_->path()));
+    config.cache_folder = tmp_ / "cache";
+    auto catalog = BuildCatalog(config);
+    ASSERT_TRUE(catalog) << catalog.error();
+    live_ = std::make_shared<LiveCatalog>(catalog.take());
+  }
+
+  const ServedRepo& Repo(const std::string& name) { return **live_->Get()->Find(name); }
+
+  // An indexer on `clock_`: a pass an hour, glances every `glance` (zero: none).
+  std::unique_ptr<TextIndexer> Indexer(milliseconds glance) {
+    TextIndexer::Options o;
+    o.recheck = hours(1);
+    o.glance = glance;
+    o.clock = &clock_;
+    return std::make_unique<TextIndexer>(live_, o);
+  }
+
+  // The indexer's first pass has ended: both indexes are at their default branch.
+  void FirstPass(const TextIndexer& indexer) {
+    ASSERT_EQ(clock_.Waiting(1).size(), 1u);
+    ASSERT_EQ(indexer.passes(), 1u);
+    ASSERT_EQ(IndexedCommit(Repo("shop")), shop_->Rev("HEAD"));
+    ASSERT_EQ(IndexedCommit(Repo("web")), web_->Rev("HEAD"));
+  }
+
+  TempDir tmp_;
+  ManualClock clock_;
+  std::unique_ptr<TestRepo> shop_, web_;
+  std::shared_ptr<LiveCatalog> live_;
+};
+
+TEST_F(TextIndexerTest, ACommitInALocalRepositoryIsIndexedAtTheNextGlance) {
+  auto indexer = Indexer(seconds(2));
+  indexer->Start();
+  FirstPass(*indexer);
+  const std::string before = shop_->Rev("HEAD");
+  shop_->Write("fresh.txt", "freshtoken-2002\n");
+  const std::string after = shop_->Commit("fresh");
+  EXPECT_EQ(IndexedCommit(Repo("shop")), before) << "nothing moves it before the glance";
+  // The glances until the commit is indexed: the first one that looks after the commit.
+  for (int i = 0; i < 5 && IndexedCommit(Repo("shop")) != after; ++i) {
+    const uint64_t rounds = indexer->rounds();
+    clock_.Advance(seconds(2));
+    ASSERT_TRUE(indexer->WaitRounds(rounds + 1, milliseconds(60000)));
+  }
+  EXPECT_EQ(IndexedCommit(Repo("shop")), after);
+  EXPECT_EQ(IndexedCommit(Repo("web")), web_->Rev("HEAD"));
+  EXPECT_EQ(indexer->passes(), 1u) << "caught up without a pass";
+  EXPECT_EQ(CurrentTextIndexStats().indexed, 2u);
+}
+
+TEST_F(TextIndexerTest, WithoutGlancesACommitWaitsForTheNextPass) {
+  auto indexer = Indexer(milliseconds(0));
+  indexer->Start();
+  FirstPass(*indexer);
+  const std::string before = shop_->Rev("HEAD");
+  shop_->Write("fresh.txt", "freshtoken-2002\n");
+  const std::string after = shop_->Commit("fresh");
+  const auto waiting = clock_.Waiting(1);
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_GE(waiting[0] - clock_.Now(), std::chrono::minutes(54));
+  clock_.Advance(std::chrono::minutes(50));
+  ASSERT_EQ(clock_.Waiting(1).size(), 1u);
+  EXPECT_EQ(IndexedCommit(Repo("shop")), before);
+  clock_.Advance(std::chrono::minutes(20));
+  ASSERT_EQ(clock_.Waiting(1).size(), 1u);
+  EXPECT_EQ(indexer->passes(), 2u);
+  EXPECT_EQ(IndexedCommit(Repo("shop")), after);
+}
+
+// A mirror's sync nudges the indexer with its name (core/app/main.cc wires MirrorSyncer::OnSynced
+// to it; tests/sync/sync_nudges_index_test.cc runs the two together): the repository is caught
+// up at once, the others are not looked at.
+TEST_F(TextIndexerTest, ARepositoryNudgedByNameIsCaughtUpAtOnce) {
+  auto indexer = Indexer(milliseconds(0));
+  indexer->Start();
+  FirstPass(*indexer);
+  shop_->Write("fresh.txt", "freshtoken-2002\n");
+  const std::string shop_after = shop_->Commit("fresh");
+  const std::string web_before = web_->Rev("HEAD");
+  web_->Write("more.html", "<p>more</p>\n");
+  web_->Commit("more");
+  const uint64_t rounds = indexer->rounds();
+  indexer->Nudge("shop");
+  indexer->Nudge("no-such-repository");
+  ASSERT_TRUE(indexer->WaitRounds(rounds + 1, milliseconds(60000)));
+  ASSERT_TRUE(clock_.Waiting(1).size() == 1u);
+  EXPECT_EQ(IndexedCommit(Repo("shop")), shop_after);
+  EXPECT_EQ(IndexedCommit(Repo("web")), web_before) << "not nudged: left to the next pass";
+  EXPECT_EQ(indexer->passes(), 1u);
+}
+
+TEST_F(TextIndexerTest, StopReturnsPromptlyWhileItWaits) {
+  auto indexer = Indexer(seconds(2));
+  indexer->Start();
+  FirstPass(*indexer);
+  const auto begin = std::chrono::steady_clock::now();
+  indexer->Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, seconds(5));
+  EXPECT_EQ(indexer->passes(), 1u);
+}
+
+}  // namespace
+}  // namespace rr::testing
