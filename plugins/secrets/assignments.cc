@@ -1008,7 +1008,9 @@ class Settings final : public Detector {
     }
     if (!Judge(name.kind, format, v, value, t.substr(name.b, name.e - name.b), *name.words,
                scheme || in_string || in_params)) {
-      if (value.find('{') != std::string_view::npos && IsReference(value)) {
+      // (A private key's PEM text in it is the private-keys detector's, named as one.)
+      if (value.find('{') != std::string_view::npos &&
+          value.find("-----BEGIN") == std::string_view::npos && IsReference(value)) {
         KeysInsideATemplate(t, v.begin, v.end, name.kind, sink);
       }
       return;
