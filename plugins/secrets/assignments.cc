@@ -134,7 +134,8 @@ bool IsQualifier(std::string_view w) {
       "production", "dev",          "development", "staging", "stage",   "live",      "local",
       "default",    "primary",      "secondary",   "backup",  "current", "override",  "base",
       "literal",    "sandbox",      "test",        "qa",      "uat",     "preprod",   "cleartext",
-      "main",       "one",          "two",         "hash",    "hashed",  "digest"};
+      "main",       "one",          "two",         "hash",    "hashed",  "digest",    "secure",
+      "sec"};
   return kWords.Has(w);
 }
 
@@ -245,7 +246,9 @@ Kind KindOfWords(const Words& words) {
   if (n > 1 && IsNegatingFirstWord(words.word[0])) return Kind::kNone;
 
   if (IsPasswordWord(head)) return Kind::kPassword;
-  if (head == "secret" || head == "secrets" || (head.size() > 6 && EndsWith(head, "secret"))) {
+  // "secrete": a secret's name misspelt, as code writes it.
+  if (head == "secret" || head == "secrets" || head == "secrete" ||
+      (head.size() > 6 && EndsWith(head, "secret"))) {
     return Kind::kSecret;
   }
   if (head == "token" || head == "tokens" || head == "bearer") {
@@ -641,7 +644,7 @@ class Settings final : public Detector {
   static constexpr std::string_view kContinuations[][7] = {
       {"", "word", "words", "wd", "phrase", "wort", "code"},
       {"", "d", "s", "", "", "", ""},
-      {"", "s", "value", "", "", "", ""},
+      {"", "s", "e", "value", "", "", ""},
       {"", "s", "value", "", "", "", ""},
       {"", "s", "base", "value", "", "", ""},
       {"", "orization", "z", "", "", "", ""},
@@ -772,6 +775,13 @@ class Settings final : public Detector {
                                : 0;
     const bool element = !name_quoted && b > 0 && t[b - 1] == '<';
 
+    // C's `char secret[25] = "…"`, `secret[] = "…"`: an array's size between name and value
+    // (in code only: a shell's or git's `wwwauth[]=Negotiate` appends to a list).
+    if (format == Format::kCode && !name_quoted && p < line_end && t[p] == '[') {
+      size_t q = p + 1;
+      while (q < line_end && q - p < 6 && IsDigit(t[q])) ++q;
+      if (q < line_end && t[q] == ']') p = q + 1;
+    }
     const size_t after_name = p;
     p = SkipBlanks(t, p, line_end);
     if (p >= line_end) return;
@@ -835,6 +845,7 @@ class Settings final : public Detector {
       op = Op::kAssign;
       p += 1;
     } else {
+      if (!name_quoted && !in_string) ComparedBefore(t, b, line_start, format, name, sink);
       return;
     }
     p = SkipBlanks(t, p, line_end);
@@ -997,9 +1008,66 @@ class Settings final : public Detector {
     }
     if (!Judge(name.kind, format, v, value, t.substr(name.b, name.e - name.b), *name.words,
                scheme || in_string || in_params)) {
+      // (A private key's PEM text in it is the private-keys detector's, named as one.)
+      if (value.find('{') != std::string_view::npos &&
+          value.find("-----BEGIN") == std::string_view::npos && IsReference(value)) {
+        KeysInsideATemplate(t, v.begin, v.end, name.kind, sink);
+      }
       return;
     }
     Report(sink, t, v.begin, v.end, WhatOf(name.kind));
+  }
+
+  // A template's braces name where a value comes from; a key written inside them is still a key
+  // (`{name AQAAABAAA <key>}`, `{{ "<key>" | b64encode }}`): each run of 20 or more base64
+  // characters with both cases and digits, not an identifier's camelCase words, is hidden.
+  static void KeysInsideATemplate(std::string_view t, size_t begin, size_t end, Kind kind,
+                                  SpanSink& sink) {
+    for (size_t i = begin; i < end;) {
+      if (!(IsBase64(t[i]) || t[i] == '_' || t[i] == '-')) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < end && (IsBase64(t[j]) || t[j] == '_' || t[j] == '-')) ++j;
+      while (j < end && t[j] == '=') ++j;
+      const std::string_view run = t.substr(i, j - i);
+      const Mix m = MixOf(run);
+      if (run.size() >= 20 && m.upper >= 2 && m.lower >= 2 && m.digit >= 2 &&
+          m.lower < 2 * m.upper && !IsPlaceholderToken(run)) {
+        Report(sink, t, i, j, WhatOf(kind));
+      }
+      i = j;
+    }
+  }
+
+  // `if ("…" == password)`, `"…" !== secret`: a quoted literal compared with the name from
+  // before it, as code checks a password written into it.
+  static void ComparedBefore(std::string_view t, size_t b, size_t line_start, Format format,
+                             const Name& name, SpanSink& sink) {
+    size_t q = b;
+    while (q > line_start && IsBlank(t[q - 1])) --q;
+    size_t op = q;
+    while (op > line_start && q - op < 3 && t[op - 1] == '=') --op;
+    const bool negated = op > line_start && t[op - 1] == '!';
+    if (q == op || (!negated && q - op < 2)) return;
+    if (negated) --op;
+    size_t close = op;
+    while (close > line_start && IsBlank(t[close - 1])) --close;
+    if (close <= line_start) return;
+    const char quote = t[--close];
+    if (quote != '"' && quote != '\'' && quote != '`') return;
+    size_t open = close;
+    while (open > line_start && t[open - 1] != quote) --open;
+    if (open <= line_start || (open >= 2 && t[open - 2] == '\\')) return;
+    Value v;
+    v.begin = open;
+    v.end = close;
+    v.quoted = true;
+    const std::string_view value = t.substr(v.begin, v.end - v.begin);
+    if (Judge(name.kind, format, v, value, t.substr(name.b, name.e - name.b), *name.words, false)) {
+      Report(sink, t, v.begin, v.end, WhatOf(name.kind));
+    }
   }
 
   // Values given beside the name rather than after it: `- name: DB_PASSWORD` then
@@ -1193,7 +1261,8 @@ class Settings final : public Detector {
                         char in_params, Format format, Value* v) {
     char quote = 0;
     size_t prefix = 0;
-    if (p + 1 < line_end && std::strchr("rbfuRBFU", t[p]) &&
+    // A string's prefix: Python's r"…", f"…", b"…", Objective-C's @"…".
+    if (p + 1 < line_end && std::strchr("rbfuRBFU@", t[p]) &&
         (t[p + 1] == '"' || t[p + 1] == '\'')) {
       prefix = 1;
       v->template_string = t[p] == 'f' || t[p] == 'F';
@@ -1205,7 +1274,8 @@ class Settings final : public Detector {
       v->end = ClosingQuote(t, v->begin, line_end, quote, qlen);
       const std::string_view inside = t.substr(v->begin, v->end - v->begin);
       if (quote == '`' &&
-          (format == Format::kEnv || inside.find("${") != std::string_view::npos ||
+          (format == Format::kEnv ||
+           (inside.find("${") != std::string_view::npos && !HasStrayCloser(inside)) ||
            (format == Format::kUnknown && inside.find(' ') != std::string_view::npos))) {
         v->template_string = true;  // a template, or in a shell a command's output
       }

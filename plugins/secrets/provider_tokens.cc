@@ -355,6 +355,9 @@ const RuleSpec kRules[] = {
   {"Docker config", "eyjhdxrocyi6|ewogicjhdxrocyi6|ewogicagimf1dghzij|eyaiyxv0ahmi|ewojimf1dghzij",
    R"((?:eyJhdXRocyI6|ewogICJhdXRocyI6|ewogICAgImF1dGhzIj|eyAiYXV0aHMi|ewoJImF1dGhzIj)[A-Za-z0-9+/]{20,}={0,2})",
    Start::kAtKeyword, 0, 0, kNone},
+  // Finage: "API_KEY" glued to 32 capitals and digits
+  {"Finage key", "api_key", R"((?<![A-Za-z0-9_])API_KEY[0-9A-Z]{32}(?![A-Za-z0-9_]))",
+   Start::kAtKeyword, 0, 0, kNeedsDigitAndLetter},
   {"Scalingo token", "tk-us-", R"(tk-us-[A-Za-z0-9_-]{48})", Start::kAtKeyword, 0, 0, kNone},
   // 1Password account secret keys: A3-, then groups of upper-case letters and digits
   {"1Password secret key", "a3-",

@@ -208,6 +208,24 @@ std::string_view PathAt::At(size_t pos) {
   return std::prev(it)->second;
 }
 
+bool HasStrayCloser(std::string_view v) {
+  constexpr size_t kDepth = 32;
+  char open[kDepth];
+  size_t depth = 0;
+  for (char c : v) {
+    if (c == '(' || c == '[' || c == '{') {
+      if (depth < kDepth) open[depth] = c;
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return true;
+      --depth;
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (depth < kDepth && open[depth] != want) return true;
+    }
+  }
+  return false;
+}
+
 bool IsReference(std::string_view raw) {
   const std::string_view value = Trim(raw);
   if (value.empty()) return false;
@@ -223,12 +241,18 @@ bool IsReference(std::string_view raw) {
       return true;
     }
   }
-  // A template's braces, or a value sops encrypted (ENC[AES256_GCM,data:…]).
-  if (value[0] == '{' || value.substr(0, 4) == "ENC[") return true;
+  // A value sops encrypted (ENC[AES256_GCM,data:…]), or a template's braces — which pair up: a
+  // value whose brackets close what they never opened is punctuation, not a template.
+  if (value.substr(0, 4) == "ENC[") return true;
+  const bool paired = !HasStrayCloser(value);
+  if (value[0] == '{' && paired) return true;
   const std::string v = LowerCopy(value);
-  if (ContainsAny(v, {"${", "{{", "}}", "#{", "<%", "{%"})) return true;
+  if (ContainsAny(v, {"<%", "{%"})) return true;
+  if (paired && ContainsAny(v, {"${", "{{", "}}", "#{"})) return true;
   const size_t paren = v.find("((");
-  if (paren != std::string::npos && v.find("))", paren) != std::string::npos) return true;
+  if (paired && paren != std::string::npos && v.find("))", paren) != std::string::npos) {
+    return true;
+  }
   for (size_t i = 0; i + 1 < v.size(); ++i) {
     if (v[i] != '%' ||
         (i > 0 && !(v[i - 1] == ' ' || v[i - 1] == '=' || v[i - 1] == ':' || v[i - 1] == '/'))) {
@@ -246,7 +270,7 @@ bool IsReference(std::string_view raw) {
     }
   }
   const size_t open = v.find('{');
-  if (open != std::string::npos && v.find('}', open) != std::string::npos) return true;
+  if (paired && open != std::string::npos && v.find('}', open) != std::string::npos) return true;
   return StartsWithAny(v, {"os.environ",
                            "os.getenv",
                            "getenv(",

@@ -115,6 +115,10 @@ class PathAt {
 };
 
 // --- Values given to settings.
+// A bracket that closes what was never opened, or another kind than the last one open
+// ("m{{h}o)p${e]…"): a template's brackets pair up, a password's punctuation need not. A bracket
+// left open counts for nothing: a value may be cut at a blank inside its template ("{{ var").
+bool HasStrayCloser(std::string_view value);
 // A value that names where the secret is rather than being it: an environment lookup, a
 // template, an interpolation, a secret manager's reference.
 bool IsReference(std::string_view value);

@@ -104,6 +104,35 @@ TEST(DetectorSyntaxes, UnquotedTokenShapedValueInCodeIsHidden) {
       "src/settings.py"));
 }
 
+TEST(DetectorSyntaxes, ALiteralComparedWithTheNameFromBeforeIt) {
+  const std::string v = Value(9);
+  EXPECT_TRUE(Hides("if (\"" + v + "\" == password) {\n", v, "src/login.js"));
+  EXPECT_TRUE(Hides("if ('" + v + "' !== api_key) {\n", v, "src/check.ts"));
+  EXPECT_TRUE(Hides("if (\"" + v + "\" != my_secret) {\n", v, "auth.go"));
+  // A comparison with a word, an empty string, or an assignment's other side is no secret.
+  EXPECT_TRUE(
+      HidesNothing("if (\"password\" == field) {}\nif (\"\" == password) {}\n"
+                   "x = \"abc\" = token\nif (\"ok\" == token) {}\n",
+                   "src/form.js"));
+}
+
+TEST(DetectorSyntaxes, CAndObjectiveCStringsAndAMisspeltName) {
+  const std::string v = Value(11);
+  const std::string wild = "q{{r}s)t${u]vwx(yz[frob>-_$#zork}}";
+  EXPECT_TRUE(Hides("char secret[25] = \"" + v + "\";\n", v, "src/auth.c"));
+  EXPECT_TRUE(Hides("db_password[] = \"" + v + "\";\n", v, "src/auth.c"));
+  EXPECT_TRUE(Hides("my_password = @\"" + v + "\";\n", v, "Sources/Login.m"));
+  EXPECT_TRUE(Hides("secrete = \"" + v + "\"\n", v, "app/settings.py"));
+  EXPECT_TRUE(Hides("my_password_secure = \"" + v + "\"\n", v, "app/settings.py"));
+  EXPECT_TRUE(Hides("if (\"" + v + "\" !== my_password_sec) {\n", v, "web/login.js"));
+  // A Go raw string holding `${` is no template when its brackets do not pair up.
+  EXPECT_TRUE(Hides("apiKey := `" + wild + "`\n", wild, "main.go"));
+  // Glands secrete, and an array's element is read as its name's value, a reference kept.
+  EXPECT_TRUE(HidesNothing("cells secrete mucus\ntokens[0] = next_token\n", "notes/bio.py"));
+  // Outside code, `name[]=` appends to a list: git's credential helper protocol.
+  EXPECT_TRUE(HidesNothing("\twwwauth[]=Multistage challenge=\"123\"\n", "t/t5563-auth.sh"));
+}
+
 TEST(DetectorSyntaxes, AuthorizationHeaderAfterABlank) {
   const std::string v = Chars(24, kAlnum, 5) + "==";
   EXPECT_TRUE(
@@ -282,6 +311,16 @@ TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
   (void)jwt;
 }
 
+TEST(DetectorProviderTokens, FinageKeyGluedToItsPrefixIsHidden) {
+  const std::string upper_digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  const std::string key = Cat({"API_", "KEY", Chars(30, upper_digits, 71), "7Q"});
+  EXPECT_TRUE(Hides("\"api\": \"" + key + "\",\n", key, "fixtures/detectors.json"));
+  EXPECT_TRUE(Hides("Using " + key + " for quotes\n", key, "notes.txt"));
+  // The name of a setting, or the prefix at another length, is no key.
+  EXPECT_TRUE(HidesNothing("API_KEY_NAME = \"x\"\nAPI_KEYS" + Chars(12, upper_digits, 72) + "\n",
+                           "notes.txt"));
+}
+
 TEST(DetectorProviderTokens, WrongLengthOrAlphabetForAKnownPrefixIsKept) {
   EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(39, kHex, 30), "\n"}), "notes.txt"));
   EXPECT_TRUE(HidesNothing(Cat({"id: sg", "p_", Chars(38, kHex, 31), "!x\n"}), "notes.txt"));
@@ -325,6 +364,37 @@ TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
                    "secrets.enc.yaml"));
   EXPECT_TRUE(
       HidesNothing("-e SUMO_ACCESS_KEY=`vault read -field=key secret/sumo`\n", "deploy/run.sh"));
+}
+
+TEST(DetectorPlaceholders, ATemplatesBracketsPairUpAPasswordsNeedNot) {
+  // Punctuation that holds "{x}" or "${" but closes brackets it never opened is a password, not
+  // a template: hidden.
+  const std::string wild = "q{{r}s)t${u]vwx(yz[frob>-_$#zork}}";
+  EXPECT_TRUE(Hides("apikey = " + wild + "\n", wild, "config/app.ini"));
+  EXPECT_TRUE(Hides("password = \"" + wild + "\";\n", wild, "src/db.c"));
+  EXPECT_TRUE(Hides("db_pass: " + wild + "\n", wild, "config/app.yml"));
+  // Templates pair their brackets, even cut at a blank: kept.
+  EXPECT_TRUE(
+      HidesNothing("password: ${link}\napi_key: \"{{ .Values.key }}\"\n"
+                   "secret: \"{0}:{1}\"\ntoken: \"{{ lookup('env', 'T') }}\"\n"
+                   "password: \"%(pw)s\"\nsecret: {{ vault_secret\n",
+                   "config/app.yml"));
+}
+
+TEST(DetectorPlaceholders, AKeyWrittenInsideATemplateIsHiddenTheTemplateKept) {
+  const std::string key = Cat({"Xq7", Chars(34, kAlnum, 61), "Zt42"});
+  const std::string xml = "<secret>{billing AQAAABAAA " + key + "}</secret>\n";
+  EXPECT_TRUE(Hides(xml, key, "jenkins/credentials.xml"));
+  EXPECT_NE(Scan(xml, "jenkins/credentials.xml").redacted.find("{billing AQAAABAAA "),
+            std::string::npos);
+  const std::string helm = "api_key: '{{ \"" + key + "\" | b64enc }}'\n";
+  EXPECT_TRUE(Hides(helm, key, "charts/app/values.yaml"));
+  // Names, members and hashes inside a template are no keys.
+  EXPECT_TRUE(
+      HidesNothing("token: ${{ secrets.DEPLOY_TOKEN_V2 }}\n"
+                   "password: \"{{ .Values.global.postgresqlPassword2024 }}\"\n"
+                   "secret: \"{{ hashFiles('**/requirements-dev3.txt') }}\"\n",
+                   "config/app.yml"));
 }
 
 // --- A hidden span covers its whole token
