@@ -187,7 +187,7 @@ std::string ManyPackedRepositories(const TempDir& tmp, int n) {
 
 // A search over 150 repositories in a server allowed 128 open files: every repository is reached
 // and searched (a search used to keep one open per repository read). Then, allowed too few to
-// open any, it says why for each, never "stopped early" without a reason.
+// open any, it says why for each, never "stopped early" without a reason (in the normal build).
 TEST(SearchBounds, ASearchWithFewFileDescriptorsReachesEveryRepositoryOrSaysWhyNot) {
   TempDir tmp;
   const int n = 150;
@@ -209,6 +209,13 @@ TEST(SearchBounds, ASearchWithFewFileDescriptorsReachesEveryRepositoryOrSaysWhyN
   // So few that a repository cannot be opened at all: the reason is given. The limit bounds the
   // number a new descriptor gets, not how many are open, so it is set at the lowest free number:
   // a limit above a hole left by a closed descriptor would still let one file open at a time.
+#if defined(__SANITIZE_ADDRESS__)
+  // Not in the sanitizer build: UndefinedBehaviorSanitizer's vptr check tells whether memory is
+  // readable by writing it into a pipe, so in a process without a free descriptor it reports
+  // every virtual call as one on a broken object and stops the server. The normal build runs it.
+  server.CloseInput();
+  EXPECT_EQ(server.Wait(), 0) << server.Stderr();
+#else
   const std::string fds = "/proc/" + std::to_string(server.pid()) + "/fd/";
   size_t first_free = 0;
   while (first_free < 128 && access((fds + std::to_string(first_free)).c_str(), F_OK) == 0) {
@@ -223,13 +230,6 @@ TEST(SearchBounds, ASearchWithFewFileDescriptorsReachesEveryRepositoryOrSaysWhyN
   const rlimit back{128, 128};
   ASSERT_EQ(prlimit(server.pid(), RLIMIT_NOFILE, &back, nullptr), 0);
   server.CloseInput();
-#if defined(__SANITIZE_ADDRESS__)
-  // libgit2 1.5 leaks what it had allocated when a repository's open fails for want of a file
-  // descriptor (LeakSanitizer's report at exit shows only libgit2's frames), and the report
-  // makes the exit status 1 in the sanitizer build; the answers above are what this test is for.
-  const int status = server.Wait();
-  EXPECT_TRUE(status == 0 || Has(server.Stderr(), "LeakSanitizer")) << server.Stderr();
-#else
   EXPECT_EQ(server.Wait(), 0) << server.Stderr();
 #endif
 }
