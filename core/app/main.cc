@@ -320,7 +320,7 @@ class RepoReaderApp : public Application {
   // relister (which tells the syncer of mirrors) started now, list_repos' entry filler (whose
   // threads start with the first call that needs them; given to the tools by `tools`), the
   // history and text indexers once the server has answered (`options.first_answered`); each
-  // sync that goes through nudges the text indexer about its mirror. The runtime stops them, the
+  // sync that goes through nudges both indexers about its mirror. The runtime stops them, the
   // last first, when serving ends. False (said in the log) when the syncer cannot run.
   bool StartServices(Runtime& runtime, const Config& config, const Plugins& plugins,
                      const std::shared_ptr<LiveCatalog>& live, McpServer::Options& options,
@@ -335,11 +335,19 @@ class RepoReaderApp : public Application {
     text.clock = &runtime.clock();
     auto text_owned = std::make_unique<TextIndexer>(live, text);
     TextIndexer* text_indexer = text_owned.get();
+    HistoryIndexer::Options index;
+    index.clock = &runtime.clock();
+    auto history_owned = std::make_unique<HistoryIndexer>(live, index);
+    HistoryIndexer* history_indexer = history_owned.get();
     MirrorSyncer* sync = runtime.Add(syncer.take());
-    // A sync that went through may have moved the mirror's refs: its index catches up at once.
-    // (The runtime stops the indexer first, then the syncer; a nudge in between is dropped.)
-    if (sync)
-      sync->OnSynced([text_indexer](const std::string& name) { text_indexer->Nudge(name); });
+    // A sync that went through may have moved the mirror's refs: its indexes catch up at once.
+    // (The runtime stops the indexers first, then the syncer; a nudge in between is dropped.)
+    if (sync) {
+      sync->OnSynced([text_indexer, history_indexer](const std::string& name) {
+        text_indexer->Nudge(name);
+        history_indexer->Nudge(name);
+      });
+    }
     if (!config.groups.empty()) {
       GroupRelister::Options relist;
       relist.serve = ServeMirror;
@@ -351,13 +359,11 @@ class RepoReaderApp : public Application {
     runtime.Add(filler);
     tools = BuiltinTools(std::move(filler));
     runtime.StartAll();
-    HistoryIndexer::Options index;
-    index.clock = &runtime.clock();
-    auto* indexer = runtime.Add(std::make_unique<HistoryIndexer>(live, index));
+    runtime.Add(std::move(history_owned));
     runtime.Add(std::move(text_owned));
     // Both start after the first answer, so that starting stays quick.
-    options.first_answered = [&runtime, indexer, text_indexer] {
-      runtime.Start(indexer);
+    options.first_answered = [&runtime, history_indexer, text_indexer] {
+      runtime.Start(history_indexer);
       runtime.Start(text_indexer);
     };
     return true;

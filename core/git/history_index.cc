@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "core/git/commit_graph_format.h"
+#include "core/util/private_folder.h"
 
 namespace rr {
 
@@ -61,31 +62,6 @@ struct Row {
 
 std::string SysError(const std::string& what, const std::string& path) {
   return what + " " + path + " (" + std::strerror(errno) + ")";
-}
-
-Status MakeFolders(const std::string& folder) {
-  if (folder.empty() || folder[0] != '/') {
-    return Error{"the index folder must be an absolute path, not `" + folder + "`"};
-  }
-  size_t at = 1;
-  while (true) {
-    const size_t slash = folder.find('/', at);
-    const std::string part = folder.substr(0, slash);
-    if (!part.empty() && mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
-      return Error{SysError("cannot make the folder", part)};
-    }
-    if (slash == std::string::npos) break;
-    at = slash + 1;
-  }
-  // The folder itself, not a link to somewhere else (a repository's objects, say).
-  struct stat st;
-  if (lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return Error{"the index folder " + folder + " is not a folder (a link is refused)"};
-  }
-  if ((st.st_mode & 077) != 0 && chmod(folder.c_str(), 0700) != 0) {
-    return Error{SysError("cannot make private", folder)};
-  }
-  return Status::Ok();
 }
 
 Status WriteFileAtomically(const std::string& folder, const std::string& name,
@@ -558,7 +534,8 @@ Result<HistoryIndexUpdate> HistoryIndex::Update(GitRepo& git, const std::string&
   git_repository* repo = git.raw();
   HistoryIndexUpdate result;
 
-  if (auto made = MakeFolders(folder); !made) return Error{made.error()};
+  if (auto made = MakePrivateFolder(folder, "the history index folder"); !made)
+    return Error{made.error()};
   auto lock = FolderLock::Take(folder);
   if (!lock) return Error{lock.error()};
 

@@ -45,32 +45,45 @@ void HistoryIndexer::Pass() {
   const std::shared_ptr<const Catalog> catalog = catalog_->Get();  // this pass's set
   for (const auto& repo : catalog->all()) {
     if (stopping()) return;
-    if (!repo->NeedsHistoryIndex()) continue;
-    // The log's time is the work's real time, whatever clock the schedule reads.
-    const auto start = std::chrono::steady_clock::now();
-    auto u = repo->UpdateHistoryIndex(stop());
-    if (stopping()) return;
-    // Kept only while failing: one entry for each of 20,000 repositories would be memory
-    // for nothing.
-    if (!u) {
-      std::string& last = last_error_[repo->name()];
-      if (last != u.error()) {
-        LogLine("repo-reader: the history index of `" + repo->name() +
-                "` could not be updated: " + u.error());
-      }
-      last = u.error();
-      continue;
-    }
-    last_error_.erase(repo->name());
-    if (u->new_commits == 0) continue;
-    std::string line = "repo-reader: history index of `" + repo->name() +
-                       "`: " + Plural(u->new_commits, "commit", "commits") + " indexed in " +
-                       Seconds(std::chrono::steady_clock::now() - start) + " (" +
-                       Plural(u->commits, "commit", "commits") + " in " +
-                       Plural(u->layers, "layer", "layers") + ")";
-    if (!u->rebuilt_because.empty()) line += "; rebuilt: " + u->rebuilt_because;
-    LogLine(line);
+    Update(*repo);
   }
+}
+
+void HistoryIndexer::CatchUp(const std::vector<std::string>& names) {
+  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  for (const std::string& name : names) {
+    if (stopping()) return;
+    auto repo = catalog->Find(name);
+    if (repo) Update(**repo);
+  }
+}
+
+void HistoryIndexer::Update(const ServedRepo& repo) {
+  if (!repo.NeedsHistoryIndex()) return;
+  // The log's time is the work's real time, whatever clock the schedule reads.
+  const auto start = std::chrono::steady_clock::now();
+  auto u = repo.UpdateHistoryIndex(stop());
+  if (stopping()) return;
+  // Kept only while failing: one entry for each of 20,000 repositories would be memory
+  // for nothing.
+  if (!u) {
+    std::string& last = last_error_[repo.name()];
+    if (last != u.error()) {
+      LogLine("repo-reader: the history index of `" + repo.name() +
+              "` could not be updated: " + u.error());
+    }
+    last = u.error();
+    return;
+  }
+  last_error_.erase(repo.name());
+  if (u->new_commits == 0) return;
+  std::string line = "repo-reader: history index of `" + repo.name() +
+                     "`: " + Plural(u->new_commits, "commit", "commits") + " indexed in " +
+                     Seconds(std::chrono::steady_clock::now() - start) + " (" +
+                     Plural(u->commits, "commit", "commits") + " in " +
+                     Plural(u->layers, "layer", "layers") + ")";
+  if (!u->rebuilt_because.empty()) line += "; rebuilt: " + u->rebuilt_because;
+  LogLine(line);
 }
 
 }  // namespace rr

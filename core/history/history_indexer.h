@@ -8,7 +8,9 @@
 // catalog as it is when the pass begins (a live catalog changes when a group is listed again) and
 // updates every such repository (only commits not yet indexed are read), then the thread waits
 // `recheck` (on Options::clock) before the next pass. A failure is logged (once, until it
-// changes) and stops neither the server nor the other repositories. Stop (and the destructor)
+// changes) and stops neither the server nor the other repositories. A mirror's sync that went
+// through nudges it with the mirror's name (Nudge(name), wired in core/app/main.cc): that
+// repository's new commits are indexed at once, without a whole pass. Stop (and the destructor)
 // ends a wait at once, stops the update under way at its next check (what it had written stays)
 // and waits for the thread.
 #pragma once
@@ -17,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/runtime/clock.h"
 #include "core/runtime/periodic.h"
@@ -46,6 +49,10 @@ class HistoryIndexer final : public PeriodicService {
   // No thread is started when no repository keeps an index (and the catalog cannot change).
   bool Wanted() override;
   void Pass() override;
+  // The repositories named (a mirror's sync landed commits: MirrorSyncer::OnSynced), each
+  // brought up to date now instead of at the next pass.
+  void CatchUp(const std::vector<std::string>& names) override;
+  void Update(const ServedRepo& repo);
 
   std::shared_ptr<LiveCatalog> catalog_;
   std::map<std::string, std::string> last_error_;  // repository -> the error last logged

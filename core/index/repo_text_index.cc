@@ -14,7 +14,9 @@
 #include <random>
 #include <unordered_map>
 
+#include "core/index/file_stamp.h"
 #include "core/secrets/server_log.h"
+#include "core/util/private_folder.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -23,8 +25,7 @@ namespace {
 // The lists opened, by file, with how the file looked (stat) when opened, and the index made of
 // the list and the store as it was then.
 struct Opened {
-  uint64_t dev = 0, ino = 0, size = 0;
-  int64_t mtime_ns = 0;
+  FileStamp file;
   std::shared_ptr<const IndexFile> list;  // null: the file failed its checks
   std::shared_ptr<const TextIndex> index;
 };
@@ -68,20 +69,15 @@ uint64_t PolicyDigest(const PathPolicy& policy) { return Fnv64(policy.Describe()
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
   const std::string file = TextIndexFile(repo);
   if (file.empty()) return nullptr;
-  struct stat st {};
-  if (stat(file.c_str(), &st) != 0) return nullptr;
-  auto store = CurrentTextStore(TextStoreFolder(repo.settings().index_folder));
   Opened now;
-  now.dev = st.st_dev;
-  now.ino = st.st_ino;
-  now.size = static_cast<uint64_t>(st.st_size);
-  now.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  now.file = FileStamp::Of(file);
+  if (!now.file.exists) return nullptr;
+  auto store = CurrentTextStore(TextStoreFolder(repo.settings().index_folder));
   std::shared_ptr<const IndexFile> list;
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());
     auto it = OpenedIndexes().find(file);
-    if (it != OpenedIndexes().end() && it->second.dev == now.dev && it->second.ino == now.ino &&
-        it->second.size == now.size && it->second.mtime_ns == now.mtime_ns) {
+    if (it != OpenedIndexes().end() && it->second.file == now.file) {
       if (!it->second.list) return nullptr;
       if (it->second.index && &it->second.index->store() == store.get()) {
         const auto& index = it->second.index;
@@ -200,15 +196,8 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     if (!shard) return Error{shard.error()};
     out.shard_bytes = *shard;
   }
-  // Made as the history index makes its folders: each missing one readable by the server only.
-  for (size_t at = folder.find('/', 1);; at = folder.find('/', at + 1)) {
-    const std::string part = at == std::string::npos ? folder : folder.substr(0, at);
-    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
-      return Error{"cannot make the folder for the text index: " +
-                   std::string(std::strerror(errno))};
-    }
-    if (at == std::string::npos) break;
-  }
+  Status made = MakePrivateFolder(folder, "the text index folder");
+  if (!made) return Error{made.error()};
   Status written = list.Write(file, at->commit.id.oid(), policy);
   if (!written) return Error{written.error()};
   store_changes.fetch_add(1);

@@ -17,7 +17,9 @@
 #include <set>
 #include <thread>
 
+#include "core/index/file_stamp.h"
 #include "core/secrets/server_log.h"
+#include "core/util/private_folder.h"
 
 namespace rr {
 namespace {
@@ -46,33 +48,14 @@ std::vector<std::string> ListFolder(const std::string& folder) {
 }
 
 // What a folder looked like (stat): a shard added or removed changes it.
-struct FolderStamp {
-  uint64_t dev = 0, ino = 0;
-  int64_t mtime_ns = 0;
-  bool exists = false;
-  bool operator==(const FolderStamp& o) const {
-    return dev == o.dev && ino == o.ino && mtime_ns == o.mtime_ns && exists == o.exists;
-  }
-};
-FolderStamp StampOf(const std::string& folder) {
-  FolderStamp s;
-  struct stat st {};
-  if (stat(folder.c_str(), &st) != 0) return s;
-  s.exists = true;
-  s.dev = st.st_dev;
-  s.ino = st.st_ino;
-  s.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
-  return s;
-}
-
 // A shard as this process mapped it, by how its file looked (stat): a shard is never changed in
 // place, but one put there under the same name (a copy from elsewhere) is opened again.
 struct KnownShard {
-  FolderStamp file;
+  FileStamp file;
   std::shared_ptr<const IndexFile> shard;  // null: it failed its checks (logged once)
 };
 struct KnownStore {
-  FolderStamp stamp;
+  FileStamp stamp;
   std::shared_ptr<const TextStoreSnapshot> snapshot;
   std::map<std::string, KnownShard> shards;
 };
@@ -88,23 +71,6 @@ std::map<std::string, KnownStore>& Stores() {
 std::mutex& WriteMutex() {
   static std::mutex mu;
   return mu;
-}
-
-Status MakeFolders(const std::string& folder) {
-  for (size_t at = folder.find('/', 1);; at = folder.find('/', at + 1)) {
-    const std::string part = at == std::string::npos ? folder : folder.substr(0, at);
-    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
-      return Error{"cannot make the folder for the text index: " +
-                   std::string(std::strerror(errno))};
-    }
-    if (at == std::string::npos) break;
-  }
-  // As the history index's: a folder that is a link (to somewhere else) is not followed.
-  struct stat st {};
-  if (lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return Error{"the folder for the text index `" + folder + "` is not a folder (a link?)"};
-  }
-  return Status{};
 }
 
 uint64_t FileBytes(const std::string& file) {
@@ -160,7 +126,7 @@ std::string TextStoreFolder(const std::string& index_folder) {
 }
 
 std::shared_ptr<const TextStoreSnapshot> CurrentTextStore(const std::string& folder) {
-  const FolderStamp now = StampOf(folder);
+  const FileStamp now = FileStamp::Of(folder);
   std::lock_guard<std::mutex> lock(StoresMutex());
   KnownStore& known = Stores()[folder];
   if (known.snapshot && known.stamp == now) return known.snapshot;
@@ -171,7 +137,7 @@ std::shared_ptr<const TextStoreSnapshot> CurrentTextStore(const std::string& fol
     for (const std::string& name : ListFolder(folder)) {
       if (!IsShardName(name)) continue;
       const std::string file = folder + "/" + name;
-      const FolderStamp stamp = StampOf(file);
+      const FileStamp stamp = FileStamp::Of(file);
       if (!stamp.exists) continue;  // removed since it was listed
       KnownShard shard;
       if (auto it = known.shards.find(name); it != known.shards.end() && it->second.file == stamp) {
@@ -181,7 +147,7 @@ std::shared_ptr<const TextStoreSnapshot> CurrentTextStore(const std::string& fol
         auto opened = IndexFile::Open(file);
         if (opened) {
           shard.shard = opened.take();
-        } else if (StampOf(file).exists) {
+        } else if (FileStamp::Of(file).exists) {
           LogLine("repo-reader: a shard of the text index (" + name +
                   ") is not used (what it holds is read instead): " + opened.error());
         }
@@ -259,7 +225,7 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
 // ---- writing --------------------------------------------------------------------------------
 
 Result<uint64_t> WriteTextShard(const std::string& folder, const IndexFileWriter& writer) {
-  Status made = MakeFolders(folder);
+  Status made = MakePrivateFolder(folder, "the text index folder");
   if (!made) return Error{made.error()};
   static std::mt19937_64 random(
       std::random_device{}() ^
@@ -282,7 +248,7 @@ Result<std::unique_ptr<TextStoreLock>> TextStoreLock::Take(const std::string& fo
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   lock->held_mu_ = true;
-  Status made = MakeFolders(folder);
+  Status made = MakePrivateFolder(folder, "the text index folder");
   if (!made) return Error{made.error()};
   lock->fd_ = ::open((folder + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (lock->fd_ < 0) {

@@ -64,10 +64,8 @@ class HttpMetrics {
       o << "rr_http_refused_total{status=\"" << HttpFront::StatusOf(why) << "\",reason=\""
         << HttpFront::NameOf(why) << "\"} " << front.refused(why) << "\n";
     }
-    o << "# HELP rr_http_connections_open HTTP connections open now.\n"
-         "# TYPE rr_http_connections_open gauge\n"
-         "rr_http_connections_open "
-      << front.open_connections() << "\n";
+    Single(o, "rr_http_connections_open", "gauge", "HTTP connections open now.",
+           front.open_connections());
     o << "# HELP rr_tool_calls_total Tool calls by tool and outcome.\n"
          "# TYPE rr_tool_calls_total counter\n";
     for (const auto& [key, n] : calls_) {
@@ -86,69 +84,49 @@ class HttpMetrics {
       o << "rr_tool_call_seconds_sum{tool=\"" << t << "\"} " << h.sum << "\n";
       o << "rr_tool_call_seconds_count{tool=\"" << t << "\"} " << h.count << "\n";
     }
-    o << "# HELP rr_answers_total Answers and errors finished by the answer pipeline.\n"
-         "# TYPE rr_answers_total counter\n"
-         "rr_answers_total "
-      << answers.answers.load() << "\n";
-    o << "# HELP rr_answers_cut_total Answers cut at the answer cap.\n"
-         "# TYPE rr_answers_cut_total counter\n"
-         "rr_answers_cut_total "
-      << answers.cut.load() << "\n";
-    o << "# HELP rr_secrets_hidden_total Values the secret filter hid in answers.\n"
-         "# TYPE rr_secrets_hidden_total counter\n"
-         "rr_secrets_hidden_total "
-      << answers.hidden.load() << "\n";
-    o << "# HELP rr_answers_withheld_total Answers withheld because a secret detector failed.\n"
-         "# TYPE rr_answers_withheld_total counter\n"
-         "rr_answers_withheld_total "
-      << answers.withheld.load() << "\n";
-    o << "# HELP rr_calls_in_flight Requests being answered now.\n"
-         "# TYPE rr_calls_in_flight gauge\n"
-         "rr_calls_in_flight "
-      << in_flight << "\n";
-    o << "# HELP rr_repositories_served Repositories in the configuration.\n"
-         "# TYPE rr_repositories_served gauge\n"
-         "rr_repositories_served "
-      << repositories << "\n";
+    Single(o, "rr_answers_total", "counter", "Answers and errors finished by the answer pipeline.",
+           answers.answers.load());
+    Single(o, "rr_answers_cut_total", "counter", "Answers cut at the answer cap.",
+           answers.cut.load());
+    Single(o, "rr_secrets_hidden_total", "counter", "Values the secret filter hid in answers.",
+           answers.hidden.load());
+    Single(o, "rr_answers_withheld_total", "counter",
+           "Answers withheld because a secret detector failed.", answers.withheld.load());
+    Single(o, "rr_calls_in_flight", "gauge", "Requests being answered now.", in_flight);
+    Single(o, "rr_repositories_served", "gauge", "Repositories in the configuration.",
+           repositories);
     const TextIndexStats text = CurrentTextIndexStats();
-    o << "# HELP rr_text_index_repositories Repositories whose default branch the text index "
-         "holds as last seen.\n"
-         "# TYPE rr_text_index_repositories gauge\n"
-         "rr_text_index_repositories "
-      << text.indexed << "\n";
-    o << "# HELP rr_text_index_bytes The text indexes' size on disk.\n"
-         "# TYPE rr_text_index_bytes gauge\n"
-         "rr_text_index_bytes "
-      << text.index_bytes << "\n";
-    o << "# HELP rr_text_index_text_bytes The text the text indexes cover (unique contents).\n"
-         "# TYPE rr_text_index_text_bytes gauge\n"
-         "rr_text_index_text_bytes "
-      << text.text_bytes << "\n";
+    Single(o, "rr_text_index_repositories", "gauge",
+           "Repositories whose default branch the text index holds as last seen.", text.indexed);
+    Single(o, "rr_text_index_bytes", "gauge", "The text indexes' size on disk.", text.index_bytes);
+    Single(o, "rr_text_index_text_bytes", "gauge",
+           "The text the text indexes cover (unique contents).", text.text_bytes);
     const TextIndexUse use = CurrentTextIndexUse();
-    o << "# HELP rr_text_index_searches_total Repositories searched with their text index.\n"
-         "# TYPE rr_text_index_searches_total counter\n"
-         "rr_text_index_searches_total "
-      << use.targets << "\n";
-    o << "# HELP rr_text_index_files_passed_over_total Files a text index told a search not to "
-         "read (they cannot match).\n"
-         "# TYPE rr_text_index_files_passed_over_total counter\n"
-         "rr_text_index_files_passed_over_total "
-      << use.files_passed_over << "\n";
-    o << "# HELP rr_text_index_searches_other_commit_total Repositories searched with a text "
-         "index of another commit (a branch moved since it was indexed, or grep at another ref): "
-         "the files changed since were read.\n"
-         "# TYPE rr_text_index_searches_other_commit_total counter\n"
-         "rr_text_index_searches_other_commit_total "
-      << use.other_commit << "\n";
-    o << "# HELP rr_text_index_searches_unopened_total Repositories a search answered from their "
-         "text index alone, without opening them (no file could match).\n"
-         "# TYPE rr_text_index_searches_unopened_total counter\n"
-         "rr_text_index_searches_unopened_total "
-      << use.unopened << "\n";
+    Single(o, "rr_text_index_searches_total", "counter",
+           "Repositories searched with their text index.", use.targets);
+    Single(o, "rr_text_index_files_passed_over_total", "counter",
+           "Files a text index told a search not to read (they cannot match).",
+           use.files_passed_over);
+    Single(o, "rr_text_index_searches_other_commit_total", "counter",
+           "Repositories searched with a text index of another commit (a branch moved since it was "
+           "indexed, or grep at another ref): the files changed since were read.",
+           use.other_commit);
+    Single(o, "rr_text_index_searches_unopened_total", "counter",
+           "Repositories a search answered from their text index alone, without opening them (no "
+           "file could match).",
+           use.unopened);
     return o.str();
   }
 
  private:
+  // A metric of one value, without labels: its HELP and TYPE lines, then the value.
+  template <typename T>
+  static void Single(std::ostream& o, const char* name, const char* type, const char* help,
+                     const T& value) {
+    o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n"
+      << name << " " << value << "\n";
+  }
+
   struct Histogram {
     std::array<uint64_t, kBuckets.size()> buckets{};
     uint64_t count = 0;

@@ -62,8 +62,8 @@ class MirrorSyncer final : public BackgroundService {
   // the folder (`dir`) of one already kept is not added twice.
   void Add(MirrorConfig mirror);
   // Told the mirror's name after each sync that went through (its refs may have moved): the
-  // text indexer catches up with it at once. Called on a sync's thread, outside the syncer's
-  // lock; set before Start.
+  // text and history indexers catch up with it at once. Called on a sync's thread, outside the
+  // syncer's lock; set before Start.
   void OnSynced(std::function<void(const std::string& name)> synced);
   // Removes the mirror kept in `dir`: never synced again; a sync of it under way is stopped.
   // False when there is none.

@@ -1,12 +1,13 @@
-// A mirror's sync that lands new commits has its text index caught up at once: the syncer tells
-// the text indexer (MirrorSyncer::OnSynced -> TextIndexer::Nudge, as core/app/main.cc wires
-// them), and the indexer, an hour from its next pass, indexes the new default branch. Both run
-// on one ManualClock against a real git server on loopback; nothing sleeps.
+// A mirror's sync that lands new commits has its indexes caught up at once: the syncer tells the
+// text indexer and the history indexer (MirrorSyncer::OnSynced -> Nudge, as core/app/main.cc
+// wires them), and each, an hour from its next pass, indexes what the sync landed. They run on
+// one ManualClock against a real git server on loopback; nothing sleeps.
 #include <gtest/gtest.h>
 
 #include <chrono>
 
 #include "core/app/wiring.h"
+#include "core/history/history_indexer.h"
 #include "core/index/repo_text_index.h"
 #include "core/runtime/clock.h"
 #include "core/sync/syncer.h"
@@ -84,6 +85,78 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsIndexCaughtUpAtOnce) {
   ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
   EXPECT_EQ(syncer.finished(), 2u);
   EXPECT_EQ(IndexedCommit(mirror), pushed);
+  EXPECT_EQ(indexer.passes(), 1u) << "caught up without a pass";
+  syncer.Stop();
+  indexer.Stop();
+}
+
+// The history indexer, told of the sync the same way: the commits a sync landed are in the
+// mirror's history index at once, an hour before its next pass.
+TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOnce) {
+  InitGitLibrary();
+  TempDir root;
+  TestRepo shop(root / "shop");
+  shop.Write("README.md", "# Shop\n");
+  shop.Commit("Shop");
+  shop.Write("a.txt", "a\n");
+  shop.Commit("a");
+  GitHttpServer server({root.path()});
+  TempDir folder, cache;
+  auto parsed = ParseConfig("mirror_folder: " + folder.path() + "\ncache_folder: " + cache.path() +
+                                "\nmirrors:\n  - name: shop\n    url: " + server.Url("shop") + "\n",
+                            "test.yaml", folder.path());
+  ASSERT_TRUE(parsed) << parsed.error();
+  Config c = parsed.take();
+  auto catalog = BuildCatalog(c);
+  ASSERT_TRUE(catalog) << catalog.error();
+  auto live = std::make_shared<LiveCatalog>(catalog.take());
+  const ServedRepo& mirror = **live->Get()->Find("shop");
+
+  ManualClock clock;
+  HistoryIndexer::Options index;
+  index.recheck = hours(1);
+  index.clock = &clock;
+  HistoryIndexer indexer(live, index);
+  MirrorSyncer::Options o;
+  o.clock = &clock;
+  o.log = [](const std::string&) {};
+  MirrorSyncer syncer(SyncGit(c), c.mirrors, o);
+  syncer.OnSynced([&indexer](const std::string& name) { indexer.Nudge(name); });
+
+  // The indexer's first pass comes before the first sync: nothing to index yet.
+  indexer.Start();
+  ASSERT_EQ(clock.Waiting(1).size(), 1u);
+  ASSERT_EQ(indexer.passes(), 1u);
+  EXPECT_EQ(mirror.Graph(), nullptr);
+  syncer.Start();
+  auto waiting = clock.Waiting(2);
+  ASSERT_EQ(waiting.size(), 2u);
+  uint64_t rounds = indexer.rounds();
+  clock.Advance(waiting[0] - clock.Now());
+  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+  ASSERT_EQ(syncer.finished(), 1u);
+  auto graph = mirror.Graph();
+  ASSERT_TRUE(graph);
+  EXPECT_EQ(graph->size(), 2u);
+
+  // Two commits pushed to the host: the next sync lands them, and the index follows at once.
+  shop.Write("b.txt", "b\n");
+  shop.Commit("b");
+  shop.Write("c.txt", "c\n");
+  shop.Commit("c");
+  waiting = clock.Waiting(2);
+  ASSERT_EQ(waiting.size(), 2u);
+  EXPECT_LT(waiting[0] - clock.Now(), hours(1)) << "the sync is due first";
+  rounds = indexer.rounds();
+  clock.Advance(waiting[0] - clock.Now());
+  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+  EXPECT_EQ(syncer.finished(), 2u);
+  graph = mirror.Graph();
+  ASSERT_TRUE(graph);
+  EXPECT_EQ(graph->size(), 4u);
+  // The server's own index, not a commit-graph the sync might have written in the mirror.
+  EXPECT_EQ(graph->layers().at(0).file.rfind(cache.path() + "/", 0), 0u)
+      << graph->layers().at(0).file;
   EXPECT_EQ(indexer.passes(), 1u) << "caught up without a pass";
   syncer.Stop();
   indexer.Stop();
