@@ -101,8 +101,13 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   shop.Write("a.txt", "a\n");
   shop.Commit("a");
   GitHttpServer server({root.path()});
+  TempDir local;
+  TestRepo other(local / "other");
+  other.Write("README.md", "# Other\n");
+  other.Commit("Other");
   TempDir folder, cache;
   auto parsed = ParseConfig("mirror_folder: " + folder.path() + "\ncache_folder: " + cache.path() +
+                                "\nrepos:\n  - name: other\n    path: " + other.path() +
                                 "\nmirrors:\n  - name: shop\n    url: " + server.Url("shop") + "\n",
                             "test.yaml", folder.path());
   ASSERT_TRUE(parsed) << parsed.error();
@@ -111,6 +116,7 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   ASSERT_TRUE(catalog) << catalog.error();
   auto live = std::make_shared<LiveCatalog>(catalog.take());
   const ServedRepo& mirror = **live->Get()->Find("shop");
+  const ServedRepo& local_repo = **live->Get()->Find("other");
 
   ManualClock clock;
   HistoryIndexer::Options index;
@@ -128,6 +134,8 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   ASSERT_EQ(clock.Waiting(1).size(), 1u);
   ASSERT_EQ(indexer.passes(), 1u);
   EXPECT_EQ(mirror.Graph(), nullptr);
+  ASSERT_TRUE(local_repo.Graph());
+  EXPECT_EQ(local_repo.Graph()->size(), 1u);
   syncer.Start();
   auto waiting = clock.Waiting(2);
   ASSERT_EQ(waiting.size(), 2u);
@@ -139,7 +147,10 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   ASSERT_TRUE(graph);
   EXPECT_EQ(graph->size(), 2u);
 
-  // Two commits pushed to the host: the next sync lands them, and the index follows at once.
+  // Two commits pushed to the host: the next sync lands them, and the index follows at once --
+  // that repository's alone: a commit made meanwhile in the local one waits for the next pass.
+  other.Write("later.txt", "later\n");
+  other.Commit("later");
   shop.Write("b.txt", "b\n");
   shop.Commit("b");
   shop.Write("c.txt", "c\n");
@@ -158,6 +169,7 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   EXPECT_EQ(graph->layers().at(0).file.rfind(cache.path() + "/", 0), 0u)
       << graph->layers().at(0).file;
   EXPECT_EQ(indexer.passes(), 1u) << "caught up without a pass";
+  EXPECT_EQ(local_repo.Graph()->size(), 1u) << "only the synced mirror is caught up";
   syncer.Stop();
   indexer.Stop();
 }

@@ -45,6 +45,20 @@ TEST(PrivateFolder, AFolderOthersCanReadIsMadeTheOwnersAlone) {
   EXPECT_EQ(ModeOf(folder), 0700u);
 }
 
+// The text index's store, in a folder an operator made readable by all: written, and the folder
+// is the server's alone from then on (as the history index's always was).
+TEST(PrivateFolder, TheTextIndexsFolderIsMadePrivateWhenItIsWritten) {
+  TempDir tmp;
+  const std::string folder = tmp / "text";
+  ASSERT_EQ(mkdir(folder.c_str(), 0755), 0);
+  ASSERT_EQ(chmod(folder.c_str(), 0755), 0);
+  IndexFileWriter w;
+  w.AddPath("a.txt", w.AddBlob(git_oid{{1}}, BlobKind::kText, "some text\n"), false);
+  auto shard = WriteTextShard(folder, w);
+  ASSERT_TRUE(shard) << shard.error();
+  EXPECT_EQ(ModeOf(folder), 0700u);
+}
+
 TEST(PrivateFolder, ALinkInItsPlaceIsRefusedAndNothingIsWrittenWhereItPoints) {
   TempDir tmp;
   const std::string elsewhere = tmp / "elsewhere";
