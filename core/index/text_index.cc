@@ -374,8 +374,40 @@ size_t IndexFileWriter::AddSized(const git_oid& oid, BlobKind kind, uint32_t siz
   return number;
 }
 
+namespace {
+// Where a trigram's probe starts (before the mask): the high half of a multiplicative hash.
+size_t SlotOf(uint32_t trigram) {
+  return static_cast<size_t>((uint64_t{trigram} * 0x9E3779B97F4A7C15ull) >> 32);
+}
+}  // namespace
+
+IndexFileWriter::Posting& IndexFileWriter::PostingOf(uint32_t trigram) {
+  if ((postings_.size() + 1) * 2 > slots_.size()) {
+    std::vector<uint64_t> grown(std::max<size_t>(slots_.size() * 2, size_t{1} << 14), 0);
+    const size_t mask = grown.size() - 1;
+    for (const uint64_t s : slots_) {
+      if (s == 0) continue;
+      size_t i = SlotOf(static_cast<uint32_t>(s)) & mask;
+      while (grown[i] != 0) i = (i + 1) & mask;
+      grown[i] = s;
+    }
+    slots_.swap(grown);
+  }
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = SlotOf(trigram) & mask;; i = (i + 1) & mask) {
+    const uint64_t s = slots_[i];
+    if (s == 0) {
+      postings_.emplace_back();
+      postings_.back().trigram = trigram;
+      slots_[i] = (uint64_t{postings_.size()} << 32) | trigram;
+      return postings_.back();
+    }
+    if (static_cast<uint32_t>(s) == trigram) return postings_[(s >> 32) - 1];
+  }
+}
+
 void IndexFileWriter::AddPosting(uint32_t trigram, uint32_t blob) {
-  Posting& p = postings_[trigram];
+  Posting& p = PostingOf(trigram);
   if (p.any && blob <= p.last) return;  // each blob once, in increasing order
   PutVarint(&p.bytes, p.any ? blob - p.last : blob);
   p.last = blob;
@@ -414,21 +446,21 @@ Status IndexFileWriter::Write(const std::string& file, const git_oid& commit,
   for (uint32_t b : perm) Put32(&out, b);
   Set64(&out, kOffSizesAt, out.size());
   for (uint32_t size : sizes_) Put32(&out, size);
-  std::vector<uint32_t> keys;
-  keys.reserve(postings_.size());
-  for (const auto& [t, p] : postings_) keys.push_back(t);
-  std::sort(keys.begin(), keys.end());
+  std::vector<uint32_t> order(postings_.size());  // the posting lists by trigram
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return postings_[a].trigram < postings_[b].trigram; });
   Set64(&out, kOffTrigramsAt, out.size());
   uint32_t at = 0;
-  for (uint32_t t : keys) {
-    Put32(&out, t);
+  for (uint32_t k : order) {
+    Put32(&out, postings_[k].trigram);
     Put32(&out, at);
-    at += static_cast<uint32_t>(postings_.at(t).bytes.size());
+    at += static_cast<uint32_t>(postings_[k].bytes.size());
   }
   Put32(&out, at);
   Set64(&out, kOffPostingsAt, out.size());
   Set64(&out, kPostingsSizeAt, at);
-  for (uint32_t t : keys) out.append(postings_.at(t).bytes);
+  for (uint32_t k : order) out.append(postings_[k].bytes);
   Set64(&out, kOffPathsAt, out.size());
   for (size_t i = 0; i < path_blobs_.size(); ++i) {
     Put32(&out, path_blobs_[i]);

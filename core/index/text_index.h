@@ -135,14 +135,21 @@ class IndexFileWriter {
  private:
   struct Posting {
     std::string bytes;  // varint deltas
+    uint32_t trigram = 0;
     uint32_t last = 0;
     bool any = false;
   };
+  // The posting list of `trigram`, made empty on first sight.
+  Posting& PostingOf(uint32_t trigram);
   std::vector<git_oid> oids_;
   std::vector<uint8_t> kinds_;
   std::vector<uint32_t> sizes_;
   std::unordered_map<std::string, size_t> known_;  // raw oid bytes -> number
-  std::unordered_map<uint32_t, Posting> postings_;
+  // One posting list per distinct trigram, in the order first seen. slots_ finds a trigram's:
+  // open addressing with linear probing, a slot holding (its index + 1) << 32 | the trigram, 0
+  // when empty, never more than half full. (A node-based map here took half of indexing's CPU.)
+  std::vector<Posting> postings_;
+  std::vector<uint64_t> slots_;
   std::vector<uint64_t> seen_;  // a bit per trigram, for the blob being added
   std::vector<uint32_t> touched_;
   std::vector<uint32_t> path_blobs_;

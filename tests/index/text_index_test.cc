@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -123,6 +124,50 @@ TEST(TextIndex, WhatIsWrittenIsReadBack) {
   EXPECT_EQ(maybe, (std::vector<bool>{false, false, false, true}));
   ASSERT_TRUE(x.Candidates(PlanTrigrams("ab", false, false), &maybe));
   EXPECT_EQ(maybe, (std::vector<bool>{true, true, true, true}));
+}
+
+// Many blobs with a hundred thousand distinct trigrams and more (the writer's table grows many
+// times over): every trigram's posting list read back is the blobs that hold it, in order, as a
+// plain map of the same texts says; and the trigrams come in order.
+TEST(TextIndex, EveryPostingListOfManyDistinctTrigramsIsReadBackWhole) {
+  TempDir tmp;
+  std::mt19937 random(7);
+  std::map<uint32_t, std::vector<uint32_t>> want;
+  IndexFileWriter w;
+  for (int n = 0; n < 120; ++n) {
+    std::string text;
+    for (int i = 0; i < 2500; ++i) {
+      // Bytes from a wide range (folded case aside) so that most trigrams are new.
+      text.push_back(static_cast<char>(0x21 + random() % 0x5E + (random() % 4 == 0 ? 0x80 : 0)));
+    }
+    text += "\ncommon line\n";
+    git_oid oid{};
+    oid.id[0] = static_cast<unsigned char>(n & 0xFF);
+    oid.id[1] = static_cast<unsigned char>(n >> 8);
+    oid.id[2] = 0x5A;
+    const auto blob = static_cast<uint32_t>(w.AddBlob(oid, BlobKind::kText, text));
+    ForEachTrigram(text, [&](uint32_t t) {
+      auto& list = want[t];
+      if (list.empty() || list.back() != blob) list.push_back(blob);
+    });
+    w.AddPath("f" + std::to_string(n) + ".txt", blob, false);
+  }
+  ASSERT_GT(want.size(), 150000u);
+  const std::string file = tmp / "many.idx";
+  ASSERT_TRUE(w.Write(file, OidOf(1), 0));
+  auto ix = IndexFile::Open(file);
+  ASSERT_TRUE(ix) << ix.error();
+  ASSERT_EQ((*ix)->trigrams(), want.size());
+  std::vector<uint32_t> posting;
+  size_t i = 0;
+  for (const auto& [t, blobs] : want) {
+    ASSERT_EQ((*ix)->TrigramAt(i), t) << i;
+    ASSERT_TRUE((*ix)->PostingsAt(i, &posting));
+    ASSERT_EQ(posting, blobs) << "trigram " << t;
+    ++i;
+  }
+  ASSERT_TRUE((*ix)->Postings(TrigramOf('c', 'o', 'm'), &posting));
+  EXPECT_EQ(posting.size(), 120u);
 }
 
 // A shard merged from another (as the store compacts): blobs with their kinds and sizes, and
