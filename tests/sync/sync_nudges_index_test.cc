@@ -10,6 +10,7 @@
 #include "core/history/history_indexer.h"
 #include "core/index/repo_text_index.h"
 #include "core/runtime/clock.h"
+#include "core/runtime/periodic.h"
 #include "core/sync/syncer.h"
 #include "tests/sync/sync_kit.h"
 
@@ -28,6 +29,41 @@ std::string IndexedCommit(const ServedRepo& repo) {
   return hex;
 }
 
+// The catalog of `yaml` (a configuration with a mirror_folder), live as the app keeps it.
+std::shared_ptr<LiveCatalog> LiveCatalogOf(const std::string& yaml, const std::string& folder,
+                                           Config* config) {
+  auto parsed = ParseConfig(yaml, "test.yaml", folder);
+  if (!parsed) {
+    ADD_FAILURE() << parsed.error();
+    return nullptr;
+  }
+  *config = parsed.take();
+  auto catalog = BuildCatalog(*config);
+  if (!catalog) {
+    ADD_FAILURE() << catalog.error();
+    return nullptr;
+  }
+  return std::make_shared<LiveCatalog>(catalog.take());
+}
+
+MirrorSyncer::Options QuietSyncerOn(const ManualClock& clock) {
+  MirrorSyncer::Options o;
+  o.clock = &clock;
+  o.log = [](const std::string&) {};
+  return o;
+}
+
+// Moves the clock on to the next sync (due before the indexer's next pass, an hour away) and
+// waits until the indexer has acted on the sync's nudge.
+void SyncAndWaitForTheIndexer(ManualClock& clock, const PeriodicService& indexer) {
+  const auto waiting = clock.Waiting(2);
+  ASSERT_EQ(waiting.size(), 2u) << "the syncer and the indexer both wait";
+  EXPECT_LT(waiting[0] - clock.Now(), hours(1)) << "the sync is due first";
+  const uint64_t rounds = indexer.rounds();
+  clock.Advance(waiting[0] - clock.Now());
+  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+}
+
 TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsIndexCaughtUpAtOnce) {
   InitGitLibrary();
   TempDir root;
@@ -36,14 +72,11 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsIndexCaughtUpAtOnce) {
   shop.Commit("Shop");
   GitHttpServer server({root.path()});
   TempDir folder, cache;
-  auto parsed = ParseConfig("mirror_folder: " + folder.path() + "\ncache_folder: " + cache.path() +
+  Config c;
+  auto live = LiveCatalogOf("mirror_folder: " + folder.path() + "\ncache_folder: " + cache.path() +
                                 "\nmirrors:\n  - name: shop\n    url: " + server.Url("shop") + "\n",
-                            "test.yaml", folder.path());
-  ASSERT_TRUE(parsed) << parsed.error();
-  Config c = parsed.take();
-  auto catalog = BuildCatalog(c);
-  ASSERT_TRUE(catalog) << catalog.error();
-  auto live = std::make_shared<LiveCatalog>(catalog.take());
+                            folder.path(), &c);
+  ASSERT_TRUE(live);
   const ServedRepo& mirror = **live->Get()->Find("shop");
   ASSERT_FALSE(TextIndexFile(mirror).empty());
 
@@ -53,10 +86,7 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsIndexCaughtUpAtOnce) {
   text.glance = milliseconds(0);  // only the sync's nudge can bring it before the hour
   text.clock = &clock;
   TextIndexer indexer(live, text);
-  MirrorSyncer::Options o;
-  o.clock = &clock;
-  o.log = [](const std::string&) {};
-  MirrorSyncer syncer(SyncGit(c), c.mirrors, o);
+  MirrorSyncer syncer(SyncGit(c), c.mirrors, QuietSyncerOn(clock));
   syncer.OnSynced([&indexer](const std::string& name) { indexer.Nudge(name); });
 
   // The indexer's first pass comes before the first sync: nothing to index yet.
@@ -66,23 +96,14 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsIndexCaughtUpAtOnce) {
   EXPECT_EQ(IndexedCommit(mirror), "");
   syncer.Start();
   // The syncer's first sync, due at once; then its catch-up.
-  auto waiting = clock.Waiting(2);
-  ASSERT_EQ(waiting.size(), 2u);
-  uint64_t rounds = indexer.rounds();
-  clock.Advance(waiting[0] - clock.Now());
-  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+  ASSERT_NO_FATAL_FAILURE(SyncAndWaitForTheIndexer(clock, indexer));
   ASSERT_EQ(syncer.finished(), 1u);
   EXPECT_EQ(IndexedCommit(mirror), shop.Rev("HEAD"));
 
   // A commit pushed to the host: the next sync lands it, and the index follows at once.
   shop.Write("fresh.txt", "freshtoken-3003\n");
   const std::string pushed = shop.Commit("fresh");
-  waiting = clock.Waiting(2);
-  ASSERT_EQ(waiting.size(), 2u);
-  EXPECT_LT(waiting[0] - clock.Now(), hours(1)) << "the sync is due first";
-  rounds = indexer.rounds();
-  clock.Advance(waiting[0] - clock.Now());
-  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+  ASSERT_NO_FATAL_FAILURE(SyncAndWaitForTheIndexer(clock, indexer));
   EXPECT_EQ(syncer.finished(), 2u);
   EXPECT_EQ(IndexedCommit(mirror), pushed);
   EXPECT_EQ(indexer.passes(), 1u) << "caught up without a pass";
@@ -106,15 +127,12 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   other.Write("README.md", "# Other\n");
   other.Commit("Other");
   TempDir folder, cache;
-  auto parsed = ParseConfig("mirror_folder: " + folder.path() + "\ncache_folder: " + cache.path() +
+  Config c;
+  auto live = LiveCatalogOf("mirror_folder: " + folder.path() + "\ncache_folder: " + cache.path() +
                                 "\nrepos:\n  - name: other\n    path: " + other.path() +
                                 "\nmirrors:\n  - name: shop\n    url: " + server.Url("shop") + "\n",
-                            "test.yaml", folder.path());
-  ASSERT_TRUE(parsed) << parsed.error();
-  Config c = parsed.take();
-  auto catalog = BuildCatalog(c);
-  ASSERT_TRUE(catalog) << catalog.error();
-  auto live = std::make_shared<LiveCatalog>(catalog.take());
+                            folder.path(), &c);
+  ASSERT_TRUE(live);
   const ServedRepo& mirror = **live->Get()->Find("shop");
   const ServedRepo& local_repo = **live->Get()->Find("other");
 
@@ -123,10 +141,7 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   index.recheck = hours(1);
   index.clock = &clock;
   HistoryIndexer indexer(live, index);
-  MirrorSyncer::Options o;
-  o.clock = &clock;
-  o.log = [](const std::string&) {};
-  MirrorSyncer syncer(SyncGit(c), c.mirrors, o);
+  MirrorSyncer syncer(SyncGit(c), c.mirrors, QuietSyncerOn(clock));
   syncer.OnSynced([&indexer](const std::string& name) { indexer.Nudge(name); });
 
   // The indexer's first pass comes before the first sync: nothing to index yet.
@@ -137,11 +152,7 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   ASSERT_TRUE(local_repo.Graph());
   EXPECT_EQ(local_repo.Graph()->size(), 1u);
   syncer.Start();
-  auto waiting = clock.Waiting(2);
-  ASSERT_EQ(waiting.size(), 2u);
-  uint64_t rounds = indexer.rounds();
-  clock.Advance(waiting[0] - clock.Now());
-  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+  ASSERT_NO_FATAL_FAILURE(SyncAndWaitForTheIndexer(clock, indexer));
   ASSERT_EQ(syncer.finished(), 1u);
   auto graph = mirror.Graph();
   ASSERT_TRUE(graph);
@@ -155,12 +166,7 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
   shop.Commit("b");
   shop.Write("c.txt", "c\n");
   shop.Commit("c");
-  waiting = clock.Waiting(2);
-  ASSERT_EQ(waiting.size(), 2u);
-  EXPECT_LT(waiting[0] - clock.Now(), hours(1)) << "the sync is due first";
-  rounds = indexer.rounds();
-  clock.Advance(waiting[0] - clock.Now());
-  ASSERT_TRUE(indexer.WaitRounds(rounds + 1, milliseconds(60000)));
+  ASSERT_NO_FATAL_FAILURE(SyncAndWaitForTheIndexer(clock, indexer));
   EXPECT_EQ(syncer.finished(), 2u);
   graph = mirror.Graph();
   ASSERT_TRUE(graph);
