@@ -152,6 +152,12 @@ def glob():
     # Nested ** groups against a deep path that never matches (issue 21, finding 3): a matcher
     # that backtracks takes seconds per group; a linear one answers at once.
     put("glob", "nested-double-star", "**/d/" * 8 + "nomatch.txt\n" + "d/" * 40 + "x.txt")
+    # The shape of the hour's finding: 128 ** groups in an 11 KB pattern against a path of 11,135
+    # parts took 12 s, the pattern's parts times the path's. A pattern is now at most 1,024 bytes
+    # and 64 parts (Glob::kMaxBytes, kMaxParts): the first is refused, the second is the most a
+    # pattern may cost.
+    put("glob", "found-long-pattern", "**/d/d/" * 1600 + "nomatch.txt\n" + "d/" * 11134 + "x.txt")
+    put("glob", "most-costly-pattern", "**/*d*/" * 31 + "**/nomatch.txt\n" + "d/" * 20000 + "x.txt")
 
 
 def ere():

@@ -93,6 +93,10 @@ bool MatchPart(std::string_view p, std::string_view s, bool ignore_case) {
 Result<Glob> Glob::Compile(std::string_view pattern, bool ignore_case) {
   const std::string shown = "pattern `" + EchoArgument(pattern) + "` ";
   if (pattern.empty()) return Error{"a pattern is empty; write one such as src/** or *.md"};
+  if (pattern.size() > kMaxBytes) {
+    return Error{shown + "is " + WithCommas(pattern.size()) + " bytes long; a pattern is at most " +
+                 WithCommas(kMaxBytes) + " bytes: match fewer parts, or use ** for many"};
+  }
   for (char c : pattern) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7F) return Error{shown + "holds a control character"};
@@ -133,6 +137,11 @@ Result<Glob> Glob::Compile(std::string_view pattern, bool ignore_case) {
         if (j >= part.size()) return Error{shown + "has a `[` with no closing `]`"};
         i = j;
       }
+    }
+    if (g.parts_.size() == kMaxParts) {
+      return Error{shown + "has more than " + WithCommas(kMaxParts) +
+                   " parts; a pattern has at most " + WithCommas(kMaxParts) +
+                   ": use ** for many folders"};
     }
     g.star_.push_back(part == "**");
     g.parts_.push_back(std::move(part));

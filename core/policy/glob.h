@@ -24,6 +24,12 @@ namespace rr {
 // whatever the path and however many **s the pattern holds.
 class Glob {
  public:
+  // A pattern's bounds, so that a question's cost (the path's parts times the pattern's parts,
+  // and a part's match at most the two parts' lengths multiplied) stays a small constant times
+  // the path, whoever wrote the pattern: an agent's find_files pattern may be megabytes long.
+  static constexpr size_t kMaxBytes = 1024;
+  static constexpr size_t kMaxParts = 64;
+
   static Result<Glob> Compile(std::string_view pattern, bool ignore_case = false);
 
   const std::string& pattern() const { return pattern_; }

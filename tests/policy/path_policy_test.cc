@@ -51,6 +51,35 @@ TEST(Glob, BadPatternsAreRefusedWithAReason) {
   }
 }
 
+TEST(Glob, APatternPastItsBoundsIsRefusedWithTheBoundAndNotEchoedWhole) {
+  // At the bounds: 1,024 bytes, 64 parts.
+  std::string longest = "src/" + std::string(Glob::kMaxBytes - 4, 'x');
+  ASSERT_EQ(longest.size(), 1024u);
+  EXPECT_TRUE(Glob::Compile(longest));
+  std::string deepest = "**";
+  for (size_t i = 1; i < Glob::kMaxParts; ++i) deepest += "/d";
+  ASSERT_TRUE(Glob::Compile(deepest));
+  std::string path = "top";
+  for (size_t i = 1; i < Glob::kMaxParts; ++i) path += "/d";
+  EXPECT_TRUE(Glob::Compile(deepest)->Matches(P(path.c_str()).parts()));
+  EXPECT_FALSE(Glob::Compile(deepest)->Matches(P((path + "/e").c_str()).parts()));
+
+  auto too_long = Glob::Compile(longest + "x");
+  ASSERT_FALSE(too_long);
+  EXPECT_NE(too_long.error().find("1,025 bytes long; a pattern is at most 1,024 bytes"),
+            std::string::npos)
+      << too_long.error();
+  auto too_deep = Glob::Compile(deepest + "/d");
+  ASSERT_FALSE(too_deep);
+  EXPECT_NE(too_deep.error().find("more than 64 parts"), std::string::npos) << too_deep.error();
+  // A megabyte pattern: refused before it is read part by part, and the error stays short.
+  std::string huge;
+  for (int i = 0; i < 200000; ++i) huge += "**/d/";
+  auto refused = Glob::Compile(huge + "x");
+  ASSERT_FALSE(refused);
+  EXPECT_LT(refused.error().size(), 600u) << refused.error().size();
+}
+
 TEST(Glob, CouldMatchBelowPrunesFoldersNoPatternReaches) {
   auto g = Glob::Compile("src/api/*.py");
   EXPECT_TRUE(g->CouldMatchBelow(P("src").parts()));

@@ -2,6 +2,7 @@
 //   - a glob of nested `**/d/**` on a tree hundreds of folders deep: find_files answers at once
 //     (a backtracking matcher tries every way of spreading the folders over the **s and never
 //     returns — the server is driven as a child process, so such a hang fails the test);
+//   - a megabyte glob of `**/d` groups: refused at once, its bound named, the pattern not echoed;
 //   - a regular expression PCRE2 gives up on ((.*a){25} on a line of 50,000 a, or a message of
 //     50,001 characters): grep, search, log and find_commits say the pattern is too costly there
 //     and never that nothing matches, the other lines, files and commits are still searched, and
@@ -67,6 +68,43 @@ TEST(HostilePatterns, NestedDoubleStarsOnADeepTreeAreAnsweredAtOnceByFindFiles) 
       EXPECT_TRUE(Has(*answer, "1 file")) << *answer;
     }
   }
+  server.CloseInput();
+  EXPECT_EQ(server.Wait(), 0) << server.Stderr();
+}
+
+TEST(HostilePatterns, AMegabyteGlobIsRefusedAtOnceAndNotEchoed) {
+  // A pattern of 200,000 `**/d` groups (a megabyte, under the request limit) on a tree 300
+  // folders deep: every group stays alive on every folder, so matching it costs the path's parts
+  // times the pattern's for each folder the walk enters (about 10^10 steps: the call's time
+  // limit, with a server thread busy all along). A pattern is at most 1,024 bytes and 64 parts,
+  // so it is refused before any folder is read, and the refusal does not echo it.
+  TempDir tmp;
+  TestRepo repo(tmp / "deep");
+  std::string folder;
+  for (int i = 0; i < 300; ++i) folder += "d/";
+  repo.Write(folder + "bottom.txt", "x\n");
+  repo.Commit("A deep tree");
+  std::string pattern;
+  for (int i = 0; i < 200000; ++i) pattern += "**/d/";
+  pattern += "nomatch.txt";
+
+  McpProcess server({RR_BINARY}, repo.path());
+  server.Initialize();
+  const auto start = Clock::now();
+  server.Send(R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"find_files",)"
+              R"("arguments":{"repo":"deep","pattern":)" +
+              JsonQuote(pattern) + "}}}");
+  std::optional<std::string> answer;
+  while (Clock::now() - start < std::chrono::seconds(5)) {
+    answer = server.ReadLine(std::chrono::milliseconds(500));
+    if (answer && Has(*answer, "\"id\":8")) break;
+    answer.reset();
+  }
+  ASSERT_TRUE(answer) << "find_files did not answer within 5 seconds";
+  EXPECT_TRUE(Has(*answer, "\"isError\":true")) << answer->substr(0, 2000);
+  EXPECT_TRUE(Has(*answer, "1,000,011 bytes long; a pattern is at most 1,024 bytes"))
+      << answer->substr(0, 2000);
+  EXPECT_LT(answer->size(), 2000u);
   server.CloseInput();
   EXPECT_EQ(server.Wait(), 0) << server.Stderr();
 }
