@@ -559,7 +559,12 @@ def write_corpus(rules, out_path, source):
 
 # A value given to a setting named for a secret, which the promise (docs/safety.md) hides
 # whatever a scanner's rule for one provider says: such a negative is no clear non-secret.
+# A key that no word qualifies (`KEY=`, `adobe Key=`, `bitfinexKey :=`) is one when its value has
+# a token's shape: 20 or more characters of a token's alphabet, digits and letters mixed
+# (plugins/secrets/assignments.cc, kBareKey).
 NAMED_VALUE = re.compile(
-    r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|"
+    r"(?i)(?:(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|"
     r"private[_.-]?key|credential|auth)[\w.-]*[\"'\]]*\s*(?:=>|:=|::=|\+=|=|:|\s-\s)\s*"
-    r"[\"'`{(]?[^\s\"'`<>]{3,}")
+    r"[\"'`{(]?[^\s\"'`<>]{3,}"
+    r"|key[\"'\]]*\s*(?:=>|:=|::=|\+=|=|:)\s*[\"'`]?"
+    r"(?=[A-Za-z0-9+/=_.-]{20,})(?=[^\s\"'`]*[0-9])(?=[^\s\"'`]*[A-Za-z]))")

@@ -5,7 +5,12 @@
 // --token) and decides from its words whether it names a secret: its last word does
 // (password, secret, token, credentials, auth…, or key after api/access/secret/private…),
 // once words that only qualify it are set aside (_value, _b64, _prod). Names that merely hold
-// the word (author, token_type, password_min_length, secret_name, max_tokens) do not.
+// the word (author, token_type, password_min_length, secret_name, max_tokens) do not. A key
+// that no word qualifies (KEY, adobe_key, bitfinexKey: a service's name, or nothing) names a
+// secret only when its value has a token's shape (IsTokenShaped, and 20 characters or more: a
+// token's alphabet, digits and letters mixed, not words, no placeholder): a lookup's, a sort's
+// or a message's key is a word or a path, never that; and a public key, a table's or a lookup's
+// (public_key, foreign_key, sort_key, cacheKey: IsKeyNonSecret) is never one.
 //
 // Then it reads how the value is given: `name: v`, `name = v`, `name := v`, `name => v`,
 // `"name": "v"`, `<name>v</name>`, `name="v"` in a tag, `<add key="name" value="v"/>`,
@@ -35,7 +40,7 @@ namespace rr_secrets {
 
 namespace {
 
-enum class Kind { kNone, kPassword, kSecret, kToken, kKey, kApiKey, kAuth, kCredential };
+enum class Kind { kNone, kPassword, kSecret, kToken, kKey, kBareKey, kApiKey, kAuth, kCredential };
 
 const char* WhatOf(Kind kind) {
   switch (kind) {
@@ -46,6 +51,7 @@ const char* WhatOf(Kind kind) {
     case Kind::kToken:
       return "token";
     case Kind::kKey:
+    case Kind::kBareKey:
       return "key";
     case Kind::kApiKey:
       return "API key";
@@ -179,6 +185,28 @@ bool EndsWithKeyQualifier(std::string_view q) {
   return false;
 }
 
+// Words before an unqualified "key" that make it a database's, a lookup's or a public key, never
+// a secret (primary_key, foreignKey, sort_key, public_key, cacheKey).
+bool IsKeyNonSecret(std::string_view w) {
+  static const WordSet kWords = {
+      "public",    "pub",          "foreign",  "sort",        "partition", "range",  "row",
+      "unique",    "composite",    "natural",  "surrogate",   "cache",     "lookup", "map",
+      "dict",      "hash",         "index",    "object",      "bucket",    "s3",     "i18n",
+      "message",   "translation",  "locale",   "label",       "field",     "column", "attribute",
+      "attr",      "prop",         "property", "idempotency", "dedup",     "dedupe", "group",
+      "routing",   "shard",        "issuer",   "subject",     "host",      "known",  "verify",
+      "verifying", "verification", "react",    "list",        "item",      "node",   "entry",
+      "metric",    "setting",      "config",   "redis",       "lock"};
+  return kWords.Has(w);
+}
+
+bool EndsWithKeyNonSecret(std::string_view q) {
+  for (size_t n = std::min<size_t>(q.size(), 12); n >= 2; --n) {
+    if (IsKeyNonSecret(q.substr(q.size() - n))) return true;
+  }
+  return false;
+}
+
 // Words before "token" that make it not a credential (page tokens, LLM token counts).
 bool IsTokenNonSecret(std::string_view w) {
   return In(w,
@@ -259,13 +287,15 @@ Kind KindOfWords(const Words& words) {
   }
   if (head == "key" || head == "keys") {
     if (prev == "api") return Kind::kApiKey;
-    return IsKeyQualifier(prev) ? Kind::kKey : Kind::kNone;
+    if (IsKeyQualifier(prev)) return Kind::kKey;
+    return IsKeyNonSecret(prev) ? Kind::kNone : Kind::kBareKey;
   }
   if (head.size() > 3 && (EndsWith(head, "key") || EndsWith(head, "keys"))) {
     // One word written without separators: "apikey", "mailgunsigningkey", "DDAPPKEY".
     const std::string_view q = head.substr(0, head.size() - (EndsWith(head, "keys") ? 4 : 3));
     if (EndsWith(q, "api")) return Kind::kApiKey;
-    return EndsWithKeyQualifier(q) ? Kind::kKey : Kind::kNone;
+    if (EndsWithKeyQualifier(q)) return Kind::kKey;
+    return EndsWithKeyNonSecret(q) ? Kind::kNone : Kind::kBareKey;
   }
   if (head == "auth" || head == "authorization" ||
       (head.size() > 4 && EndsWith(head, "auth") && head != "oauth")) {
@@ -1402,6 +1432,9 @@ class Settings final : public Detector {
       case Kind::kKey:
       case Kind::kApiKey:
         return value.size() >= 8 && !(digits_only && value.size() < 12);
+      case Kind::kBareKey:
+        // 20 or more: a 16-digit hex key id (gpg's KEY=13B6F51ECDDE430D) is public.
+        return value.size() >= 20 && IsTokenShaped(value) && !IsPlaceholderToken(value);
       case Kind::kNone:
         break;
     }

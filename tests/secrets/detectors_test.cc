@@ -452,6 +452,26 @@ TEST(DetectorSettings, ValueOfASettingNamedForASecretIsHiddenInEachFormat) {
   }
 }
 
+// A key no word qualifies (`KEY=`, a service's name before Key) holds a secret when its value has
+// a token's shape; a key that is a word, a path, a short or 16-digit id, a placeholder, or a
+// public key's, a table's or a lookup's is kept. (TruffleHog's detector tests write keys so:
+// `[DEBUG] Using adobe KEY=…`, Go's `bitfinexKey := "…"`.)
+TEST(DetectorSettings, AnUnqualifiedKeyHidesATokenShapedValueOnly) {
+  const std::string k = Chars(kAlnum, 32, 160);
+  const std::string h = Chars(kHex, 32, 161);
+  EXPECT_TRUE(HidesExactly("\t[DEBUG] Using adobe KEY=" + k + "\n", k, "notes/case.txt"));
+  EXPECT_TRUE(HidesExactly("[DEBUG] Using Key=" + h + "\n", h, "logs/run.log"));
+  EXPECT_TRUE(HidesExactly("\tbitfinexKey := \"" + k + "\"\n", k, "main.go"));
+  EXPECT_TRUE(HidesExactly("key: " + k + "\n", k, "config/app.yml"));
+  EXPECT_TRUE(HidesNothing("key = \"user.profile.title\"\nKEY=ENTER\nkey: id_rsa_2\n", "app.ini"));
+  EXPECT_TRUE(HidesNothing("KEY=13B6F51ECDDE430D\n", "t/t5534-push-signed.sh"));
+  EXPECT_TRUE(HidesNothing("public_key = \"" + k + "\"\nforeignKey=" + k + "\nsort_key: " + k +
+                               "\ncacheKey = '" + k + "'\n",
+                           "config/app.ini"));
+  EXPECT_TRUE(HidesNothing(
+      "key = \"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789\"\n", "src/b64.py"));
+}
+
 // `slack token - 'value'`: a dash between a secret's name and a quoted value, as notes and logs
 // write it. A subtraction (`token - '0'`) and a dash with no quoted value are no setting.
 TEST(DetectorSettings, NameDashQuotedValueIsASetting) {
