@@ -1,16 +1,22 @@
-// Globs (core/policy/glob.h): a pattern and a path, cut at the first newline. The pattern is
-// compiled (case-sensitive, and ignoring case) and matched against the path's parts by every
-// public entry: Matches, MatchesPathOrFolder, CouldMatchBelow, MatchesName, MatchPart.
+// Globs (core/policy/glob.h): a pattern and a path (at most 4,096 bytes), cut at the first
+// newline. The pattern is compiled (case-sensitive, and ignoring case) and matched against the
+// path's parts by every public entry: Matches, MatchesPathOrFolder, CouldMatchBelow, MatchesName,
+// MatchPart.
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 #include "core/policy/glob.h"
+#include "core/policy/repo_path.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const auto [pattern, path] =
+  auto [pattern, path] =
       rr_fuzz::Cut(std::string_view(reinterpret_cast<const char*>(data), size), '\n');
+  // No caller asks about a longer path: a served path is at most RepoPath::kMaxBytes (4,096), a
+  // ref name or a host's listed path at most 1,000 bytes, a repository's name less. (Beyond it
+  // an input's cost is only its length: the matcher is linear in the path.)
+  path = path.substr(0, rr::RepoPath::kMaxBytes);
   std::vector<std::string_view> parts;
   for (std::string_view rest = path; !rest.empty();) {
     const auto [part, after] = rr_fuzz::Cut(rest, '/');

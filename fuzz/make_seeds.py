@@ -155,9 +155,9 @@ def glob():
     # The shape of the hour's finding: 128 ** groups in an 11 KB pattern against a path of 11,135
     # parts took 12 s, the pattern's parts times the path's. A pattern is now at most 1,024 bytes
     # and 64 parts (Glob::kMaxBytes, kMaxParts): the first is refused, the second is the most a
-    # pattern may cost.
+    # pattern may cost, against the longest path a caller gives (4,096 bytes).
     put("glob", "found-long-pattern", "**/d/d/" * 1600 + "nomatch.txt\n" + "d/" * 11134 + "x.txt")
-    put("glob", "most-costly-pattern", "**/*d*/" * 31 + "**/nomatch.txt\n" + "d/" * 20000 + "x.txt")
+    put("glob", "most-costly-pattern", "**/*d*/" * 31 + "**/nomatch.txt\n" + "d/" * 2045 + "x.txt")
 
 
 def ere():
