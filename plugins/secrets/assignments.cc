@@ -1050,7 +1050,8 @@ class Settings final : public Detector {
 
   // A template's braces name where a value comes from; a key written inside them is still a key
   // (`{name AQAAABAAA <key>}`, `{{ "<key>" | b64encode }}`): each run of 20 or more base64
-  // characters with both cases and digits, not an identifier's camelCase words, is hidden.
+  // characters with both cases and digits, not an identifier's camelCase words, or of one case
+  // and digits in a token's shape, is hidden.
   static void KeysInsideATemplate(std::string_view t, size_t begin, size_t end, Kind kind,
                                   SpanSink& sink) {
     for (size_t i = begin; i < end;) {
@@ -1063,8 +1064,11 @@ class Settings final : public Detector {
       while (j < end && t[j] == '=') ++j;
       const std::string_view run = t.substr(i, j - i);
       const Mix m = MixOf(run);
-      if (run.size() >= 20 && m.upper >= 2 && m.lower >= 2 && m.digit >= 2 &&
-          m.lower < 2 * m.upper && !IsPlaceholderToken(run)) {
+      // Both cases and digits, not camelCase words; or one case with digits in a token's shape
+      // (IsTokenShaped: no words between dashes), as lower-case keys are written.
+      if (run.size() >= 20 && !IsPlaceholderToken(run) &&
+          ((m.upper >= 2 && m.lower >= 2 && m.digit >= 2 && m.lower < 2 * m.upper) ||
+           ((m.upper == 0 || m.lower == 0) && IsTokenShaped(run)))) {
         Report(sink, t, i, j, WhatOf(kind));
       }
       i = j;

@@ -389,11 +389,16 @@ TEST(DetectorPlaceholders, AKeyWrittenInsideATemplateIsHiddenTheTemplateKept) {
             std::string::npos);
   const std::string helm = "api_key: '{{ \"" + key + "\" | b64enc }}'\n";
   EXPECT_TRUE(Hides(helm, key, "charts/app/values.yaml"));
+  // A key of one case and digits, as many providers write theirs (TruffleHog's cases do so).
+  const std::string lower = Cat({"k9", Chars(30, kLowerAlnum, 62)});
+  const std::string lower_xml = "<secret>{billing AQAAABAAA " + lower + "}</secret>\n";
+  EXPECT_TRUE(Hides(lower_xml, lower, "jenkins/credentials.xml"));
   // Names, members and hashes inside a template are no keys.
   EXPECT_TRUE(
       HidesNothing("token: ${{ secrets.DEPLOY_TOKEN_V2 }}\n"
                    "password: \"{{ .Values.global.postgresqlPassword2024 }}\"\n"
-                   "secret: \"{{ hashFiles('**/requirements-dev3.txt') }}\"\n",
+                   "secret: \"{{ hashFiles('**/requirements-dev3.txt') }}\"\n"
+                   "password: \"{{ lookup('env', 'app-db-password-v2') }}\"\n",
                    "config/app.yml"));
 }
 
