@@ -44,6 +44,11 @@ Result<Draft> ListRefsTool::Call(const CallContext& ctx, const Args& args) const
   const std::string kind = args.String("kind").value_or("all");
   const auto pattern = args.String("pattern");
   if (pattern) {
+    if (pattern->size() > Glob::kMaxBytes) {
+      return Error{"argument `pattern` is " + WithCommas(pattern->size()) +
+                   " bytes long; a pattern is at most " + WithCommas(Glob::kMaxBytes) +
+                   " bytes: write a glob such as v1.*"};
+    }
     for (char c : *pattern) {
       if (static_cast<unsigned char>(c) < 0x20) {
         return Error{"argument `pattern` holds a control character; write a glob such as v1.*"};
