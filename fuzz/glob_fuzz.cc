@@ -13,9 +13,11 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto [pattern, path] =
       rr_fuzz::Cut(std::string_view(reinterpret_cast<const char*>(data), size), '\n');
-  // No caller asks about a longer path: a served path is at most RepoPath::kMaxBytes (4,096), a
-  // ref name or a host's listed path at most 1,000 bytes, a repository's name less. (Beyond it
-  // an input's cost is only its length: the matcher is linear in the path.)
+  // No caller asks Glob about a longer path: a served path is at most RepoPath::kMaxBytes
+  // (4,096), a mirror's ref name at most 1,000 bytes, a repository's name less. A local
+  // repository's ref names are not bounded, but only list_refs matches them, with MatchPart and a
+  // pattern of at most 1,024 bytes (below: its cost is the two lengths multiplied). Beyond the
+  // bound an input's cost is only its length: the matcher is linear in the path.
   path = path.substr(0, rr::RepoPath::kMaxBytes);
   std::vector<std::string_view> parts;
   for (std::string_view rest = path; !rest.empty();) {

@@ -93,8 +93,12 @@ bool MatchPart(std::string_view p, std::string_view s, bool ignore_case) {
 Result<Glob> Glob::Compile(std::string_view pattern, bool ignore_case) {
   const std::string shown = "pattern `" + EchoArgument(pattern) + "` ";
   if (pattern.empty()) return Error{"a pattern is empty; write one such as src/** or *.md"};
-  if (pattern.size() > kMaxBytes) {
-    return Error{shown + "is " + WithCommas(pattern.size()) + " bytes long; a pattern is at most " +
+  // A leading `/` (which anchors the pattern) is not counted: the server writes one before a
+  // configured name pattern that has no `/` of its own (mirrors' refs, http.tokens' repos), and
+  // the pattern `--check` accepted must still compile then.
+  const size_t bytes = pattern.size() - (pattern.front() == '/' ? 1 : 0);
+  if (bytes > kMaxBytes) {
+    return Error{shown + "is " + WithCommas(bytes) + " bytes long; a pattern is at most " +
                  WithCommas(kMaxBytes) + " bytes: match fewer parts, or use ** for many"};
   }
   for (char c : pattern) {

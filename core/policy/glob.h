@@ -27,6 +27,7 @@ class Glob {
   // A pattern's bounds, so that a question's cost (the path's parts times the pattern's parts,
   // and a part's match at most the two parts' lengths multiplied) stays a small constant times
   // the path, whoever wrote the pattern: an agent's find_files pattern may be megabytes long.
+  // A leading `/` is not counted in kMaxBytes.
   static constexpr size_t kMaxBytes = 1024;
   static constexpr size_t kMaxParts = 64;
 

@@ -64,6 +64,14 @@ TEST(Glob, APatternPastItsBoundsIsRefusedWithTheBoundAndNotEchoedWhole) {
   EXPECT_TRUE(Glob::Compile(deepest)->Matches(P(path.c_str()).parts()));
   EXPECT_FALSE(Glob::Compile(deepest)->Matches(P((path + "/e").c_str()).parts()));
 
+  // A leading `/` is not counted: the server anchors a configured name pattern that has no `/`
+  // (a mirror's refs, a token's repos) by writing one before it, after --check read it as
+  // written.
+  const std::string name_only(Glob::kMaxBytes, 'n');
+  EXPECT_TRUE(Glob::Compile(name_only));
+  EXPECT_TRUE(Glob::Compile("/" + name_only));
+  EXPECT_FALSE(Glob::Compile("/" + name_only + "n"));
+
   auto too_long = Glob::Compile(longest + "x");
   ASSERT_FALSE(too_long);
   EXPECT_NE(too_long.error().find("1,025 bytes long; a pattern is at most 1,024 bytes"),
