@@ -186,7 +186,8 @@ bool EndsWithKeyQualifier(std::string_view q) {
 }
 
 // Words before an unqualified "key" that make it a database's, a lookup's or a public key, never
-// a secret (primary_key, foreignKey, sort_key, public_key, cacheKey).
+// a secret (partition_key, foreignKey, sort_key, public_key, cacheKey; gpg's --recv-keys takes
+// a public key's fingerprint).
 bool IsKeyNonSecret(std::string_view w) {
   static const WordSet kWords = {
       "public",    "pub",          "foreign",  "sort",        "partition", "range",  "row",
@@ -196,7 +197,7 @@ bool IsKeyNonSecret(std::string_view w) {
       "attr",      "prop",         "property", "idempotency", "dedup",     "dedupe", "group",
       "routing",   "shard",        "issuer",   "subject",     "host",      "known",  "verify",
       "verifying", "verification", "react",    "list",        "item",      "node",   "entry",
-      "metric",    "setting",      "config",   "redis",       "lock"};
+      "metric",    "setting",      "config",   "redis",       "lock",      "recv"};
   return kWords.Has(w);
 }
 
@@ -804,6 +805,9 @@ class Settings final : public Detector {
                                ? before
                                : 0;
     const bool element = !name_quoted && b > 0 && t[b - 1] == '<';
+    // An element named just `key` holds a dictionary's key (a property list's
+    // `<key>NSExtension</key>`, whatever its letters), not a secret.
+    if (element && kind == Kind::kBareKey && EqualsNoCase(t.substr(b, e - b), "key")) return;
 
     // C's `char secret[25] = "…"`, `secret[] = "…"`: an array's size between name and value
     // (in code only: a shell's or git's `wwwauth[]=Negotiate` appends to a list).

@@ -465,6 +465,16 @@ TEST(DetectorSettings, AnUnqualifiedKeyHidesATokenShapedValueOnly) {
   EXPECT_TRUE(HidesExactly("key: " + k + "\n", k, "config/app.yml"));
   EXPECT_TRUE(HidesNothing("key = \"user.profile.title\"\nKEY=ENTER\nkey: id_rsa_2\n", "app.ini"));
   EXPECT_TRUE(HidesNothing("KEY=13B6F51ECDDE430D\n", "t/t5534-push-signed.sh"));
+  // A property list's key names an entry; gpg's --recv-keys takes a public key's fingerprint.
+  EXPECT_TRUE(
+      HidesNothing("<dict>\n\t<key>1D60A3F5E4B4C2D1A0F9E8D7C6B5A4</key>\n\t<string>x</string>\n",
+                   "App/Info.plist"));
+  EXPECT_TRUE(HidesNothing("<key>\n  " + h + "\n</key>\n", "Settings.plist"));
+  EXPECT_TRUE(
+      HidesNothing("gpg --keyserver hkps://keys.openpgp.org --recv-keys "
+                   "7169605F62C751356D054A26A821E680E5FA6305\n",
+                   "Dockerfile"));
+  EXPECT_TRUE(HidesExactly("<apiKey>" + k + "</apiKey>\n", k, "conf/app.xml"));
   EXPECT_TRUE(HidesNothing("public_key = \"" + k + "\"\nforeignKey=" + k + "\nsort_key: " + k +
                                "\ncacheKey = '" + k + "'\n",
                            "config/app.ini"));

@@ -398,7 +398,7 @@ TEST(DetectorPlaceholders, AKeyWrittenInsideATemplateIsHiddenTheTemplateKept) {
       HidesNothing("token: ${{ secrets.DEPLOY_TOKEN_V2 }}\n"
                    "password: \"{{ .Values.global.postgresqlPassword2024 }}\"\n"
                    "secret: \"{{ hashFiles('**/requirements-dev3.txt') }}\"\n"
-                   "password: \"{{ lookup('env', 'app-db-password-v2') }}\"\n",
+                   "password: \"{{ lookup('env', 'app-db-password-2024-v2') }}\"\n",
                    "config/app.yml"));
 }
 
