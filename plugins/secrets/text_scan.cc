@@ -346,11 +346,21 @@ bool IsPlaceholder(std::string_view raw) {
     }
     if (words) return true;
   }
-  // One character over and over (yyy, zzzzzz), or no letter or digit at all (!!!!, @#$%).
+  // One character over and over (yyy, zzzzzz), or no letter or digit at all (!!!!, @#$%, and
+  // Latin-1's signs and Unicode's general punctuation: ¿ ¨ « • — …). Any other character past
+  // ASCII counts as a letter.
   if (value.find_first_not_of(value.front()) == std::string_view::npos) return true;
   bool alnum = false;
-  for (char c : value) {
-    alnum = alnum || IsAlnum(c) || static_cast<unsigned char>(c) >= 0x80;
+  for (size_t i = 0; i < value.size() && !alnum; ++i) {
+    const auto u = static_cast<unsigned char>(value[i]);
+    const auto next = i + 1 < value.size() ? static_cast<unsigned char>(value[i + 1]) : 0;
+    if (u == 0xC2 && next >= 0xA0 && next <= 0xBF) {
+      i += 1;  // U+00A0–U+00BF
+    } else if (u == 0xE2 && (next == 0x80 || next == 0x81) && i + 2 < value.size()) {
+      i += 2;  // U+2000–U+207F
+    } else {
+      alnum = IsAlnum(value[i]) || u >= 0x80;
+    }
   }
   if (!alnum) return true;
   const std::string v = LowerCopy(value);

@@ -353,6 +353,11 @@ TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
   EXPECT_TRUE(HidesNothing("Authorization: Bearer <Your API token>\n", "docs/api.md"));
   EXPECT_TRUE(HidesNothing("password = \"somefakekey\"\n", "tests/conftest.py"));
   EXPECT_TRUE(HidesNothing("password: \"!!!!!!!!\"\nsecret: '#$%^&*()'\n", "docs/example.yml"));
+  // Signs past ASCII are no letters either (detect-secrets' keyword tests keep this one).
+  EXPECT_TRUE(HidesNothing("password: ',.:-\u00a8@*\u00bf?!'\ntoken: \"\u2014\u2022\u2026!!\"\n",
+                           "src/Config.java"));
+  EXPECT_TRUE(
+      Hides("password: '\u00bfA\u00f1ejo#2024?'\n", "\u00bfA\u00f1ejo#2024?", "src/Config.java"));
   EXPECT_TRUE(HidesNothing("    t.pass(\"tests/pass/main_return.rs\");\n", "tests/ui.rs"));
   // Not credentials: a form's CSRF token, a value sops encrypted, a shell command's output.
   EXPECT_TRUE(
