@@ -598,6 +598,27 @@ bool IsFieldName(std::string_view v) {
   return false;
 }
 
+// An HTTP header's name as it is written: two or more words of letters joined by '-', each a
+// capital and small letters or a short capitalised word ("Content-Type", "X-Request-ID"). A
+// machine's token is never written so; a passphrase may be, so passwords are not asked.
+bool IsHeaderName(std::string_view v) {
+  int parts = 0;
+  for (size_t s = 0; s <= v.size();) {
+    const size_t dash = std::min(v.find('-', s), v.size());
+    const std::string_view w = v.substr(s, dash - s);
+    if (w.empty() || !(ClassOf(w[0]) & kUpper)) return false;
+    bool lower = true, upper = true;
+    for (char c : w.substr(1)) {
+      lower = lower && (ClassOf(c) & kLower);
+      upper = upper && (ClassOf(c) & kUpper);
+    }
+    if (!lower && !(upper && w.size() <= 4)) return false;
+    ++parts;
+    s = dash + 1;
+  }
+  return parts >= 2;
+}
+
 // How a value is given to its name.
 enum class Op { kColon, kAssign, kElement, kPair, kCall, kSpace };
 
@@ -1408,6 +1429,7 @@ class Settings final : public Detector {
       return false;
     }
     if (IsFieldName(value) || IsPattern(value)) return false;
+    if (kind != Kind::kPassword && kind != Kind::kSecret && IsHeaderName(value)) return false;
     if (format == Format::kTranslation && MixOf(value).digit == 0) return false;
     if (format == Format::kYaml && (value[0] == '*' || value[0] == '&' || value[0] == '!')) {
       return false;

@@ -475,6 +475,14 @@ TEST(DetectorSettings, AnUnqualifiedKeyHidesATokenShapedValueOnly) {
                    "7169605F62C751356D054A26A821E680E5FA6305\n",
                    "Dockerfile"));
   EXPECT_TRUE(HidesExactly("<apiKey>" + k + "</apiKey>\n", k, "conf/app.xml"));
+  // A header's name given to a constant named for a token (TruffleHog's fastly case); a
+  // password written so is a passphrase and still hidden.
+  EXPECT_TRUE(HidesNothing(
+      "const contentTypeToken string = \"Content-Type\"\nrequestIdToken = 'X-Request-ID'\n",
+      "client.go"));
+  EXPECT_TRUE(
+      HidesExactly("password = \"Correct-Horse-Battery\"\n", "Correct-Horse-Battery", "app.ini"));
+  EXPECT_TRUE(HidesExactly("token = \"Xq7-" + k + "\"\n", "Xq7-" + k, "app.ini"));
   EXPECT_TRUE(HidesNothing("public_key = \"" + k + "\"\nforeignKey=" + k + "\nsort_key: " + k +
                                "\ncacheKey = '" + k + "'\n",
                            "config/app.ini"));
