@@ -134,6 +134,22 @@ TEST_F(ListRefs, PatternGlobs) {
             "No ref matches that pattern.");
 }
 
+// A pattern is matched against every ref's name, its cost the two lengths multiplied: at most
+// 1,024 bytes, as every glob; a longer one is refused without being echoed.
+TEST_F(ListRefs, APatternPastOneKilobyteIsRefusedAndNotEchoed) {
+  const std::string longest = "v" + std::string(1023, '*');
+  auto ok = h_.Call("list_refs", R"({"repo":"shop","pattern":")" + longest + R"("})");
+  ASSERT_FALSE(ok.is_error) << ok.text;
+  EXPECT_NE(ok.text.find("4 tags matching"), std::string::npos) << ok.text.substr(0, 300);
+
+  auto refused = h_.Call("list_refs", R"({"repo":"shop","pattern":")" + longest + R"(*"})");
+  ASSERT_TRUE(refused.is_error);
+  EXPECT_NE(refused.text.find("1,025 bytes long; a pattern is at most 1,024 bytes"),
+            std::string::npos)
+      << refused.text;
+  EXPECT_LT(refused.text.size(), 300u) << refused.text;
+}
+
 TEST_F(ListRefs, EveryNameShownCanBeGivenAsRef) {
   for (const char* ref : {"main", "v2.0", "release/2.2", "v10.0", "release/2.1", "origin/main",
                           "v1.1", "hotfix", "v1.0"}) {
