@@ -1,12 +1,13 @@
 #include "core/runtime/periodic.h"
 
-#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <random>
+
+#include "core/util/heap_trim.h"
 
 namespace rr {
 namespace {
@@ -121,7 +122,7 @@ void PeriodicService::Run() {
     }
     Pass();
     if (stopping_->load()) return;
-    malloc_trim(0);
+    GiveBackFreeHeap();
     round_done(true);
     const Clock::TimePoint next_pass =
         clock_.Now() + Spread(std::chrono::duration_cast<Clock::Duration>(schedule_.every));

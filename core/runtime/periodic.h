@@ -20,7 +20,7 @@
 //
 // The work runs at the lowest CPU and I/O priority (when Schedule::lowest_priority), so that
 // answering agents always comes first; after each pass the memory it freed goes back to the
-// system (malloc_trim), not kept for the next.
+// system (GiveBackFreeHeap), not kept for the next.
 //
 // Thread safety: Start, Stop, Nudge and the accessors may be called from any thread; Pass,
 // CatchUp and Glance run on the service's thread only, one at a time.

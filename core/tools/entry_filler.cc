@@ -1,8 +1,8 @@
 #include "core/tools/entry_filler.h"
 
-#include <malloc.h>
-
 #include <algorithm>
+
+#include "core/util/heap_trim.h"
 
 namespace rr {
 
@@ -68,7 +68,7 @@ void EntryFiller::Work() {
       // Nothing left to read: what the reads used goes back to the system, not kept in this
       // thread's own part of the heap until the next page.
       lock.unlock();
-      malloc_trim(0);
+      GiveBackFreeHeap();
       lock.lock();
     }
   }

@@ -1,6 +1,5 @@
 #include "core/util/yaml_load.h"
 
-#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/util/heap_trim.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -235,7 +235,7 @@ class Freer {
       // After what starts the server, not beside it.
       setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
       t.reset();
-      malloc_trim(0);
+      GiveBackFreeHeap();
     });
   }
 

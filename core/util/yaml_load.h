@@ -41,8 +41,8 @@ YAML::Node LoadYaml(const std::string& text, const YamlBounds& bounds);
 // Frees a tree LoadYaml read from `text_bytes` of text; `tree` no longer refers to it after. A
 // large one (a configuration naming thousands of repositories) takes as long to free as to read:
 // it is freed on a thread of its own, and the memory handed back to the system after
-// (malloc_trim). A small one is freed at once. The thread is waited for by the next large tree,
-// and when the process ends.
+// (GiveBackFreeHeap). A small one is freed at once. The thread is waited for by the next large
+// tree, and when the process ends.
 void FreeYaml(YAML::Node& tree, size_t text_bytes);
 
 }  // namespace rr
