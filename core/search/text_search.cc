@@ -17,8 +17,14 @@
 #include <optional>
 #include <thread>
 
+#include "core/util/heap_trim.h"
+
 namespace rr {
 namespace {
+
+// A search that read at least this much gives the heap it freed back to the system when it ends
+// (GiveBackFreeHeap, a few milliseconds); a search the index answered from a few files does not.
+constexpr uint64_t kGiveBackAfterBytes = 8ull << 20;
 
 // A caseless literal on PCRE2 (JIT), read as UTF-8 where it is valid, as Ere reads text.
 struct Pcre2Code {
@@ -505,6 +511,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   std::atomic<size_t> listed{0};  // files walked, every target
   std::atomic<size_t> walks_left{targets.size()};
   std::atomic<size_t> finished{0};
+  std::atomic<uint64_t> read_bytes{0};  // the files' contents read, every target
   std::mutex progress_mu;
   // Counts a file searched (read, whatever came of it); never throws (it runs in a destructor).
   auto count_file = [&]() noexcept {
@@ -733,6 +740,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       Outcome outcome = Outcome::kSearched;
       FileHits h;
       auto data = (*reader)->Read(node);
+      if (data) read_bytes.fetch_add(data->bytes().size(), std::memory_order_relaxed);
       if (!data) {
         outcome = Outcome::kUnreadable;
       } else if (data->kind == FileData::Kind::kBinary) {
@@ -809,6 +817,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     search();
     for (auto& t : pool) t.join();
   }
+  // What the threads read is freed by now, in their own parts of the heap: given back to the
+  // system after a large search, not kept by the process until the next one.
+  if (read_bytes.load() >= kGiveBackAfterBytes) GiveBackFreeHeap();
   if (options.progress && finished.load() > 0 && finished.load() == listed.load()) {
     try {
       options.progress(finished.load(), listed.load());
