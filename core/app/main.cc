@@ -32,6 +32,7 @@
 #include "core/tools/about.h"
 #include "core/tools/list_repos.h"
 #include "core/util/crash_note.h"
+#include "core/util/heap_trim.h"
 #include "core/util/text.h"
 #include "core/version.h"
 
@@ -546,6 +547,7 @@ class RepoReaderApp : public Application {
 }  // namespace rr
 
 int main(int argc, char** argv) {
+  rr::SetHeapPolicy();  // before the first large block (core/util/heap_trim.h)
   rr::RepoReaderApp app;
   // A plugin runs in this process: should one take it down, the log says which (crash_note.h).
   // After the application is made: Poco's Application sets handlers of its own for SIGSEGV,

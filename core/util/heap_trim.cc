@@ -26,4 +26,12 @@ void GiveBackFreeHeap() {
 #endif
 }
 
+void SetHeapPolicy() {
+#if !defined(RR_HEAP_IS_THE_SANITIZERS)
+  // Setting either turns glibc's moving of both off.
+  mallopt(M_MMAP_THRESHOLD, kHeapMapBytes);
+  mallopt(M_TRIM_THRESHOLD, kHeapTrimBytes);
+#endif
+}
+
 }  // namespace rr
