@@ -52,7 +52,7 @@ std::optional<KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& r
   if (!kept) return std::nullopt;
   // Outside the lock: a few stat calls. An entry is never changed once made (a new one
   // replaces it), so it is read here without the lock.
-  if (!kept->stamp.Unchanged(RefsStamp::Take(kept->place))) return std::nullopt;
+  if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(kept->place))) return std::nullopt;
   std::lock_guard<std::mutex> lock(t.mu);
   if (path.is_root()) return kept->root;
   if (kept->at_other && kept->other == path) return kept->at_other;

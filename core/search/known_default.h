@@ -2,10 +2,11 @@
 // moved: search across many repositories used to open every one and resolve its default branch
 // on every call, before reading anything. For each repository a search resolved, the default
 // branch (commit and label) and the path found there (the root, and the last other path asked)
-// are kept with the refs' stamp (core/served/refs_stamp.h) taken before they were read; while a
-// new stamp equals it -- a few stat calls -- the kept answer is the one opening the repository
-// would give. A racy stamp (a ref changed within the file system's clock tick) is never kept, so
-// a move at any moment is resolved again.
+// are kept with the stamp of the files that decide where HEAD points (RefsStamp::TakeOfHead,
+// core/served/refs_stamp.h) taken before they were read; while a new stamp equals it -- a few
+// calls, no folder listed -- the kept answer is the one opening the repository would give. A racy
+// stamp (a ref changed within the file system's clock tick) is never kept, so a move at any moment
+// is resolved again.
 //
 // Kept per ServedRepo, by its address and a weak reference to it: an entry whose repository is
 // gone (a catalog replaced) is never used, and is dropped when the table is pruned.

@@ -135,27 +135,69 @@ uint64_t FilesDigest(std::initializer_list<std::string> files) {
   return d.value();
 }
 
-RefsStamp RefsStamp::Take(const RefsPlace& place) {
-  RefsStamp s;
-  if (place.empty()) return s;  // racy: never trusted
-  const std::string& common = place.common_dir.empty() ? place.git_dir : place.common_dir;
-  Digest d;
-  d.AddFile(place.git_dir + "/HEAD");
+namespace {
+
+// HEAD, its text, the loose file of the branch it names and packed-refs, added to `d`. False
+// when HEAD names a branch whose loose file cannot be trusted alone: HEAD unreadable, the
+// name leaving refs/, or (when `branch_text`) a loose file naming another ref.
+bool AddHead(const RefsPlace& place, const std::string& common, bool branch_text, Digest* d) {
+  d->AddFile(place.git_dir + "/HEAD");
   const std::string head = ReadHead(place.git_dir + "/HEAD");
-  d.Add(std::string_view(head));
+  d->Add(std::string_view(head));
   // The loose file of the branch HEAD names: git never rewrites it in place, but a hand may.
   constexpr std::string_view kRef = "ref: refs/";
+  bool plain = !head.empty();
   if (head.compare(0, kRef.size(), kRef) == 0) {
     std::string name = head.substr(5);
     while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
-    if (name.find("..") == std::string::npos) d.AddFile(common + "/" + name);
+    if (name.find("..") == std::string::npos) {
+      d->AddFile(common + "/" + name);
+      if (branch_text) {
+        // A link, or a file that itself names a ref: where it leads is not looked at.
+        constexpr std::string_view kSymbolic = "ref:";
+        struct stat st;
+        const bool link = lstat((common + "/" + name).c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+        const std::string text = ReadHead(common + "/" + name);
+        plain = plain && !link && text.compare(0, kSymbolic.size(), kSymbolic) != 0;
+      }
+    } else {
+      plain = false;
+    }
   }
-  d.AddFile(common + "/packed-refs");
-  const bool whole = AddFolders(common + "/refs", kMaxFolders, &d);
+  d->AddFile(common + "/packed-refs");
+  return plain;
+}
+
+// Racy: not everything could be looked at, or something changed within kRacySeconds of now.
+bool Racy(const Digest& d, bool whole) {
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
+  return !whole || d.latest() > Ns(now) - RefsStamp::kRacySeconds * 1000000000;
+}
+
+}  // namespace
+
+RefsStamp RefsStamp::Take(const RefsPlace& place) {
+  if (place.empty()) return RefsStamp();  // racy: never trusted
+  const std::string& common = place.common_dir.empty() ? place.git_dir : place.common_dir;
+  Digest d;
+  AddHead(place, common, false, &d);
+  const bool whole = AddFolders(common + "/refs", kMaxFolders, &d);
+  RefsStamp s;
   s.digest_ = d.value();
-  s.racy_ = !whole || d.latest() > Ns(now) - kRacySeconds * 1000000000;
+  s.racy_ = Racy(d, whole);
+  return s;
+}
+
+RefsStamp RefsStamp::TakeOfHead(const RefsPlace& place) {
+  if (place.empty()) return RefsStamp();
+  const std::string& common = place.common_dir.empty() ? place.git_dir : place.common_dir;
+  Digest d;
+  d.Add(uint64_t{0x4ead});  // never equal to a whole stamp of the same files
+  const bool plain = AddHead(place, common, true, &d);
+  RefsStamp s;
+  s.digest_ = d.value();
+  s.racy_ = Racy(d, plain);
   return s;
 }
 

@@ -45,6 +45,12 @@ class RefsStamp {
 
   // How the refs' files look now. An absent file or folder is recorded as absent.
   static RefsStamp Take(const RefsPlace& place);
+  // How the files that decide where HEAD points look now: HEAD, the loose file of the branch it
+  // names and packed-refs -- not the folders of the other refs, whose moves do not change it
+  // (a search's default branch, core/search/known_default.h: a few calls instead of a listing of
+  // every folder under refs/). Never trusted when HEAD cannot be read or the branch's loose file
+  // names another ref (its moves would not show). Compare it only with a stamp taken the same way.
+  static RefsStamp TakeOfHead(const RefsPlace& place);
 
   // True when `later` shows nothing changed since this stamp, and this stamp can be trusted.
   bool Unchanged(const RefsStamp& later) const { return !racy_ && digest_ == later.digest_; }

@@ -86,7 +86,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
         continue;
       }
       const RefsPlace place = reader->Place();
-      const RefsStamp before = RefsStamp::Take(place);
+      const RefsStamp before = RefsStamp::TakeOfHead(place);
       auto at = reader->At(std::nullopt);
       if (!at) {
         if (cut_short()) break;

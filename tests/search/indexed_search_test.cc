@@ -244,6 +244,32 @@ TEST_F(IndexedSearch, ABranchMovedBetweenTwoSearchesIsSearchedWhereItIsNow) {
   EXPECT_FALSE(HitsIn(packed, "app").empty()) << packed;
 }
 
+// The default branch's loose file names another branch (a symbolic ref): the search keeps no
+// default branch for it, so a commit on that other branch is found by the next search, though
+// neither HEAD nor the default branch's own file changed.
+TEST_F(IndexedSearch, ADefaultBranchThatNamesAnotherBranchIsFollowedWhenThatOneMoves) {
+  TestRepo& app = *repos_[9];
+  const std::string q = R"({"pattern":"followedtoken-6160"})";
+  app.Git({"branch", "trunk"});
+  std::ofstream(app.path() + "/.git/refs/heads/main", std::ios::trunc) << "ref: refs/heads/trunk\n";
+  Backdate(app);
+  const std::string none = Same("search", q);
+  EXPECT_TRUE(HitsIn(none, "app").empty()) << none;
+  // A commit on trunk, as a push would land it: trunk's own file replaced, nothing else of the
+  // refs touched (HEAD and main's file stay as they were, not even their change times: no
+  // Backdate after it).
+  app.Write("src/followed.go", "// followedtoken-6160\n");
+  app.Git({"add", "src/followed.go"});
+  const std::string tree = app.Git({"write-tree"});
+  const std::string next = app.Git({"commit-tree", tree, "-p", "trunk", "-m", "on trunk"});
+  app.Git({"update-ref", "refs/heads/trunk", next});
+  EXPECT_EQ(app.Rev("HEAD"), next);
+  const std::string found = Same("search", q);
+  EXPECT_EQ(HitsIn(found, "app"), GitGrep(app, "main", {"-F"}, "followedtoken-6160", {}, "5"))
+      << found;
+  EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
+}
+
 TEST_F(IndexedSearch, AnIndexDamagedOnDiskIsNotUsedAndTheAnswerIsTheSame) {
   const std::string file = TextIndexFile(Repo("util-fork"));
   ASSERT_TRUE(fs::exists(file));

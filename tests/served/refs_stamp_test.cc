@@ -42,7 +42,9 @@ class RefsStampTest : public ::testing::Test {
     repo_.Git({"tag", "v1"});
     Backdate(place_.git_dir);
   }
-  RefsStamp Take() const { return RefsStamp::Take(place_); }
+  RefsStamp Take() const {
+    return of_head_ ? RefsStamp::TakeOfHead(place_) : RefsStamp::Take(place_);
+  }
   // What `change` does must change the stamp.
   template <typename F>
   void ExpectSeen(const char* what, F change) {
@@ -53,6 +55,17 @@ class RefsStampTest : public ::testing::Test {
     EXPECT_NE(before.digest(), Take().digest()) << what << " was not seen";
     EXPECT_FALSE(before.Unchanged(Take())) << what;
   }
+  // What `change` does must leave the stamp as it was.
+  template <typename F>
+  void ExpectUnseen(const char* what, F change) {
+    Backdate(place_.git_dir);
+    const RefsStamp before = Take();
+    ASSERT_FALSE(before.racy()) << what;
+    change();
+    EXPECT_TRUE(before.Unchanged(Take())) << what << " was seen";
+  }
+
+  bool of_head_ = false;  // TakeOfHead, not Take
 
   TempDir tmp_;
   TestRepo repo_{tmp_ / "shop"};
@@ -161,6 +174,80 @@ TEST_F(RefsStampTest, NoPlaceIsNeverTrusted) {
   const RefsStamp none = RefsStamp::Take(RefsPlace{});
   EXPECT_TRUE(none.racy());
   EXPECT_FALSE(none.Unchanged(RefsStamp::Take(RefsPlace{})));
+}
+
+// TakeOfHead: only what decides where HEAD points. A search keeps each repository's default
+// branch by it (known_default.h), so every way that moves must be seen.
+TEST_F(RefsStampTest, OfHeadSeesEveryMoveOfTheDefaultBranch) {
+  of_head_ = true;
+  EXPECT_NE(RefsStamp::Take(place_).digest(), Take().digest());
+  ExpectSeen("a commit on main", [&] {
+    repo_.Write("a.txt", "a2\n");
+    repo_.Commit("Second");
+  });
+  const std::string second = repo_.Rev("main");
+  ExpectSeen("git pack-refs --all", [&] { repo_.Git({"pack-refs", "--all"}); });
+  ExpectSeen("a packed branch moved", [&] {
+    repo_.Git({"update-ref", "refs/heads/main", first_});
+    repo_.Git({"pack-refs", "--all"});
+  });
+  ExpectSeen("packed-refs replaced", [&] {
+    const std::string file = place_.git_dir + "/packed-refs";
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find(first_ + " refs/heads/main");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, first_.size(), second);
+    std::ofstream(file + ".lock") << text;
+    fs::rename(file + ".lock", file);
+  });
+  EXPECT_EQ(repo_.Rev("main"), second);
+  ExpectSeen("main's loose file made again", [&] {
+    repo_.Git({"update-ref", "refs/heads/main", first_});
+  });
+  ExpectSeen("main's file rewritten in place", [&] {
+    std::ofstream(place_.git_dir + "/refs/heads/main", std::ios::trunc) << second << "\n";
+  });
+  EXPECT_EQ(repo_.Rev("main"), second);
+  ExpectSeen("HEAD switched", [&] { repo_.Git({"symbolic-ref", "HEAD", "refs/heads/feature"}); });
+  ExpectSeen("HEAD detached", [&] { repo_.Git({"update-ref", "--no-deref", "HEAD", second}); });
+}
+
+TEST_F(RefsStampTest, OfHeadDoesNotSeeTheOtherRefs) {
+  of_head_ = true;
+  ExpectUnseen("a new tag", [&] { repo_.Git({"tag", "v2"}); });
+  ExpectUnseen("a branch in a new folder", [&] { repo_.Git({"branch", "team/x"}); });
+  ExpectUnseen("another branch moved", [&] {
+    const std::string next =
+        repo_.Git({"commit-tree", first_ + "^{tree}", "-p", first_, "-m", "x"});
+    repo_.Git({"update-ref", "refs/heads/feature", next});
+  });
+  ExpectUnseen("a remote-tracking branch", [&] {
+    repo_.Git({"update-ref", "refs/remotes/origin/main", first_});
+  });
+}
+
+// A default branch whose loose file names another ref, or is a link: that ref's moves would not
+// show, so the stamp is never trusted.
+TEST_F(RefsStampTest, OfHeadIsNeverTrustedWhenTheBranchLeadsElsewhere) {
+  of_head_ = true;
+  std::ofstream(place_.git_dir + "/refs/heads/main", std::ios::trunc)
+      << "ref: refs/heads/feature\n";
+  Backdate(place_.git_dir);
+  EXPECT_EQ(repo_.Rev("HEAD"), repo_.Rev("feature"));
+  EXPECT_TRUE(Take().racy());
+  EXPECT_FALSE(RefsStamp::Take(place_).racy());  // the whole stamp sees the folders
+  fs::remove(place_.git_dir + "/refs/heads/main");
+  fs::create_symlink("feature", place_.git_dir + "/refs/heads/main");
+  Backdate(place_.git_dir);
+  EXPECT_TRUE(Take().racy());
+  // HEAD unreadable (a link): never trusted.
+  fs::remove(place_.git_dir + "/refs/heads/main");
+  repo_.Git({"update-ref", "refs/heads/main", first_});
+  fs::rename(place_.git_dir + "/HEAD", place_.git_dir + "/HEAD.real");
+  fs::create_symlink("HEAD.real", place_.git_dir + "/HEAD");
+  Backdate(place_.git_dir);
+  EXPECT_TRUE(Take().racy());
 }
 
 }  // namespace
