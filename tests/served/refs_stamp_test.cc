@@ -65,6 +65,19 @@ class RefsStampTest : public ::testing::Test {
     EXPECT_TRUE(before.Unchanged(Take())) << what << " was seen";
   }
 
+  // packed-refs replaced the way git replaces it (a lock file renamed over it), main's line
+  // moved from first_ to `commit`, nothing under refs/ touched.
+  void PackedMainTo(const std::string& commit) {
+    const std::string file = place_.git_dir + "/packed-refs";
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find(first_ + " refs/heads/main");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, first_.size(), commit);
+    std::ofstream(file + ".lock") << text;
+    fs::rename(file + ".lock", file);
+  }
+
   bool of_head_ = false;  // TakeOfHead, not Take
 
   TempDir tmp_;
@@ -111,16 +124,7 @@ TEST_F(RefsStampTest, RefsMovedWhileTheyArePackedAreSeen) {
   EXPECT_NE(second, first_);
   // packed-refs replaced the way git replaces it (a lock file renamed over it), with nothing
   // under refs/ touched: main moves forward again.
-  ExpectSeen("packed-refs replaced", [&] {
-    const std::string file = place_.git_dir + "/packed-refs";
-    std::ifstream in(file);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t at = text.find(first_ + " refs/heads/main");
-    ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, first_.size(), second);
-    std::ofstream(file + ".lock") << text;
-    fs::rename(file + ".lock", file);
-  });
+  ExpectSeen("packed-refs replaced", [&] { PackedMainTo(second); });
   EXPECT_EQ(repo_.Rev("main"), second);
 }
 
@@ -191,16 +195,7 @@ TEST_F(RefsStampTest, OfHeadSeesEveryMoveOfTheDefaultBranch) {
     repo_.Git({"update-ref", "refs/heads/main", first_});
     repo_.Git({"pack-refs", "--all"});
   });
-  ExpectSeen("packed-refs replaced", [&] {
-    const std::string file = place_.git_dir + "/packed-refs";
-    std::ifstream in(file);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t at = text.find(first_ + " refs/heads/main");
-    ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, first_.size(), second);
-    std::ofstream(file + ".lock") << text;
-    fs::rename(file + ".lock", file);
-  });
+  ExpectSeen("packed-refs replaced", [&] { PackedMainTo(second); });
   EXPECT_EQ(repo_.Rev("main"), second);
   ExpectSeen("main's loose file made again", [&] {
     repo_.Git({"update-ref", "refs/heads/main", first_});
