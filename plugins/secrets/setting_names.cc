@@ -81,10 +81,10 @@ bool IsKeyQualifier(std::string_view w) {
   return kWords.Has(w);
 }
 
-// True when a run of letters ends with a word that makes "key" a secret's name.
-bool EndsWithKeyQualifier(std::string_view q) {
-  for (size_t n = std::min<size_t>(q.size(), 14); n >= 2; --n) {
-    if (IsKeyQualifier(q.substr(q.size() - n))) return true;
+// True when a run of letters ends with a word of 2 to `longest` letters that `is` knows.
+bool EndsWithWord(std::string_view q, size_t longest, bool (*is)(std::string_view)) {
+  for (size_t n = std::min(q.size(), longest); n >= 2; --n) {
+    if (is(q.substr(q.size() - n))) return true;
   }
   return false;
 }
@@ -103,13 +103,6 @@ bool IsKeyNonSecret(std::string_view w) {
       "verifying", "verification", "react",    "list",        "item",      "node",   "entry",
       "metric",    "setting",      "config",   "redis",       "lock",      "recv"};
   return kWords.Has(w);
-}
-
-bool EndsWithKeyNonSecret(std::string_view q) {
-  for (size_t n = std::min<size_t>(q.size(), 12); n >= 2; --n) {
-    if (IsKeyNonSecret(q.substr(q.size() - n))) return true;
-  }
-  return false;
 }
 
 // Words before "token" that make it not a credential (page tokens, LLM token counts).
@@ -255,8 +248,10 @@ Kind KindOfWords(const Words& words) {
     // One word written without separators: "apikey", "mailgunsigningkey", "DDAPPKEY".
     const std::string_view q = head.substr(0, head.size() - (EndsWith(head, "keys") ? 4 : 3));
     if (EndsWith(q, "api")) return Kind::kApiKey;
-    if (EndsWithKeyQualifier(q)) return Kind::kKey;
-    return EndsWithKeyNonSecret(q) ? Kind::kNone : Kind::kBareKey;
+    // The word before "key": one that makes it a secret's name (up to 14 letters), else one
+    // that makes it a table's or a public key's (up to 12).
+    if (EndsWithWord(q, 14, IsKeyQualifier)) return Kind::kKey;
+    return EndsWithWord(q, 12, IsKeyNonSecret) ? Kind::kNone : Kind::kBareKey;
   }
   if (head == "auth" || head == "authorization" ||
       (head.size() > 4 && EndsWith(head, "auth") && head != "oauth")) {
