@@ -58,9 +58,12 @@ class Digest {
     // in the digest, but setting the modification time by hand sets it too.)
     latest_ = std::max(latest_, Ns(st->st_mtim));
   }
-  void AddFile(const std::string& path) {
+  // True when the file is a link (recorded as the link itself, never where it leads).
+  bool AddFile(const std::string& path) {
     struct stat st;
-    Add(lstat(path.c_str(), &st) == 0 ? &st : nullptr);
+    const bool found = lstat(path.c_str(), &st) == 0;
+    Add(found ? &st : nullptr);
+    return found && S_ISLNK(st.st_mode);
   }
   uint64_t value() const { return h_; }
   int64_t latest() const { return latest_; }
@@ -151,12 +154,10 @@ bool AddHead(const RefsPlace& place, const std::string& common, bool branch_text
     std::string name = head.substr(5);
     while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
     if (name.find("..") == std::string::npos) {
-      d->AddFile(common + "/" + name);
+      const bool link = d->AddFile(common + "/" + name);
       if (branch_text) {
         // A link, or a file that itself names a ref: where it leads is not looked at.
         constexpr std::string_view kSymbolic = "ref:";
-        struct stat st;
-        const bool link = lstat((common + "/" + name).c_str(), &st) == 0 && S_ISLNK(st.st_mode);
         const std::string text = ReadHead(common + "/" + name);
         plain = plain && !link && text.compare(0, kSymbolic.size(), kSymbolic) != 0;
       }
