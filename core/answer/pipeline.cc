@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string_view>
 
@@ -90,46 +91,17 @@ AnswerPipeline::AnswerPipeline(size_t answer_characters,
       secrets_(std::move(secrets)),
       links_(std::move(links)) {}
 
-namespace {
-
-// The file line number a body line starts with (Draft::number_width), or 0.
-uint32_t LineNumberOf(const std::string& line, size_t width) {
-  if (width == 0 || line.size() < width) return 0;
-  // Spaces, one run of digits, spaces: anything else is not a number the tool wrote.
-  uint64_t n = 0;
-  int runs = 0;
-  bool in_digits = false;
-  for (size_t i = 0; i < width; ++i) {
-    const char c = line[i];
-    if (c >= '0' && c <= '9') {
-      if (!in_digits) ++runs;
-      in_digits = true;
-      n = n * 10 + static_cast<uint64_t>(c - '0');
-      if (n > UINT32_MAX) return 0;
-    } else if (c == ' ') {
-      in_digits = false;
-    } else {
-      return 0;
-    }
-  }
-  return runs == 1 ? static_cast<uint32_t>(n) : 0;
-}
-
-}  // namespace
-
 std::string AnswerPipeline::LinkLine(const Draft& d, size_t shown) const {
   if (!links_ || d.read.kind == ReadSpot::Kind::kNone || d.read.host_kind.empty()) return "";
   uint32_t first = 0, last = 0;
-  if (d.read.kind == ReadSpot::Kind::kFile && d.number_width > 0) {
-    // The lines shown: the first and the last numbered line the cap keeps (a tool's own lines
-    // among them, Draft::aside, are not the file's).
-    auto numbered = [&](size_t i) {
-      if (std::binary_search(d.aside.begin(), d.aside.end(), i)) return uint32_t{0};
-      return LineNumberOf(d.lines[i], d.number_width);
-    };
-    for (size_t i = 0; i < shown && i < d.lines.size() && !first; ++i) first = numbered(i);
-    for (size_t i = std::min(shown, d.lines.size()); i > 0 && !last; --i) last = numbered(i - 1);
-    if (!first || !last || last < first) first = last = 0;
+  if (d.read.kind == ReadSpot::Kind::kFile) {
+    // The lines shown: the first and the last numbered line the cap keeps.
+    auto kept = std::lower_bound(d.numbers.begin(), d.numbers.end(), shown,
+                                 [](const Draft::Number& n, size_t at) { return n.line < at; });
+    if (kept != d.numbers.begin() && d.numbers.front().number <= std::prev(kept)->number) {
+      first = d.numbers.front().number;
+      last = std::prev(kept)->number;
+    }
   }
   return links_->Line(d.read, first, last);
 }

@@ -114,6 +114,14 @@ struct Draft {
     size_t number_width = 0;
   };
   std::vector<Part> parts;
+  // Optional, sorted by `line`: the file line number each numbered body line shows (a file's
+  // window, blame's lines, an outline's entries; AppendFileLine records it as it writes the
+  // line). The host link names the lines shown from these, never from the rendered text.
+  struct Number {
+    size_t line = 0;      // in `lines`
+    uint32_t number = 0;  // the file's line, from 1 (a file read is at most 10 MB)
+  };
+  std::vector<Number> numbers;
 
   // Guidance joined ahead of the answer (tools leave these empty; see the top of this file).
   // `guidance_line`: the first line ("" for none). `guidance`: the scoped rules in force, in

@@ -74,6 +74,7 @@ size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* 
   out += "  ";
   out += text;
   const size_t cost = CodePoints(out) + 1;
+  d->numbers.push_back({d->lines.size(), static_cast<uint32_t>(number)});
   d->lines.push_back(std::move(out));
   return cost;
 }

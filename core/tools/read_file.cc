@@ -372,6 +372,7 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Window& w) {
         d.scan_as.push_back(std::move(a));
       }
       for (size_t a : f.d.aside) d.aside.push_back(a + offset);
+      for (auto n : f.d.numbers) d.numbers.push_back({n.line + offset, n.number});
       if (f.numbered == 0) {
         for (size_t i = 0; i < f.d.lines.size(); ++i) d.aside.push_back(offset + i);
       }
