@@ -4,9 +4,10 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "core/util/sanitizers.h"
 #include "core/util/text.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -76,7 +77,7 @@ Result<std::unique_ptr<GitRepo>> GitRepo::Open(const std::string& path) {
   git_repository* r = nullptr;
   int rc;
   {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
     // libgit2 1.5 leaks a regular expression's match data (about 20 KB with PCRE2 10.42) for
     // each configuration entry while checking the extensions of a repository whose format
     // version is 1, on every open. The sync keeps its mirrors at version 0 for this

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/util/sanitizers.h"
+
 namespace rr {
 namespace {
 
@@ -84,7 +86,7 @@ void OnFatal(int sig, siginfo_t* info, void*) {
   // without this handler (a sanitizer's handler, in a sanitizer build): for a fault, the
   // instruction faults again when this handler returns; a signal that was sent (abort, kill)
   // is sent again.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
   for (size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
     if (kSignals[i] == sig) sigaction(sig, &g_before[i], nullptr);
   }

@@ -1,15 +1,8 @@
 #include "core/util/heap_trim.h"
 
-// GCC says so with __SANITIZE_ADDRESS__, clang (the fuzz build) with __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define RR_HEAP_IS_THE_SANITIZERS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RR_HEAP_IS_THE_SANITIZERS 1
-#endif
-#endif
+#include "core/util/sanitizers.h"
 
-#if defined(RR_HEAP_IS_THE_SANITIZERS)
+#if defined(RR_ASAN)
 // The sanitizer runtime has it; GCC's headers do not declare it (clang's allocator_interface.h).
 extern "C" void __sanitizer_purge_allocator();
 #else
@@ -19,7 +12,7 @@ extern "C" void __sanitizer_purge_allocator();
 namespace rr {
 
 void GiveBackFreeHeap() {
-#if defined(RR_HEAP_IS_THE_SANITIZERS)
+#if defined(RR_ASAN)
   __sanitizer_purge_allocator();
 #else
   malloc_trim(0);
@@ -27,7 +20,7 @@ void GiveBackFreeHeap() {
 }
 
 void SetHeapPolicy() {
-#if !defined(RR_HEAP_IS_THE_SANITIZERS)
+#if !defined(RR_ASAN)
   // Setting either turns glibc's moving of both off.
   mallopt(M_MMAP_THRESHOLD, kHeapMapBytes);
   mallopt(M_TRIM_THRESHOLD, kHeapTrimBytes);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/sanitizers.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/mcp_process.h"
 
@@ -281,7 +282,7 @@ TEST_F(PluginsEndToEnd, ADetectorThatCrashesTheProcessIsNamedInItsLastLine) {
     EXPECT_TRUE(Has(fine, "release stamp: [hidden: planted token]")) << fine;
     p.Send(R"({"jsonrpc":"2.0","id":77,"method":"tools/call","params":)" + call + "}");
     p.Wait(seconds(20));
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
     // Under AddressSanitizer (the test suite's second build, with abort_on_error=1) ASan's own
     // report of the fault ends the process with SIGABRT once the line below is written.
     EXPECT_TRUE(p.term_signal() == SIGSEGV || p.term_signal() == SIGABRT) << p.term_signal();

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/sanitizers.h"
 #include "tests/search/search_kit.h"
 #include "tests/testkit/http_server.h"
 #include "tests/testkit/mcp_process.h"
@@ -99,7 +100,7 @@ TEST(SearchBounds, ATreeOfAHundredMillionPathsFromSharedSubtreesIsSearchedInBoun
   // by default) and every small allocation carries its redzones (find_files' paths: about 840 MB
   // there against under 200 MB in the normal build), so the bound there only catches a walk
   // that lists the whole tree first (1.5 GB and more without the sanitizer).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
   constexpr size_t kAllowance = 1400u << 20;
 #else
   constexpr size_t kAllowance = 200u << 20;
@@ -209,7 +210,7 @@ TEST(SearchBounds, ASearchWithFewFileDescriptorsReachesEveryRepositoryOrSaysWhyN
   // So few that a repository cannot be opened at all: the reason is given. The limit bounds the
   // number a new descriptor gets, not how many are open, so it is set at the lowest free number:
   // a limit above a hole left by a closed descriptor would still let one file open at a time.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
   // Not in the sanitizer build: UndefinedBehaviorSanitizer's vptr check tells whether memory is
   // readable by writing it into a pipe, so in a process without a free descriptor it reports
   // every virtual call as one on a broken object and stops the server. The normal build runs it.

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/util/sanitizers.h"
+
 namespace rr {
 namespace {
 
@@ -66,7 +68,7 @@ long AnonKb() {
 // in small blocks. With glibc's moving bounds the first free raised the trim bound to twice the
 // block, and the thread's heap kept the 40 MB at its end, resident, until the process ended.
 TEST(HeapTrim, AThreadsFreedMemoryGoesBackAfterALargeBlockWasFreed) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RR_ASAN)
   GTEST_SKIP() << "the sanitizer's heap has its own bounds";
 #endif
   SetHeapPolicy();
