@@ -547,7 +547,7 @@ bool HttpTransport::ParseListen(const std::string& text, std::string* host, uint
 Result<LiveCatalog::Select> HttpTransport::TokenSet(const HttpTokenConfig& token) {
   std::vector<Glob> globs;
   for (const auto& p : token.repos) {
-    auto g = Glob::Compile(p.find('/') == std::string::npos ? "/" + p : p);
+    auto g = Glob::CompileWhole(p);
     if (!g) return Error{"http.tokens: " + g.error()};
     globs.push_back(g.take());
   }

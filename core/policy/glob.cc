@@ -90,10 +90,15 @@ bool MatchPart(std::string_view p, std::string_view s, bool ignore_case) {
   return pi == p.size();
 }
 
+Result<Glob> Glob::CompileWhole(std::string_view pattern) {
+  if (pattern.find('/') != std::string_view::npos) return Compile(pattern);
+  return Compile("/" + std::string(pattern));
+}
+
 Result<Glob> Glob::Compile(std::string_view pattern, bool ignore_case) {
   const std::string shown = "pattern `" + EchoArgument(pattern) + "` ";
   if (pattern.empty()) return Error{"a pattern is empty; write one such as src/** or *.md"};
-  // A leading `/` (which anchors the pattern) is not counted: the server writes one before a
+  // A leading `/` (which anchors the pattern) is not counted: CompileWhole writes one before a
   // configured name pattern that has no `/` of its own (mirrors' refs, http.tokens' repos), and
   // the pattern `--check` accepted must still compile then.
   const size_t bytes = pattern.size() - (pattern.front() == '/' ? 1 : 0);

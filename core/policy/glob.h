@@ -32,6 +32,10 @@ class Glob {
   static constexpr size_t kMaxParts = 64;
 
   static Result<Glob> Compile(std::string_view pattern, bool ignore_case = false);
+  // A pattern matched against whole names rather than paths — a mirror's branches and tags
+  // (`main`, `release/*`), the repositories an HTTP token may read (`shop`, `web/*`): one with
+  // no '/' names a whole name too (`main` is not `feature/main`), as if it began with '/'.
+  static Result<Glob> CompileWhole(std::string_view pattern);
 
   const std::string& pattern() const { return pattern_; }
   bool anchored() const { return anchored_; }

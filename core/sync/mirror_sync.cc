@@ -198,7 +198,7 @@ class Sync {
     }
     std::vector<Glob> globs;
     for (const auto& g : m_.refs) {
-      auto c = Glob::Compile(g.find('/') == std::string::npos ? "/" + g : g);
+      auto c = Glob::CompileWhole(g);
       if (c) globs.push_back(c.take());
     }
     std::vector<std::string> wanted;

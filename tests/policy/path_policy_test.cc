@@ -35,6 +35,21 @@ TEST(Glob, PatternWithoutSlashMatchesANameAtAnyDepth) {
   EXPECT_FALSE(anchored->Matches(P("docs/README.md").parts()));
 }
 
+TEST(Glob, AWholeNamePatternWithoutSlashNamesTheWholeName) {
+  // A mirror's refs and an HTTP token's repos: `main` is the branch main, not feature/main.
+  auto main = Glob::CompileWhole("main");
+  ASSERT_TRUE(main) << main.error();
+  EXPECT_TRUE(main->Matches(P("main").parts()));
+  EXPECT_FALSE(main->Matches(P("feature/main").parts()));
+  EXPECT_TRUE(Glob::Compile("main")->Matches(P("feature/main").parts()));  // a path's pattern
+  auto release = Glob::CompileWhole("release/*");
+  EXPECT_TRUE(release->Matches(P("release/1.0").parts()));
+  EXPECT_FALSE(release->Matches(P("old/release/1.0").parts()));
+  // The bound is the pattern's own, the '/' written before it not counted.
+  EXPECT_TRUE(Glob::CompileWhole(std::string(Glob::kMaxBytes, 'a')));
+  EXPECT_FALSE(Glob::CompileWhole(std::string(Glob::kMaxBytes + 1, 'a')));
+}
+
 TEST(Glob, ClassesQuestionMarksAndEscapes) {
   EXPECT_TRUE(MatchPart("v[0-9].?", "v1.x", false));
   EXPECT_FALSE(MatchPart("v[!0-9]*", "v1", false));
