@@ -498,6 +498,19 @@ bool HasMadeUpTail(std::string_view token) {
   return false;
 }
 
+// A run of eight letters or digits counted in order (abcdefgh, klmnopqr, 23456789), which a
+// person types and random text all but never holds (about once in 10^11 places).
+bool HasCountedRun(std::string_view token) {
+  size_t run = 1;
+  for (size_t i = 1; i < token.size(); ++i) {
+    const char a = Lower(token[i - 1]), b = Lower(token[i]);
+    const bool counted = b == a + 1 && ((a >= 'a' && b <= 'z') || (a >= '0' && b <= '9'));
+    run = counted ? run + 1 : 1;
+    if (run >= 8) return true;
+  }
+  return false;
+}
+
 // Values published in providers' own documentation, shown in countless READMEs: Stripe's test
 // key of its API reference, jwt.io's sample token, Telegram's Bot API example.
 bool IsPublishedExample(std::string_view token) {
@@ -518,11 +531,10 @@ bool IsPublishedExample(std::string_view token) {
 }  // namespace
 
 bool IsPlaceholderToken(std::string_view token) {
-  if (HasMadeUpTail(token) || IsPublishedExample(token)) return true;
+  if (HasMadeUpTail(token) || HasCountedRun(token) || IsPublishedExample(token)) return true;
   const std::string v = LowerCopy(token);
-  if (ContainsAny(
-          v, {"example", "xxxxx", "*****", "00000000", "placeholder", "dummy", "redacted", "your_",
-              "your-", "insert", "replace", "1234567890", "0123456789", "abcdefghij", "fake"})) {
+  if (ContainsAny(v, {"example", "xxxxx", "*****", "00000000", "placeholder", "dummy", "redacted",
+                      "your_", "your-", "insert", "replace", "fake"})) {
     return true;
   }
   return MixOf(token).distinct <= 5;

@@ -371,6 +371,20 @@ TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
       HidesNothing("-e SUMO_ACCESS_KEY=`vault read -field=key secret/sumo`\n", "deploy/run.sh"));
 }
 
+// A run of eight letters or digits counted in order (qRsTuVwX, 23456789) is typed by a person:
+// the same value with the run's letters out of order is hidden.
+TEST(DetectorPlaceholders, ATokenHoldingACountedRunIsKept) {
+  const std::string head = Chars(13, kAlnum, 60), tail = Chars(12, kAlnum, 61);
+  EXPECT_TRUE(HidesNothing(Cat({"maps: AI", "zaSy", head, "qRsTuVwX", tail, "\n"}), "notes.txt"));
+  const std::string shuffled = Cat({"AI", "zaSy", head, "qRtSuVxW", tail});
+  EXPECT_TRUE(Hides("maps: " + shuffled + "\n", shuffled, "notes.txt"));
+  // A key no word qualifies, which must have a token's shape.
+  const std::string key = Cat({Chars(10, kAlnum, 62), "23456789", Chars(10, kAlnum, 63)});
+  EXPECT_TRUE(HidesNothing("KEY=" + key + "\n", "deploy/service.env"));
+  const std::string random_key = Cat({Chars(10, kAlnum, 62), "29468735", Chars(10, kAlnum, 63)});
+  EXPECT_TRUE(Hides("KEY=" + random_key + "\n", random_key, "deploy/service.env"));
+}
+
 TEST(DetectorPlaceholders, ATemplatesBracketsPairUpAPasswordsNeedNot) {
   // Punctuation that holds "{x}" or "${" but closes brackets it never opened is a password, not
   // a template: hidden.
