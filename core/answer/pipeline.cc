@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <string_view>
 
@@ -91,16 +90,22 @@ AnswerPipeline::AnswerPipeline(size_t answer_characters,
       secrets_(std::move(secrets)),
       links_(std::move(links)) {}
 
+size_t NumberedBefore(const std::vector<Draft::Number>& numbers, size_t k) {
+  return static_cast<size_t>(
+      std::lower_bound(numbers.begin(), numbers.end(), k,
+                       [](const Draft::Number& n, size_t at) { return n.line < at; }) -
+      numbers.begin());
+}
+
 std::string AnswerPipeline::LinkLine(const Draft& d, size_t shown) const {
   if (!links_ || d.read.kind == ReadSpot::Kind::kNone || d.read.host_kind.empty()) return "";
   uint32_t first = 0, last = 0;
   if (d.read.kind == ReadSpot::Kind::kFile) {
     // The lines shown: the first and the last numbered line the cap keeps.
-    auto kept = std::lower_bound(d.numbers.begin(), d.numbers.end(), shown,
-                                 [](const Draft::Number& n, size_t at) { return n.line < at; });
-    if (kept != d.numbers.begin() && d.numbers.front().number <= std::prev(kept)->number) {
+    const size_t kept = NumberedBefore(d.numbers, shown);
+    if (kept > 0 && d.numbers.front().number <= d.numbers[kept - 1].number) {
       first = d.numbers.front().number;
-      last = std::prev(kept)->number;
+      last = d.numbers[kept - 1].number;
     }
   }
   return links_->Line(d.read, first, last);

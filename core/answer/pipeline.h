@@ -148,6 +148,9 @@ struct Draft {
   ReadSpot read;
 };
 
+// How many of the body's first `k` lines show a file's line number: Draft::numbers before `k`.
+size_t NumberedBefore(const std::vector<Draft::Number>& numbers, size_t k);
+
 inline constexpr const char* kEndOfGuidance = "=== End of guidance — the answer follows ===";
 
 // A stage that sees the finished text last and may rewrite it (the secret filter plugs in

@@ -141,8 +141,6 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
 
   StartFileLines(file.Display(), width, &d);
   const size_t window_begin = lines.pos();
-  // numbered[k]: how many of the body's first k lines are lines of the file.
-  std::vector<size_t> numbered{0};
   std::vector<bool> stopped_by(static_cast<size_t>(BlameStop::kStopped) + 1, false);
   size_t budget = 0;         // characters formatted so far
   bool past_budget = false;  // then the answer is cut, and the cut's note continues it
@@ -156,29 +154,28 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
       budget += CodePoints(group) + 1;
       d.aside.push_back(d.lines.size());  // read by the secret filter on its own
       d.lines.push_back(std::move(group));
-      numbered.push_back(numbered.back());
     }
     previous = &b;
     budget += AppendFileLine(lines.Next(), i + 1, width, &d);
-    numbered.push_back(numbered.back() + 1);
     if (budget > ctx.answer_characters) {
       past_budget = true;
       break;
     }
   }
-  const size_t body = d.lines.size();
   EndFileLines(bytes, window_begin, lines.pos(), 0, &d, BlobIdOf(subject->file), start - 1);
-  d.header_for = [where, start, total, numbered, body](size_t shown) {
-    const size_t n = numbered[std::min(shown, body)];  // not the window's closing note
+  // The file's lines among the first `shown` (the commit lines and the window's closing note
+  // are not numbered).
+  d.header_for = [where, start, total, numbers = d.numbers](size_t shown) {
+    const size_t n = NumberedBefore(numbers, shown);
     if (n == 0) {
       return where + " · no line fits the answer (" + Plural(total, "line", "lines") + ")";
     }
     return where + " · lines " + Digits(start) + "–" + Digits(start + n - 1) + " of " +
            Digits(total);
   };
-  d.cut_note = [start, total, numbered, body, limit = ctx.answer_characters](
+  d.cut_note = [start, total, numbers = d.numbers, limit = ctx.answer_characters](
                    const std::vector<std::string>&, size_t first) {
-    const size_t next = start + numbered[std::min(first, body)];
+    const size_t next = start + NumberedBefore(numbers, first);
     return "[lines " + Digits(next) + "–" + Digits(total) +
            " not shown: the answer reached its limit of " + WithCommas(limit) +
            " characters — continue with start_line: " + Digits(next) + "]";
