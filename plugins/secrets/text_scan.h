@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -68,6 +69,11 @@ inline char Lower(char c) { return (ClassOf(c) & kUpper) ? static_cast<char>(c +
 bool StartsWithNoCase(std::string_view text, std::string_view lower);
 bool EqualsNoCase(std::string_view text, std::string_view lower);
 bool ContainsNoCase(std::string_view text, std::string_view lower);
+std::string LowerCopy(std::string_view s);
+// Without blanks, '\r' and '\n' at either end.
+std::string_view Trim(std::string_view s);
+bool OneOf(std::string_view s, std::initializer_list<std::string_view> words);
+bool ContainsAny(std::string_view s, std::initializer_list<std::string_view> parts);
 
 // --- Lines. A line ends at '\n' (excluded); a '\r' before it is not part of the line's content.
 // A line is looked for at most kLineReach bytes either way: in a longer one (minified code, a
@@ -123,7 +129,7 @@ bool HasStrayCloser(std::string_view value);
 // template, an interpolation, a secret manager's reference.
 bool IsReference(std::string_view value);
 // A value that stands for a secret without being one: changeme, <your-token>, xxxx, ***,
-// example, dummy, none, true…
+// example, dummy, none, true… (placeholders.cc, with IsPlaceholderToken)
 bool IsPlaceholder(std::string_view value);
 // A token's body made to look like one in documentation (EXAMPLE, xxxxxxxx, 00000000).
 bool IsPlaceholderToken(std::string_view token);
