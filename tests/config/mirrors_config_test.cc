@@ -5,13 +5,10 @@
 #include "core/app/wiring.h"
 #include "core/config/config.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 Result<Config> Parse(const TempDir& dir, const std::string& mirrors) {
   return ParseConfig("mirror_folder: " + dir.path() + "/mirrors\nmirrors:\n" + mirrors, "c.yaml",

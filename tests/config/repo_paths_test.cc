@@ -15,7 +15,7 @@
 #include "core/git/git_repo.h"
 #include "tests/testkit/git_fixture.h"
 
-namespace rr {
+namespace rr::testing::repo_paths {
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,4 +123,4 @@ TEST_F(RepoPathsTest, ThousandsAreCheckedAndTheProblemsKeepTheFilesOrder) {
 }
 
 }  // namespace
-}  // namespace rr
+}  // namespace rr::testing::repo_paths

@@ -11,18 +11,15 @@
 #include "core/served/mirror_state.h"
 #include "core/util/yaml_load.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 
-namespace rr {
+namespace rr::testing::section_readers {
 namespace {
 
 namespace fs = std::filesystem;
 using cfg::Problems;
 using testing::TempDir;
 using testing::TestRepo;
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 class SectionReaders : public ::testing::Test {
  protected:
@@ -432,4 +429,4 @@ TEST_F(SectionReaders, CacheAFolderInsideARepositoryIsRefusedAndNotMade) {
 }
 
 }  // namespace
-}  // namespace rr
+}  // namespace rr::testing::section_readers

@@ -13,6 +13,7 @@
 #include "core/version.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/mcp_process.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
@@ -23,10 +24,6 @@ CommandResult RunBinary(const std::vector<std::string>& args, const std::string&
   std::vector<std::string> argv = {RR_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   return Run(argv, cwd);
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Two repositories with a commit each, a plain folder, and room for configuration files.

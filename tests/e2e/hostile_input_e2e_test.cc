@@ -15,15 +15,12 @@
 #include "core/util/json_text.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/mcp_process.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
 
 using std::chrono::seconds;
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // The alias bomb of the report: nine aliases of the level below on each of seven levels, 560
 // bytes that write out as 4.8 million strings.

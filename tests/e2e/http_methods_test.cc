@@ -15,7 +15,7 @@
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/http_server.h"
 
-namespace rr::testing {
+namespace rr::testing::http_methods {
 namespace {
 
 using Json = Poco::JSON::Object::Ptr;
@@ -203,4 +203,4 @@ TEST(HttpBatch, AtEveryOtherVersionABatchIs400) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::http_methods

@@ -19,7 +19,7 @@
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/http_server.h"
 
-namespace rr::testing {
+namespace rr::testing::http {
 namespace {
 
 using Json = Poco::JSON::Object::Ptr;
@@ -646,4 +646,4 @@ TEST(Http, AMetricsTokenSharedWithCallersIsRefusedAtStart) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::http

@@ -15,6 +15,7 @@
 #include "core/util/sanitizers.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/mcp_process.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
@@ -25,10 +26,6 @@ constexpr const char* kPlanted = "PLANTED-0123456789abcdef";
 
 std::string TestPlugin(const std::string& name) {
   return std::filesystem::canonical(std::string(RR_TEST_PLUGIN_DIR) + "/" + name + ".so").string();
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 CommandResult RunBinary(const std::vector<std::string>& args, const std::string& cwd) {

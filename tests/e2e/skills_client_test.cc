@@ -26,7 +26,7 @@
 #include "tests/testkit/http_server.h"
 #include "tests/testkit/node.h"
 
-namespace rr::testing {
+namespace rr::testing::skills_client {
 namespace {
 
 std::string Skill(const std::string& name, const std::string& description,
@@ -224,4 +224,4 @@ TEST(SkillsClientE2e, In2025OverHttpTheClientListsGetsAndVerifiesEverySkill) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::skills_client

@@ -12,7 +12,7 @@
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/mcp_process.h"
 
-namespace rr::testing {
+namespace rr::testing::stdio_modern {
 namespace {
 
 using Json = Poco::JSON::Object::Ptr;
@@ -192,4 +192,4 @@ TEST(StdioModern, ProgressAndCancellationWorkAsTheRevisionDefinesThem) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::stdio_modern

@@ -14,14 +14,11 @@
 #include "core/util/json_text.h"
 #include "core/util/yaml_load.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // A SKILL.md whose front matter is an alias bomb of `levels` levels: nine aliases of the level
 // below on each (9^levels copies of "lol" when written out), in a few hundred bytes.

@@ -10,13 +10,10 @@
 #include "core/config/config.h"
 #include "core/plugins/loader.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 TEST(BuiltinHosts, TheMirrorsHostsAreLoadedAndNoOthers) {
   TempDir dir;

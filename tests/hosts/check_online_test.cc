@@ -8,13 +8,10 @@
 
 #include "tests/hosts/fake_host.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 TEST(CheckOnline, ListsEachGroupAndSaysWhatItBrings) {
   int status = 200;

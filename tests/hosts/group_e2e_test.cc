@@ -8,14 +8,11 @@
 #include "core/hosts/groups.h"
 #include "tests/hosts/fake_host.h"
 #include "tests/sync/sync_kit.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 TEST(GroupEndToEnd, AnOrganisationIsListedSyncedReadAndLinked) {
   TempDir root;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/hosts/fake_host.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
@@ -19,10 +20,6 @@ const repo_reader::HostPlugin& Host(const std::string& kind) {
     if (kind == h->kind()) return *h;
   }
   throw std::runtime_error("no host plugin " + kind);
-}
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
 }
 
 std::string GitHubRepo(const std::string& full_name, bool archived = false, bool fork = false) {

@@ -20,16 +20,13 @@
 #include "core/tools/read_file.h"
 #include "tests/hosts/fake_host.h"
 #include "tests/sync/sync_kit.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
 
 using std::chrono::seconds;
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // --- When the next listing comes: a function of what the last one got. ---
 

@@ -13,14 +13,11 @@
 #include "core/app/wiring.h"
 #include "tests/hosts/fake_host.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 std::string Repo(const std::string& full_name, bool archived = false) {
   return R"({"full_name":")" + full_name + R"(","description":"about )" + full_name +

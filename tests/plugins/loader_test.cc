@@ -18,7 +18,7 @@
 #include "tests/testkit/git_fixture.h"
 #include "tests/tools/tool_test_support.h"
 
-namespace rr::testing {
+namespace rr::testing::loader {
 namespace {
 
 namespace fs = std::filesystem;
@@ -479,4 +479,4 @@ TEST(PluginLoader, TheLibraryStaysLoadedWhileADetectorItMadeLives) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::loader

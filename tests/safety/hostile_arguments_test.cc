@@ -14,10 +14,8 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 // 1 MiB of one letter no answer writes a run of: an answer holding a run of it longer than an
 // echo may be repeated the argument whole.
@@ -158,4 +156,4 @@ TEST(HostileArguments, AnEchoSaysHowLongTheTextWas) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

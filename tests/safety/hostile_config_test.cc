@@ -8,10 +8,8 @@
 
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 namespace fs = std::filesystem;
 
@@ -175,4 +173,4 @@ TEST(HostileConfig, BareRepositoryWithProgramsInItsConfigurationRunsNothing) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -5,10 +5,8 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 struct FilesRepo {
   TempDir tmp;
@@ -148,4 +146,4 @@ TEST_F(HostileFiles, FileLongerThanTheAnswerIsCutWithTheLineToContinueFrom) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

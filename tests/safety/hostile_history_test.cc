@@ -12,10 +12,9 @@
 #include "tests/history/history_support.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
 
-using namespace rr::testing::safety;
 namespace fs = std::filesystem;
 
 ToolHarness::Answer Call(ToolHarness& h, const std::string& tool, const std::string& args) {
@@ -266,4 +265,4 @@ TEST(HostileHistory, AMailmapDoesNotRenameTheAuthor) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -14,15 +14,12 @@
 
 #include "core/util/json_text.h"
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 // In a namespace of its own: other test folders have helpers of the same names, and inline
 // functions that share a name and parameters but not a body would break the one definition rule.
 namespace rr::testing::safety {
-
-inline bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // The answer is safe to show: valid UTF-8, and no control character but the newlines that
 // separate its lines (and tabs, which file text keeps).

@@ -15,10 +15,9 @@
 #include "core/git/pack_reader.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
 
-using namespace rr::testing::safety;
 namespace fs = std::filesystem;
 using Answer = PackReader::Answer;
 
@@ -495,4 +494,4 @@ TEST(HostilePack, TheServerAnswersABrokenPackedFileWithAnError) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -8,10 +8,8 @@
 #include "core/policy/glob.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 const char* const kCredentialFiles[] = {".env",
                                         ".env.local",
@@ -375,4 +373,4 @@ TEST(HostilePaths, MatchingAPathOrItsFoldersAgreesWithMatchingEachFolder) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -9,10 +9,8 @@
 #include "tests/safety/hostile_kit.h"
 #include "tests/testkit/mcp_process.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 namespace fs = std::filesystem;
 
@@ -174,4 +172,4 @@ TEST(HostileEndToEnd, EnvironmentAndMachineGitConfigurationChangeNothing) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -10,10 +10,8 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 namespace fs = std::filesystem;
 
@@ -341,4 +339,4 @@ TEST(HostileRefs, CorruptPackedRefsAnswersClearlyWithoutCrashing) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -8,10 +8,8 @@
 
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 namespace fs = std::filesystem;
 
@@ -211,4 +209,4 @@ TEST(HostileStorage, AlternatesAreReadAsObjectStorageOnly) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

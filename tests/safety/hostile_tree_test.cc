@@ -9,10 +9,8 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing {
+namespace rr::testing::safety {
 namespace {
-
-using namespace rr::testing::safety;
 
 namespace fs = std::filesystem;
 
@@ -409,4 +407,4 @@ TEST(HostileTree, SymbolicLinksAreAnsweredWithTheirTargetNeverItsContents) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::safety

@@ -17,15 +17,12 @@
 #include "tests/search/search_kit.h"
 #include "tests/testkit/http_server.h"
 #include "tests/testkit/mcp_process.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing::search {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-bool Has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
 
 // The peak resident memory of a process (VmHWM), in bytes; 0 when it cannot be read.
 size_t PeakMemory(pid_t pid) {

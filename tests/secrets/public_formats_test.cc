@@ -13,6 +13,7 @@
 
 #include "tests/secrets/generated_values.h"
 
+namespace public_formats {
 namespace {
 
 using repo_reader::TextKind;
@@ -439,3 +440,4 @@ TEST(DetectorWholeTokens, ASpanNeverEndsInsideAToken) {
 }
 
 }  // namespace
+}  // namespace public_formats

@@ -14,14 +14,11 @@
 #include "core/mcp/http_transport.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/http_server.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 std::shared_ptr<const Catalog> CatalogOf(std::vector<RepoConfig> repos) {
   Config c;

@@ -4,14 +4,11 @@
 
 #include "core/sync/syncer.h"
 #include "tests/sync/sync_kit.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // An origin repository "shop" with served files, an excluded folder and a credential file.
 struct Origin {

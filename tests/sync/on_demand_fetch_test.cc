@@ -11,14 +11,11 @@
 #include "core/served/served_repo.h"
 #include "core/sync/content_fetch.h"
 #include "tests/sync/sync_kit.h"
+#include "tests/testkit/text_checks.h"
 #include "tests/testkit/tool_harness.h"
 
-namespace rr::testing {
+namespace rr::testing::on_demand_fetch {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // An origin "shop" with three commits on main. The mirror keeps main only (refs: a glob no
 // other ref matches), so the sync brings the served files' contents at the third commit alone.
@@ -379,4 +376,4 @@ TEST(OnDemandFetch, AHostThatIsDownGivesAnErrorPerFileAndTheRestStillComes) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::on_demand_fetch

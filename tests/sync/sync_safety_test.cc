@@ -11,13 +11,10 @@
 
 #include "core/sync/token.h"
 #include "tests/sync/sync_kit.h"
+#include "tests/testkit/text_checks.h"
 
-namespace rr::testing {
+namespace rr::testing::sync_safety {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 // Sets an environment variable for one test.
 class ScopedEnv {
@@ -267,4 +264,4 @@ TEST(SyncSafety, CheckNamesTheTokensVariableNeverItsValueAndReachesNoHost) {
 }
 
 }  // namespace
-}  // namespace rr::testing
+}  // namespace rr::testing::sync_safety

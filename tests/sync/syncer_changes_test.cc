@@ -9,13 +9,10 @@
 
 #include "core/sync/syncer.h"
 #include "tests/sync/sync_kit.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 namespace {
-
-bool Has(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
 
 struct Logged {
   std::mutex mu;

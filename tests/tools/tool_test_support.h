@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
 
@@ -43,16 +44,6 @@ inline std::string Commas(long long n) {
     out.push_back(digits[i]);
   }
   return out;
-}
-
-inline ::testing::AssertionResult Has(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "expected to find\n  " << part << "\nin\n" << text;
-}
-
-inline ::testing::AssertionResult HasNot(const std::string& text, const std::string& part) {
-  if (text.find(part) == std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "did not expect\n  " << part << "\nin\n" << text;
 }
 
 // Stages a submodule entry (a gitlink) pinned at `commit`. The empty folder in the work tree
