@@ -100,6 +100,12 @@ struct Draft {
   // of the body's text, so that the file's lines on either side are read as they follow each other
   // in the file (a private key whose lines came in different commits is still one block).
   std::vector<size_t> aside;
+  // Adds a line of the tool's own (a heading, a note, a commit line of a blame) after the body's
+  // lines, read by the secret filter as a text of its own (`aside`).
+  void AddOwnLine(std::string line) {
+    aside.push_back(lines.size());
+    lines.push_back(std::move(line));
+  }
   // Optional, sorted by `first`: a body of several texts (files read at once, a repository's
   // index file and listing), each read by the secret filter as a text of its own —
   // its own kind, path and line numbers, as body_kind, body_path and number_width describe a

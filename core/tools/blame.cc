@@ -152,8 +152,7 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
         previous->stop != b.stop) {
       std::string group = GroupLine(*blame, b, file.str());
       budget += CodePoints(group) + 1;
-      d.aside.push_back(d.lines.size());  // read by the secret filter on its own
-      d.lines.push_back(std::move(group));
+      d.AddOwnLine(std::move(group));
     }
     previous = &b;
     budget += AppendFileLine(lines.Next(), i + 1, width, &d);

@@ -118,8 +118,7 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
       }
       budget += AppendHits(f, width, options.context > 0, &d);
       if (f.more) {
-        d.aside.push_back(d.lines.size());
-        d.lines.push_back(
+        d.AddOwnLine(
             "  [more matching lines in this file: read it, or narrow the "
             "pattern]");
       }

@@ -58,8 +58,7 @@ std::string AppendIndex(const CallContext& ctx, const Opened& o, size_t budget, 
     const std::string_view bytes = data->bytes();
     FileLineReader lines(bytes);
     const size_t total = lines.Count();
-    d->aside.push_back(d->lines.size());
-    d->lines.push_back("=== " + std::string(name) + " · " + Plural(total, "line", "lines"));
+    d->AddOwnLine("=== " + std::string(name) + " · " + Plural(total, "line", "lines"));
     const size_t first = d->lines.size();
     d->parts.push_back({first, TextKind::kFile, name, 0});
     size_t spent = 0, shown = 0, pos = 0;
@@ -79,12 +78,11 @@ std::string AppendIndex(const CallContext& ctx, const Opened& o, size_t budget, 
     if (shown > 0) EndFileLines(bytes, 0, pos, first, d, BlobIdOf(*node), 0);
     if (shown < total) {
       const std::string next = std::to_string(shown + 1);
-      d->aside.push_back(d->lines.size());
-      d->lines.push_back("[" + std::string(name) + " continues: lines " + next + "–" +
-                         std::to_string(total) +
-                         " are not shown here, to leave room for the files — read them with "
-                         "read_file (path: \"" +
-                         name + "\", start_line: " + next + ")]");
+      d->AddOwnLine("[" + std::string(name) + " continues: lines " + next + "–" +
+                    std::to_string(total) +
+                    " are not shown here, to leave room for the files — read them with "
+                    "read_file (path: \"" +
+                    name + "\", start_line: " + next + ")]");
     }
     return name;
   }
@@ -127,8 +125,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
   const std::string index =
       skip == 0 ? AppendIndex(ctx, o, ctx.answer_characters / 2, &d, &notes) : "";
   for (auto& n : notes) {
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back(std::move(n));
+    d.AddOwnLine(std::move(n));
   }
 
   // The listing: every served file in git's order, each folder's line once before what it
@@ -253,8 +250,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
     return note + "]";
   };
   if (dropped) {
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back(how_to_go_on(d.lines.size()));
+    d.AddOwnLine(how_to_go_on(d.lines.size()));
   }
   d.cut_note = [how_to_go_on](const std::vector<std::string>&, size_t first) {
     return how_to_go_on(first);

@@ -85,11 +85,9 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
   std::vector<std::pair<size_t, std::string>> starts;
   auto add = [&](const GuidancePiece* p) {
     starts.push_back({d.lines.size(), p->name});
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back("=== " + DisplayName(p->name) + " — for " + p->scope.Describe() + " ===");
+    d.AddOwnLine("=== " + DisplayName(p->name) + " — for " + p->scope.Describe() + " ===");
     if (!p->note.empty()) {
-      d.aside.push_back(d.lines.size());
-      d.lines.push_back("[" + p->note + "]");
+      d.AddOwnLine("[" + p->note + "]");
     }
     AppendTextLines(Trimmed(p->body()), &d.lines, &d.scan_as);
   };
@@ -101,8 +99,7 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
   }
   if (skills) {
     starts.push_back({d.lines.size(), ""});
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back("=== Skills — read one when it fits the task ===");
+    d.AddOwnLine("=== Skills — read one when it fits the task ===");
     for (const GuidancePiece* p : g.pieces) {
       if (p->kind != GuidancePiece::Kind::kSkill) continue;
       d.aside.push_back(d.lines.size());
@@ -165,21 +162,17 @@ Draft OnePiece(const Guidance& g, const ServedRepo& repo, const GuidancePiece& p
   d.body_kind = TextKind::kFile;
   d.body_path = p.file.str();
   if (!p.note.empty()) {
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back("[" + p.note + "]");
+    d.AddOwnLine("[" + p.note + "]");
   }
   const size_t before = d.lines.size();
   AppendTextLines(p.text, &d.lines, &d.scan_as);
   const size_t text_end = d.lines.size();
   if (p.kind == GuidancePiece::Kind::kSkill && p.files.size() > 1) {
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back("");
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back("Files of this skill, each read with " +
-                      ReadGuidanceCall(kReadGuidanceTool, repo.name(), "<file>") + ":");
+    d.AddOwnLine("");
+    d.AddOwnLine("Files of this skill, each read with " +
+                 ReadGuidanceCall(kReadGuidanceTool, repo.name(), "<file>") + ":");
     for (size_t i = 1; i < p.files.size(); ++i) {
-      d.aside.push_back(d.lines.size());
-      d.lines.push_back(DisplayName(Guidance::FileName(p, p.files[i])));
+      d.AddOwnLine(DisplayName(Guidance::FileName(p, p.files[i])));
     }
   }
   auto cont = ContinueWithReadFile(limit, at, p.file, before);

@@ -167,8 +167,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   FirstFew failed_rest;
   auto fail = [&](size_t i, const std::string& why) {
     if (++failures <= kFailuresInPlace) {
-      d.aside.push_back(d.lines.size());
-      d.lines.push_back("## " + repos[i]->name() + " — not searched: " + why);
+      d.AddOwnLine("## " + repos[i]->name() + " — not searched: " + why);
     } else {
       failed_rest.Add(repos[i]->name());
     }
@@ -205,9 +204,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       unreadable_files += report.unreadable;
     }
     if (report.matched_files == 0) continue;
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back("## " + targets[t].at.Where(repos[i]->name()) +
-                      GuidanceMark(*repos[i], ctx.stop));
+    d.AddOwnLine("## " + targets[t].at.Where(repos[i]->name()) + GuidanceMark(*repos[i], ctx.stop));
     for (const FileHits* f : by_target[t]) {
       if (budget > ctx.answer_characters) break;
       budget += AppendHits(*f, width, false, &d);
@@ -237,10 +234,9 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   }
   if (!failed_note.empty()) d.closing.push_back(failed_note);
   if (files == 0) {
-    d.aside.push_back(d.lines.size());
-    d.lines.push_back(targets.empty() && reached < n ? "Nothing was searched."
-                      : !found.too_costly.empty()    ? kNoLineKnownToMatch
-                                                     : "No line matches.");
+    d.AddOwnLine(targets.empty() && reached < n ? "Nothing was searched."
+                 : !found.too_costly.empty()    ? kNoLineKnownToMatch
+                                                : "No line matches.");
   }
   if (!found.too_costly.empty()) {
     d.closing.push_back(

@@ -55,9 +55,8 @@ void StartHits(size_t width, Draft* d) {
 size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d) {
   size_t cost = 0;
   auto own = [&](std::string line) {
-    d->aside.push_back(d->lines.size());
     cost += CodePoints(line) + 1;
-    d->lines.push_back(std::move(line));
+    d->AddOwnLine(std::move(line));
   };
   own(DisplayName(file.node.path.str()));
   size_t last = 0;
