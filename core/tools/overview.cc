@@ -132,8 +132,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
   // holds. Lines are kept only while the answer may show them; files are counted to the end.
   d.parts.push_back({d.lines.size(), TextKind::kOther, "", 0});
   const size_t listing_line = d.lines.size();
-  d.aside.push_back(listing_line);
-  d.lines.emplace_back();  // its first line, once the files are counted
+  d.AddOwnLine("");  // its first line, once the files are counted
   const size_t listing_begin = d.lines.size();
   std::vector<std::string> open;               // the folders whose lines the listing is inside
   std::vector<size_t> file_of_line;            // per listing line: its file's index, or npos

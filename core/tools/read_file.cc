@@ -393,8 +393,7 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Window& w) {
     // The answer is full before every file was read: the cap cuts here, and its note says how
     // to go on. Should the secret filter have shortened what comes before, this line says it.
     const size_t at = d.lines.size();
-    d.lines.push_back(BatchNote(sections, paths, w, limit, at));
-    d.aside.push_back(at);
+    d.AddOwnLine(BatchNote(sections, paths, w, limit, at));
     d.parts.push_back({at, TextKind::kOther, "", 0});
   }
   d.cut_note = [sections = std::move(sections), paths = std::move(paths), w, limit](

@@ -102,11 +102,10 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
     d.AddOwnLine("=== Skills — read one when it fits the task ===");
     for (const GuidancePiece* p : g.pieces) {
       if (p->kind != GuidancePiece::Kind::kSkill) continue;
-      d.aside.push_back(d.lines.size());
       std::string line = DisplayName(p->name);
       if (!p->description.empty()) line += " — " + DisplayName(p->description);
       if (!p->note.empty()) line += " [" + p->note + "]";
-      d.lines.push_back(line + " — " + ReadGuidanceCall(kReadGuidanceTool, repo.name(), p->name));
+      d.AddOwnLine(line + " — " + ReadGuidanceCall(kReadGuidanceTool, repo.name(), p->name));
     }
   }
   if (g.incomplete) {
