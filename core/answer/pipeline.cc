@@ -97,15 +97,84 @@ size_t NumberedBefore(const std::vector<Draft::Number>& numbers, size_t k) {
       numbers.begin());
 }
 
+void Draft::ShowsFile(std::string path, size_t number_width) {
+  body_kind_ = TextKind::kFile;
+  body_path_ = std::move(path);
+  number_width_ = number_width;
+}
+
+void Draft::AddLine(std::string shown, std::string read_as, size_t read_shown) {
+  if (!read_as.empty()) scan_as_.push_back({lines.size(), std::move(read_as), read_shown});
+  lines.push_back(std::move(shown));
+}
+
+void Draft::AddNumberedLine(std::string shown, uint32_t number, std::string read_as,
+                            size_t read_shown) {
+  numbers_.push_back({lines.size(), number});
+  AddLine(std::move(shown), std::move(read_as), read_shown);
+}
+
+void Draft::AddBlock(size_t first, size_t count, BlockSource source, std::string path) {
+  blocks_.push_back({first, count, std::move(source), std::move(path)});
+}
+
+void Draft::Append(Draft more) {
+  const size_t base = lines.size();
+  for (auto& b : more.blocks_) {
+    b.first += base;
+    blocks_.push_back(std::move(b));
+  }
+  for (auto& sa : more.scan_as_) {
+    sa.line += base;
+    scan_as_.push_back(std::move(sa));
+  }
+  for (size_t a : more.aside_) aside_.push_back(a + base);
+  for (auto& p : more.parts_) {
+    p.first += base;
+    parts_.push_back(std::move(p));
+  }
+  for (const auto& n : more.numbers_) numbers_.push_back({n.line + base, n.number});
+  lines.insert(lines.end(), std::make_move_iterator(more.lines.begin()),
+               std::make_move_iterator(more.lines.end()));
+}
+
+void Draft::KeepFirst(size_t n) {
+  if (n >= lines.size()) return;
+  lines.resize(n);
+  while (!blocks_.empty() && blocks_.back().first >= n) blocks_.pop_back();
+  if (!blocks_.empty() && blocks_.back().first + blocks_.back().count > n) {
+    Block& b = blocks_.back();
+    b.count = n - b.first;
+    // What followed the block in its source no longer follows its last line kept.
+    BlockSource before_only = b.source.Cut();
+    if (before_only.text) {
+      before_only.text =
+          std::make_shared<const std::string>(before_only.text->substr(0, before_only.begin));
+      before_only.end = before_only.begin;
+    }
+    b.source = std::move(before_only);
+  }
+  auto line_past = [n](const auto& x) { return x.line >= n; };
+  scan_as_.erase(std::find_if(scan_as_.begin(), scan_as_.end(), line_past), scan_as_.end());
+  numbers_.erase(std::find_if(numbers_.begin(), numbers_.end(), line_past), numbers_.end());
+  aside_.erase(std::lower_bound(aside_.begin(), aside_.end(), n), aside_.end());
+  while (!parts_.empty() && parts_.back().first >= n) parts_.pop_back();
+}
+
+void Draft::AllOwnLines() {
+  aside_.clear();
+  for (size_t i = 0; i < lines.size(); ++i) aside_.push_back(i);
+}
+
 std::string AnswerPipeline::LinkLine(const Draft& d, size_t shown) const {
   if (!links_ || d.read.kind == ReadSpot::Kind::kNone || d.read.host_kind.empty()) return "";
   uint32_t first = 0, last = 0;
   if (d.read.kind == ReadSpot::Kind::kFile) {
     // The lines shown: the first and the last numbered line the cap keeps.
-    const size_t kept = NumberedBefore(d.numbers, shown);
-    if (kept > 0 && d.numbers.front().number <= d.numbers[kept - 1].number) {
-      first = d.numbers.front().number;
-      last = d.numbers[kept - 1].number;
+    const size_t kept = NumberedBefore(d.numbers_, shown);
+    if (kept > 0 && d.numbers_.front().number <= d.numbers_[kept - 1].number) {
+      first = d.numbers_.front().number;
+      last = d.numbers_[kept - 1].number;
     }
   }
   return links_->Line(d.read, first, last);
@@ -139,21 +208,21 @@ class AnswerPipeline::Hider {
     return {SecretFilter::Redact(text, r.spans), r.spans.size()};
   }
 
-  // The body's lines, in place: each of its texts (the whole body, or each of d.parts) read
+  // The body's lines, in place: each of its texts (the whole body, or each of d.parts_) read
   // as one, then the lines aside each on its own. Records the first line each hidden span
   // shows on, so that only what is shown is counted.
   void Body(Draft& d) {
     if (!filter_ || d.lines.empty()) return;
     const size_t n = d.lines.size();
-    const size_t first_part = d.parts.empty() ? n : std::min(d.parts.front().first, n);
-    if (first_part > 0) Text(d, 0, first_part, d.body_kind, d.body_path, d.number_width);
-    for (size_t k = 0; k < d.parts.size() && failure_.empty(); ++k) {
-      const Draft::Part& p = d.parts[k];
-      const size_t end = k + 1 < d.parts.size() ? std::min(d.parts[k + 1].first, n) : n;
+    const size_t first_part = d.parts_.empty() ? n : std::min(d.parts_.front().first, n);
+    if (first_part > 0) Text(d, 0, first_part, d.body_kind_, d.body_path_, d.number_width_);
+    for (size_t k = 0; k < d.parts_.size() && failure_.empty(); ++k) {
+      const Draft::Part& p = d.parts_[k];
+      const size_t end = k + 1 < d.parts_.size() ? std::min(d.parts_[k + 1].first, n) : n;
       if (p.first < end) Text(d, p.first, end, p.kind, p.path, p.number_width);
     }
     if (!failure_.empty()) return;
-    for (size_t i : d.aside) {
+    for (size_t i : d.aside_) {
       if (i >= n || d.lines[i].empty()) continue;
       ScanResult a = filter_->Scan(d.lines[i], TextKind::kOther);
       if (!a.ok()) {
@@ -180,7 +249,7 @@ class AnswerPipeline::Hider {
     // whole text; their lines are then left out of the readings below.
     std::vector<char> done(n, 0);
     if (kind == TextKind::kFile) {
-      for (const auto& blk : d.blocks) {
+      for (const auto& blk : d.blocks_) {
         if (!blk.source.blob || blk.count == 0 || blk.first < b || blk.first + blk.count > e) {
           continue;
         }
@@ -189,7 +258,7 @@ class AnswerPipeline::Hider {
     }
     if (!Read(d, b, e, kind, path, width, nullptr, &edits, &kept, true, SIZE_MAX, &done)) return;
     if (path.empty() && kind == TextKind::kFile) {
-      for (const auto& blk : d.blocks) {
+      for (const auto& blk : d.blocks_) {
         if (blk.path.empty() || blk.count == 0 || blk.first < b || blk.first + blk.count > e) {
           continue;
         }
@@ -250,7 +319,9 @@ class AnswerPipeline::Hider {
     // The source read before line k and after it: at the first and the last line of each
     // block that is not aside.
     std::vector<const BlockSource*> before(n, nullptr), after(n, nullptr);
-    auto is_aside = [&](size_t i) { return std::binary_search(d.aside.begin(), d.aside.end(), i); };
+    auto is_aside = [&](size_t i) {
+      return std::binary_search(d.aside_.begin(), d.aside_.end(), i);
+    };
     auto is_done = [&](size_t i) { return done && (*done)[i - b]; };
     std::deque<BlockSource> cuts;  // a whole blob's source not read whole: the stretch around
     auto place = [&](const Draft::Block& blk) {
@@ -274,7 +345,7 @@ class AnswerPipeline::Hider {
     if (only) {
       place(*only);
     } else {
-      for (const auto& blk : d.blocks) place(blk);
+      for (const auto& blk : d.blocks_) place(blk);
     }
     const bool diff = kind == TextKind::kDiff;
     // A diff reads the source's lines around a hunk as its context lines.
@@ -292,13 +363,13 @@ class AnswerPipeline::Hider {
       }
     };
     std::string view;
-    auto next = std::lower_bound(d.scan_as.begin(), d.scan_as.end(), b,
+    auto next = std::lower_bound(d.scan_as_.begin(), d.scan_as_.end(), b,
                                  [](const Draft::ScanAs& s, size_t line) { return s.line < line; });
-    auto next_aside = std::lower_bound(d.aside.begin(), d.aside.end(), b);
+    auto next_aside = std::lower_bound(d.aside_.begin(), d.aside_.end(), b);
     bool first = true;
     for (size_t k = 0; k < n; ++k) {
       const size_t i = b + k;
-      if (next_aside != d.aside.end() && *next_aside == i) {
+      if (next_aside != d.aside_.end() && *next_aside == i) {
         ++next_aside;
         start[k] = view.size();  // shows nothing of the body's text (shown[k] stays 0)
         continue;
@@ -318,8 +389,8 @@ class AnswerPipeline::Hider {
       if (!first) view.push_back('\n');
       first = false;
       start[k] = view.size();
-      while (next != d.scan_as.end() && next->line < i) ++next;
-      if (next != d.scan_as.end() && next->line == i) {
+      while (next != d.scan_as_.end() && next->line < i) ++next;
+      if (next != d.scan_as_.end() && next->line == i) {
         content[k] = std::min(width, d.lines[i].size());
         shown[k] = std::min({next->shown, next->text.size(), d.lines[i].size() - content[k]});
         view.append(next->text);
@@ -397,7 +468,9 @@ class AnswerPipeline::Hider {
       cache.Keep(key, spans);
     }
     const size_t end = blk.first + blk.count;
-    auto is_aside = [&](size_t i) { return std::binary_search(d.aside.begin(), d.aside.end(), i); };
+    auto is_aside = [&](size_t i) {
+      return std::binary_search(d.aside_.begin(), d.aside_.end(), i);
+    };
     size_t own = 0;  // the block's lines that are the blob's
     for (size_t i = blk.first; i < end; ++i) own += is_aside(i) ? 0 : 1;
     if (src.line + own > spans->lines) return true;  // not the blob's lines: read otherwise
@@ -409,9 +482,9 @@ class AnswerPipeline::Hider {
       (*done)[i - b] = 1;
       // What of the line is the file's text: after the tool's number, as many bytes as shown.
       size_t content = 0, shown = 0;
-      auto as = std::lower_bound(d.scan_as.begin(), d.scan_as.end(), i,
+      auto as = std::lower_bound(d.scan_as_.begin(), d.scan_as_.end(), i,
                                  [](const Draft::ScanAs& x, size_t l) { return x.line < l; });
-      if (as != d.scan_as.end() && as->line == i) {
+      if (as != d.scan_as_.end() && as->line == i) {
         content = std::min(width, d.lines[i].size());
         shown = std::min({as->shown, as->text.size(), d.lines[i].size() - content});
       } else {
@@ -496,9 +569,9 @@ AnswerPipeline::Laid AnswerPipeline::LayGuidance(Draft& d) const {
   for (auto& r : d.guidance) {
     Draft body;
     body.lines = std::move(r.lines);
-    body.scan_as = std::move(r.scan_as);
-    body.body_kind = TextKind::kFile;
-    body.body_path = r.path;
+    body.scan_as_ = std::move(r.scan_as);
+    body.body_kind_ = TextKind::kFile;
+    body.body_path_ = r.path;
     Hider h(secrets_.get());
     h.Body(body);
     auto opener = h.Piece(r.opener, TextKind::kOther);

@@ -29,8 +29,8 @@ std::string ReadGuidanceCall(const std::string& tool, const std::string& repo,
   return call + "}";
 }
 
-void AppendTextLines(std::string_view text, std::vector<std::string>* lines,
-                     std::vector<Draft::ScanAs>* scan) {
+void ForEachShownLine(std::string_view text,
+                      const std::function<void(std::string shown, std::string read_as)>& add) {
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
@@ -40,14 +40,17 @@ void AppendTextLines(std::string_view text, std::vector<std::string>* lines,
     }
     std::string as_scanned;
     std::string shown = DisplayText(line, &as_scanned);
-    if (!as_scanned.empty()) {
-      const size_t n = as_scanned.size();
-      scan->push_back(Draft::ScanAs{lines->size(), std::move(as_scanned), n});
-    }
-    lines->push_back(std::move(shown));
+    add(std::move(shown), std::move(as_scanned));
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }
+}
+
+void AppendTextLines(std::string_view text, Draft* d) {
+  ForEachShownLine(text, [d](std::string shown, std::string read_as) {
+    const size_t n = read_as.size();
+    d->AddLine(std::move(shown), std::move(read_as), n);
+  });
 }
 
 void JoinGuidance(const CallTarget& target, const GuidanceJoin& how, const StopToken& stop,
@@ -105,7 +108,13 @@ void JoinGuidance(const CallTarget& target, const GuidanceJoin& how, const StopT
       body.remove_suffix(1);
     }
     if (!piece->note.empty()) rule.lines.push_back("[" + piece->note + "]");
-    AppendTextLines(body, &rule.lines, &rule.scan_as);
+    ForEachShownLine(body, [&rule](std::string shown, std::string read_as) {
+      if (!read_as.empty()) {
+        const size_t n = read_as.size();
+        rule.scan_as.push_back({rule.lines.size(), std::move(read_as), n});
+      }
+      rule.lines.push_back(std::move(shown));
+    });
     draft->guidance.push_back(std::move(rule));
   }
   draft->guidance_left_out = [tool, name = repo->name()](const std::vector<std::string>& names) {

@@ -19,6 +19,7 @@
 // rules' lines; the tree is walked once per default-branch commit.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,11 +57,13 @@ struct GuidanceJoin {
 void JoinGuidance(const CallTarget& target, const GuidanceJoin& how, const StopToken& stop,
                   Draft* draft);
 
-// A file's text as lines to show (DisplayText; a "\r\n" line end is one line end), appended to
-// `lines`; each line whose shown form differs from what the secret filter must read gets a
-// ScanAs in `scan`, numbered from lines->size() as it was.
-void AppendTextLines(std::string_view text, std::vector<std::string>* lines,
-                     std::vector<Draft::ScanAs>* scan);
+// A file's text as lines to show (DisplayText; a "\r\n" line end is one line end): add(shown,
+// read_as) for each line in order, `read_as` being what the secret filter must read for it when
+// that differs from what is shown (else "").
+void ForEachShownLine(std::string_view text,
+                      const std::function<void(std::string shown, std::string read_as)>& add);
+// The same lines appended to `d` (Draft::AddLine).
+void AppendTextLines(std::string_view text, Draft* d);
 
 // The call of `tool` (the one that reads guidance) for `repo`: `<tool> {"repo":"shop"}`, or
 // with a name `<tool> {"repo":"shop","name":"refund-flow"}`.

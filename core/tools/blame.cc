@@ -1,6 +1,7 @@
 #include "core/tools/blame.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "core/history/served_blame.h"
 #include "core/tools/common.h"
@@ -163,18 +164,19 @@ Result<Draft> BlameTool::Call(const CallContext& ctx, const Args& args) const {
   }
   EndFileLines(bytes, window_begin, lines.pos(), 0, &d, BlobIdOf(subject->file), start - 1);
   // The file's lines among the first `shown` (the commit lines and the window's closing note
-  // are not numbered).
-  d.header_for = [where, start, total, numbers = d.numbers](size_t shown) {
-    const size_t n = NumberedBefore(numbers, shown);
+  // are not numbered), one copy for both closures.
+  const auto numbers = std::make_shared<const std::vector<Draft::Number>>(d.numbers());
+  d.header_for = [where, start, total, numbers](size_t shown) {
+    const size_t n = NumberedBefore(*numbers, shown);
     if (n == 0) {
       return where + " · no line fits the answer (" + Plural(total, "line", "lines") + ")";
     }
     return where + " · lines " + Digits(start) + "–" + Digits(start + n - 1) + " of " +
            Digits(total);
   };
-  d.cut_note = [start, total, numbers = d.numbers, limit = ctx.answer_characters](
+  d.cut_note = [start, total, numbers, limit = ctx.answer_characters](
                    const std::vector<std::string>&, size_t first) {
-    const size_t next = start + NumberedBefore(numbers, first);
+    const size_t next = start + NumberedBefore(*numbers, first);
     return "[lines " + Digits(next) + "–" + Digits(total) +
            " not shown: the answer reached its limit of " + WithCommas(limit) +
            " characters — continue with start_line: " + Digits(next) + "]";

@@ -56,16 +56,8 @@ struct Layout {
   std::string before, after;  // the commits compared, short ("" for nothing before)
 };
 
-// A diff section being written: its lines and what the filter reads for them (its hunks are
-// blocks whose source is the file's text around them).
-struct Section {
-  std::vector<std::string> lines;
-  std::vector<Draft::ScanAs> scan_as;
-  std::vector<Draft::Block> blocks;
-};
-
 void Header(const FileChange& f, const std::optional<Node>& before,
-            const std::optional<Node>& after, Section* s) {
+            const std::optional<Node>& after, Draft* s) {
   const std::string p = f.path.Display();
   s->lines.push_back("diff --git a/" + p + " b/" + p);
   if (!before) {
@@ -99,15 +91,15 @@ ArgSpec FilesOnlyArg() {
           false};
 }
 
-std::string ShownLine(std::string_view lead, std::string_view raw, size_t index,
-                      std::vector<Draft::ScanAs>* scan_as) {
+void AddShownLine(std::string_view lead, std::string_view raw, Draft* d) {
   std::string scan;
   size_t shown = 0;
   const std::string text = ShownText(raw, &scan, &shown);
   if (!scan.empty()) {
-    scan_as->push_back({index, std::string(lead) + scan, lead.size() + shown});
+    scan = std::string(lead) + scan;
+    shown += lead.size();
   }
-  return std::string(lead) + text;
+  d->AddLine(std::string(lead) + text, std::move(scan), shown);
 }
 
 Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const ChangesAsked& asked,
@@ -125,7 +117,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
   layout->before = asked.before ? asked.before->Short() : std::string();
   layout->after = asked.after.Short();
   std::vector<std::string> list;
-  Section diff;  // every section kept, in order
+  Draft diff;  // every section kept, in order
   std::vector<std::pair<size_t, size_t>> section_starts;
   bool list_full = false, diff_full = false;
   NotServed not_served;
@@ -136,7 +128,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
     if (list_full) return true;  // counted only: past the cut, nothing of it is shown
     const bool want_lines = !asked.files_only && !diff_full;
     std::string stats;
-    Section s;
+    Draft s;  // this file's section
     if (f.beside_unserved_folder) {
       stats = f.after ? "(replaced a folder of files this server doesn't serve: not compared)"
                       : "(replaced by a folder of files this server doesn't serve: not compared)";
@@ -152,7 +144,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
       FileDiff::Kind kind = FileDiff::Kind::kText;
       std::string why;
       for (const auto& [before, after] : parts) {
-        Section part;
+        Draft part;
         if (want_lines) Header(f, before, after, &part);
         const size_t header_lines = part.lines.size();
         std::vector<size_t> hunk_lines;  // where each hunk's first line (after its header) is
@@ -166,17 +158,17 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
                   part.lines.push_back(before ? "--- a/" + p : "--- /dev/null");
                   part.lines.push_back(after ? "+++ b/" + p : "+++ /dev/null");
                 }
-                part.lines.push_back(ShownLine("", l.text, part.lines.size(), &part.scan_as));
+                AddShownLine("", l.text, &part);
                 hunk_lines.push_back(part.lines.size());
                 break;
               case DiffLine::Kind::kContext:
-                part.lines.push_back(ShownLine(" ", l.text, part.lines.size(), &part.scan_as));
+                AddShownLine(" ", l.text, &part);
                 break;
               case DiffLine::Kind::kAdded:
-                part.lines.push_back(ShownLine("+", l.text, part.lines.size(), &part.scan_as));
+                AddShownLine("+", l.text, &part);
                 break;
               case DiffLine::Kind::kRemoved:
-                part.lines.push_back(ShownLine("-", l.text, part.lines.size(), &part.scan_as));
+                AddShownLine("-", l.text, &part);
                 break;
               case DiffLine::Kind::kNoNewlineAtEnd:
                 part.lines.push_back("\\ No newline at end of file");
@@ -199,8 +191,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
         for (size_t h = 0; h < hunk_lines.size() && h < hunks.size(); ++h) {
           const size_t end = h + 1 < hunk_lines.size() ? hunk_lines[h + 1] - 1 : part.lines.size();
           if (end > hunk_lines[h]) {
-            part.blocks.push_back(
-                {hunk_lines[h], end - hunk_lines[h], std::move(hunks[h]), std::string()});
+            part.AddBlock(hunk_lines[h], end - hunk_lines[h], std::move(hunks[h]));
           }
         }
         total.added += r->counts.added;
@@ -212,15 +203,7 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
         } else if (want_lines && r->kind == FileDiff::Kind::kNotRead) {
           part.lines.push_back("(not compared: " + r->why_not_read + ")");
         }
-        for (auto& sa : part.scan_as) sa.line += s.lines.size();
-        for (auto& b : part.blocks) {
-          b.first += s.lines.size();
-          s.blocks.push_back(std::move(b));
-        }
-        s.scan_as.insert(s.scan_as.end(), std::make_move_iterator(part.scan_as.begin()),
-                         std::make_move_iterator(part.scan_as.end()));
-        s.lines.insert(s.lines.end(), std::make_move_iterator(part.lines.begin()),
-                       std::make_move_iterator(part.lines.end()));
+        s.Append(std::move(part));
       }
       switch (kind) {
         case FileDiff::Kind::kText:
@@ -247,38 +230,17 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
     if (list_chars > keep) list_full = true;
     if (want_lines && !s.lines.empty()) {
       section_starts.emplace_back(diff.lines.size(), index);
-      const size_t base = diff.lines.size();
       size_t kept = 0;
-      for (size_t i = 0, next = 0; i < s.lines.size(); ++i) {
+      for (; kept < s.lines.size(); ++kept) {
         if (list_chars + diff_chars > keep) {
           diff_full = true;
           break;
         }
-        diff_chars += CodePoints(s.lines[i]) + 1;
-        while (next < s.scan_as.size() && s.scan_as[next].line < i) ++next;
-        if (next < s.scan_as.size() && s.scan_as[next].line == i) {
-          Draft::ScanAs sa = std::move(s.scan_as[next]);
-          sa.line = base + i;
-          diff.scan_as.push_back(std::move(sa));
-        }
-        diff.lines.push_back(std::move(s.lines[i]));
-        ++kept;
+        diff_chars += CodePoints(s.lines[kept]) + 1;
       }
-      // The hunks kept, as far as their lines are.
-      for (auto& b : s.blocks) {
-        if (b.first >= kept) break;
-        if (b.first + b.count > kept) {
-          // Cut inside the hunk: what follows the hunk does not follow its last line kept.
-          b.count = kept - b.first;
-          BlockSource before_only = b.source;
-          before_only.text =
-              std::make_shared<const std::string>(b.source.text->substr(0, b.source.begin));
-          before_only.end = before_only.begin;
-          b.source = std::move(before_only);
-        }
-        b.first += base;
-        diff.blocks.push_back(std::move(b));
-      }
+      // Cut inside a hunk, what follows the hunk does not follow its last line kept.
+      s.KeepFirst(kept);
+      diff.Append(std::move(s));
     }
     return true;
   };
@@ -311,21 +273,15 @@ Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const Changes
   if (!diff.lines.empty()) {
     d->lines.push_back("");
     const size_t base = d->lines.size();
-    for (auto& sa : diff.scan_as) sa.line += base;
     for (auto& [line, file] : section_starts) layout->sections.emplace_back(base + line, file);
-    for (auto& l : diff.lines) d->lines.push_back(std::move(l));
-    for (auto& sa : diff.scan_as) d->scan_as.push_back(std::move(sa));
-    for (auto& b : diff.blocks) {
-      b.first += base;
-      d->blocks.push_back(std::move(b));
-    }
+    d->Append(std::move(diff));
   }
   if (list_full || diff_full) {
     // Kept lines end here; the cap cuts before this line, and its note says how to go on. This
     // line is only seen if hidden values made the kept lines shorter than the cap.
     d->lines.push_back("[the rest is not shown: narrow with path, or ask for files_only]");
   }
-  d->body_kind = TextKind::kDiff;
+  d->ShowsDiff();
   const size_t limit = ctx.answer_characters;
   d->cut_note = [layout, limit](const std::vector<std::string>&, size_t first) -> std::string {
     const Layout& l = *layout;

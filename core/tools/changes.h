@@ -25,16 +25,14 @@ struct ChangesAsked {
   bool files_only = false;
 };
 
-// Appends the changes to d->lines and sets d's body kind (a diff, for the secret filter), its
-// scan_as entries and its cut note. *changed receives how many served files changed.
+// Appends the changes to `d` (Draft::ShowsDiff: read as a diff by the secret filter, each hunk a
+// block whose source is the file around it) and sets its cut note. *changed receives how many served files changed.
 Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const ChangesAsked& asked,
                     Draft* d, size_t* changed);
 
-// A line of text written by others (a message line, a diff line) as shown: `lead`, then the
-// text made safe (DisplayText), cut after 2,000 characters between words. When the secret filter
-// must read it otherwise than shown (escapes, the rest past a cut), an entry for line `index`
-// is added to *scan_as.
-std::string ShownLine(std::string_view lead, std::string_view raw, size_t index,
-                      std::vector<Draft::ScanAs>* scan_as);
+// Adds a line of text written by others (a message line, a diff line) to `d` as shown: `lead`,
+// then the text made safe (DisplayText), cut after 2,000 characters between words, with what
+// the secret filter reads for it when that differs (escapes, the rest past a cut).
+void AddShownLine(std::string_view lead, std::string_view raw, Draft* d);
 
 }  // namespace rr

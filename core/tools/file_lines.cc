@@ -22,9 +22,7 @@ bool IsWordByte(char c) {
 }  // namespace
 
 void StartFileLines(const std::string& path, size_t width, Draft* d) {
-  d->number_width = width + 2;
-  d->body_kind = TextKind::kFile;
-  d->body_path = path;
+  d->ShowsFile(path, width + 2);
 }
 
 std::string ShownText(std::string_view raw, std::string* scan_out, size_t* shown_out) {
@@ -67,23 +65,20 @@ size_t AppendFileLine(std::string_view raw, size_t number, size_t width, Draft* 
   std::string scan;
   size_t shown = 0;
   const std::string text = ShownText(raw, &scan, &shown);
-  if (!scan.empty()) d->scan_as.push_back({d->lines.size(), std::move(scan), shown});
   const std::string num = std::to_string(number);
   std::string out(width > num.size() ? width - num.size() : 0, ' ');
   out += num;
   out += "  ";
   out += text;
   const size_t cost = CodePoints(out) + 1;
-  d->numbers.push_back({d->lines.size(), static_cast<uint32_t>(number)});
-  d->lines.push_back(std::move(out));
+  d->AddNumberedLine(std::move(out), static_cast<uint32_t>(number), std::move(scan), shown);
   return cost;
 }
 
 void EndFileLines(std::string_view bytes, size_t begin, size_t end, size_t first, Draft* d,
                   std::string_view blob_id, size_t line) {
   if (first >= d->lines.size()) return;
-  d->blocks.push_back({first, d->lines.size() - first,
-                       BlockSource::Of(blob_id, bytes, begin, end, line), std::string()});
+  d->AddBlock(first, d->lines.size() - first, BlockSource::Of(blob_id, bytes, begin, end, line));
 }
 
 size_t LeastFileLineCost(std::string_view raw, size_t width) {

@@ -1,9 +1,9 @@
 // A file's text as numbered answer lines, the one way read_file and blame show it: each line
 // through DisplayText, numbered to the width of the file's last number, a line over 2,000
 // characters cut between words (never inside an escape) with a note of what was left out; and
-// what the secret filter reads of them and around them (Draft::scan_as, a Draft::Block with the
-// file's text as its source), so that a value split by a cut or by the window's edges is still
-// recognised.
+// what the secret filter reads of them and around them (Draft::AddNumberedLine's reading, a
+// Draft::Block with the file's text as its source), so that a value split by a cut or by the
+// window's edges is still recognised.
 #pragma once
 
 #include <cstddef>

@@ -49,7 +49,7 @@ Result<Draft> FindCommitsTool::Call(const CallContext& ctx, const Args& args) co
   const std::vector<std::shared_ptr<const ServedRepo>>& repos = ctx.target->repos;
 
   Draft d;
-  d.body_kind = TextKind::kCommitMessage;
+  d.ShowsCommitMessages();
   size_t total = 0, with = 0, failed = 0, costly = 0;
   FirstFew partial;
   // Progress: the commits walked so far, over every repository (so it only grows).

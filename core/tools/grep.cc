@@ -106,9 +106,8 @@ Result<Draft> GrepTool::Call(const CallContext& ctx, const Args& args) const {
     if (found.unkept) d.lines.push_back(more_files);
   } else {
     const size_t width = NumberWidth(found.files);
-    StartHits(width, &d);
     // One file: the secret filter reads its lines knowing which file they come from.
-    if (found.files.size() == 1) d.body_path = found.files.front().node.path.str();
+    StartHits(width, found.files.size() == 1 ? found.files.front().node.path.str() : "", &d);
     size_t budget = 0;
     bool all = true;
     for (const auto& f : found.files) {

@@ -32,14 +32,14 @@ size_t AppendHeadings(const CallContext& ctx, RepoReader& reader, const Node& f,
   const auto headings = Outline(bytes, OutlineKind::kMarkdown, ctx.stop);
   if (headings.empty()) return 0;
   const size_t width = std::to_string(FileLineReader(bytes).Count()).size() + 2;  // indented
-  d->parts.push_back({d->lines.size(), TextKind::kFile, f.path.Display(), width + 2});
+  d->StartFilePart(f.path.Display(), width + 2);
   size_t chars = 0;
   for (const auto& h : headings) {
     const std::string raw = std::string(static_cast<size_t>(h.level), '#') + " " + h.text;
     chars += AppendFileLine(raw, h.line, width, d);
   }
   // The listing's lines that follow are names again.
-  d->parts.push_back({d->lines.size(), TextKind::kOther, "", 0});
+  d->StartPart();
   return chars;
 }
 

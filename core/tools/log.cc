@@ -78,7 +78,7 @@ Result<Draft> LogTool::Call(const CallContext& ctx, const Args& args) const {
     return where + scope + filters + " · " + what + ", newest first";
   };
   d.header = d.header_for(count);
-  d.body_kind = TextKind::kCommitMessage;
+  d.ShowsCommitMessages();
   for (const auto& c : page->commits) d.lines.push_back(CommitLineText(c));
   if (page->commits.empty()) {
     d.lines.push_back(page->too_costly.count ? kNoneKnownToMatch

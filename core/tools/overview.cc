@@ -60,7 +60,7 @@ std::string AppendIndex(const CallContext& ctx, const Opened& o, size_t budget, 
     const size_t total = lines.Count();
     d->AddOwnLine("=== " + std::string(name) + " · " + Plural(total, "line", "lines"));
     const size_t first = d->lines.size();
-    d->parts.push_back({first, TextKind::kFile, name, 0});
+    d->StartFilePart(name, 0);
     size_t spent = 0, shown = 0, pos = 0;
     while (shown < total) {
       pos = lines.pos();
@@ -69,8 +69,7 @@ std::string AppendIndex(const CallContext& ctx, const Opened& o, size_t budget, 
       std::string text = ShownText(lines.Next(), &scan, &scan_shown);
       const size_t cost = CodePoints(text) + 1;
       if (spent + cost > budget) break;
-      if (!scan.empty()) d->scan_as.push_back({d->lines.size(), std::move(scan), scan_shown});
-      d->lines.push_back(std::move(text));
+      d->AddLine(std::move(text), std::move(scan), scan_shown);
       spent += cost;
       ++shown;
       pos = lines.pos();
@@ -130,7 +129,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
 
   // The listing: every served file in git's order, each folder's line once before what it
   // holds. Lines are kept only while the answer may show them; files are counted to the end.
-  d.parts.push_back({d.lines.size(), TextKind::kOther, "", 0});
+  d.StartPart();
   const size_t listing_line = d.lines.size();
   d.AddOwnLine("");  // its first line, once the files are counted
   const size_t listing_begin = d.lines.size();

@@ -345,10 +345,9 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Window& w) {
     std::string own;  // the file's first line
     Result<FileRead> r = parsed[k] ? ReadOne(ctx, o, *parsed[k], w, limit - spent, true)
                                    : Result<FileRead>(Error{parsed[k].error()});
-    Draft::Part part;
-    part.first = s.first;
     if (!r) {
       own = "=== " + s.path + " · not read: " + r.error();
+      d.StartPart();
     } else {
       FileRead& f = r.value();
       own = "=== " + s.path + " · " + f.what;
@@ -358,33 +357,15 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Window& w) {
       s.entry_lines = std::move(f.entry_lines);
       s.cut_short = f.cut_short;
       spent += f.spent;
-      // The file's lines as its own text for the secret filter, after its first line.
-      part.kind = f.d.body_kind;
-      part.path = std::move(f.d.body_path);
-      part.number_width = f.d.number_width;
-      const size_t offset = s.first + 1;
-      for (auto& b : f.d.blocks) {
-        b.first += offset;
-        d.blocks.push_back(std::move(b));
-      }
-      for (auto& a : f.d.scan_as) {
-        a.line += offset;
-        d.scan_as.push_back(std::move(a));
-      }
-      for (size_t a : f.d.aside) d.aside.push_back(a + offset);
-      for (auto n : f.d.numbers) d.numbers.push_back({n.line + offset, n.number});
-      if (f.numbered == 0) {
-        for (size_t i = 0; i < f.d.lines.size(); ++i) d.aside.push_back(offset + i);
-      }
+      // The file's lines as its own text for the secret filter, after its first line; lines
+      // that are not the file's (what a binary file or a link is) are the tool's own.
+      d.StartPartAs(f.d);
+      if (f.numbered == 0) f.d.AllOwnLines();
     }
-    d.aside.insert(std::lower_bound(d.aside.begin(), d.aside.end(), s.first), s.first);
     spent += CodePoints(own) + 1;
-    d.lines.push_back(std::move(own));
-    if (r) {
-      for (auto& line : r->d.lines) d.lines.push_back(std::move(line));
-    }
+    d.AddOwnLine(std::move(own));
+    if (r) d.Append(std::move(r->d));
     s.end = d.lines.size();
-    d.parts.push_back(std::move(part));
     sections.push_back(std::move(s));
     if (sections.back().cut_short) break;
   }
@@ -393,8 +374,8 @@ Result<Draft> ReadBatch(const CallContext& ctx, const Window& w) {
     // The answer is full before every file was read: the cap cuts here, and its note says how
     // to go on. Should the secret filter have shortened what comes before, this line says it.
     const size_t at = d.lines.size();
+    d.StartPart();
     d.AddOwnLine(BatchNote(sections, paths, w, limit, at));
-    d.parts.push_back({at, TextKind::kOther, "", 0});
   }
   d.cut_note = [sections = std::move(sections), paths = std::move(paths), w, limit](
                    const std::vector<std::string>&, size_t first) {

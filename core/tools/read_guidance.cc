@@ -80,7 +80,7 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
   }
   d.header = Where(g, repo.name()) + " — " + std::to_string(whole) + " for the whole repository, " +
              std::to_string(scoped) + " for some paths, " + Plural(skills, "skill", "skills");
-  d.body_kind = TextKind::kFile;
+  d.ShowsFile("", 0);
   // Where each piece's section begins, for the cut note.
   std::vector<std::pair<size_t, std::string>> starts;
   auto add = [&](const GuidancePiece* p) {
@@ -89,7 +89,7 @@ Draft Overview(const Guidance& g, const ServedRepo& repo, size_t limit) {
     if (!p->note.empty()) {
       d.AddOwnLine("[" + p->note + "]");
     }
-    AppendTextLines(Trimmed(p->body()), &d.lines, &d.scan_as);
+    AppendTextLines(Trimmed(p->body()), &d);
   };
   for (const GuidancePiece* p : g.pieces) {
     if (p->kind != GuidancePiece::Kind::kSkill && !p->scoped()) add(p);
@@ -158,13 +158,12 @@ Draft OnePiece(const Guidance& g, const ServedRepo& repo, const GuidancePiece& p
   } else {
     d.header = where + DisplayName(p.name) + " — for " + p.scope.Describe();
   }
-  d.body_kind = TextKind::kFile;
-  d.body_path = p.file.str();
+  d.ShowsFile(p.file.str(), 0);
   if (!p.note.empty()) {
     d.AddOwnLine("[" + p.note + "]");
   }
   const size_t before = d.lines.size();
-  AppendTextLines(p.text, &d.lines, &d.scan_as);
+  AppendTextLines(p.text, &d);
   const size_t text_end = d.lines.size();
   if (p.kind == GuidancePiece::Kind::kSkill && p.files.size() > 1) {
     d.AddOwnLine("");
@@ -195,9 +194,8 @@ Result<Draft> SkillFile(const Guidance& g, const ServedRepo& repo, const Guidanc
                       "; not shown as text.");
     return d;
   }
-  d.body_kind = TextKind::kFile;
-  d.body_path = file.path.str();
-  AppendTextLines(data->bytes, &d.lines, &d.scan_as);
+  d.ShowsFile(file.path.str(), 0);
+  AppendTextLines(data->bytes, &d);
   d.cut_note = ContinueWithReadFile(limit, SourceOf(g, skill), file.path, 0);
   return d;
 }

@@ -155,7 +155,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   d.header += ": " + Plural(lines, "line", "lines") + " in " + Plural(files, "file", "files") +
               " of " + Plural(with, "repository", "repositories") + " — at most 5 lines a file.";
   const size_t width = NumberWidth(found.files);
-  StartHits(width, &d);
+  StartHits(width, "", &d);
   size_t budget = 0, failures = 0;
   FirstFew partial, out_of_time;  // "name (searched k of n files)"
   bool unopened = false;          // a repository could not be opened to read its files

@@ -106,7 +106,7 @@ Result<Draft> ShowCommitTool::Call(const CallContext& ctx, const Args& args) con
       d.lines.push_back("    [the rest of the message is not shown: it is longer than the answer]");
       break;
     }
-    d.lines.push_back(ShownLine("    ", message.substr(0, nl), d.lines.size(), &d.scan_as));
+    AddShownLine("    ", message.substr(0, nl), &d);
     kept += CodePoints(d.lines.back()) + 1;
     message = nl == std::string_view::npos ? std::string_view() : message.substr(nl + 1);
   }

@@ -47,9 +47,8 @@ size_t NumberWidth(const std::vector<FileHits>& files) {
   return std::to_string(most).size();
 }
 
-void StartHits(size_t width, Draft* d) {
-  d->body_kind = TextKind::kFile;
-  d->number_width = width + 4;  // "  " + the number + ": " (or "- ")
+void StartHits(size_t width, std::string path, Draft* d) {
+  d->ShowsFile(path, width + 4);  // "  " + the number + ": " (or "- ")
 }
 
 size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d) {
@@ -67,7 +66,7 @@ size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d) {
     last = l.number;
     // Each run of consecutive lines is a block whose source is the file.
     if (run != file.runs.end() && run->first == i) {
-      d->blocks.push_back({d->lines.size(), run->count, run->source, file.node.path.str()});
+      d->AddBlock(d->lines.size(), run->count, run->source, file.node.path.str());
       ++run;
     }
     // AppendFileLine writes the number right-aligned to width + 2 and two blanks: the blank

@@ -8,9 +8,9 @@
 // `12:` a match, `11-` a line of context, `--` where lines are skipped (with context). Lines are
 // shown as read_file shows them (DisplayText, a line over 2,000 characters cut); every number in an
 // answer is right-aligned to the widest, so that the secret filter reads each line's own text
-// after the same number of bytes (Draft::number_width). Paths and `--` are the tool's own lines
-// (Draft::aside). Each run of a file's consecutive lines is a block with the file as its source
-// (Draft::blocks), so the secret filter reads the lines just before and after it.
+// after the same number of bytes (Draft::ShowsFile). Paths and `--` are the tool's own lines
+// (Draft::AddOwnLine). Each run of a file's consecutive lines is a block with the file as its
+// source (Draft::AddBlock), so the secret filter reads the lines just before and after it.
 #pragma once
 
 #include <functional>
@@ -34,8 +34,9 @@ std::string DescribePattern(const Args& args);
 // The width every line number of `files` is shown at.
 size_t NumberWidth(const std::vector<FileHits>& files);
 
-// Marks `d` as holding files' lines (call once, before the first AppendHits).
-void StartHits(size_t width, Draft* d);
+// Marks `d` as holding files' lines (call once, before the first AppendHits): `path` the file
+// they come from when there is one, else "".
+void StartHits(size_t width, std::string path, Draft* d);
 // The file's path and its lines; with context, `--` where lines are skipped (git grep writes
 // it only then). Returns what it costs in the answer (characters).
 size_t AppendHits(const FileHits& file, size_t width, bool context, Draft* d);

@@ -190,8 +190,8 @@ TEST(BlobScan, ABlobOverTheBoundIsReadAroundTheWindowEachTime) {
   while (bytes.size() <= BlockSource::kWholeBytes) bytes += "filler line, nothing here\n";
   for (int k = 0; k < 2; ++k) {
     const Draft d = Window("big", bytes, 101, 2);
-    ASSERT_FALSE(d.blocks.empty());
-    EXPECT_FALSE(d.blocks[0].source.blob);
+    ASSERT_FALSE(d.blocks().empty());
+    EXPECT_FALSE(d.blocks()[0].source.blob);
     const std::string a = p.Finish(d);
     EXPECT_EQ(a.find(kValue), std::string::npos) << a;
   }

@@ -71,17 +71,17 @@ AnswerPipeline Pipeline(size_t limit = 5000, bool thrower = false) {
   return AnswerPipeline(limit, {}, f);
 }
 
-// Lines numbered as read_file numbers them: width 2, then two spaces.
+// Line `n` numbered as read_file numbers it: width 2, then two spaces.
+std::string Numbered(size_t n, const std::string& line) {
+  const std::string digits = std::to_string(n);
+  return std::string(2 - digits.size(), ' ') + digits + "  " + line;
+}
+
 Draft FileDraft(const std::vector<std::string>& lines, size_t first = 1) {
   Draft d;
   d.header = "shop · main @ 0123456789ab (2026-03-01) · config/app.yml";
-  d.body_kind = TextKind::kFile;
-  d.body_path = "config/app.yml";
-  d.number_width = 4;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string n = std::to_string(first + i);
-    d.lines.push_back(std::string(2 - n.size(), ' ') + n + "  " + lines[i]);
-  }
+  d.ShowsFile("config/app.yml", 4);
+  for (size_t i = 0; i < lines.size(); ++i) d.lines.push_back(Numbered(first + i, lines[i]));
   return d;
 }
 
@@ -136,7 +136,7 @@ BlockSource SourceBefore(const std::string& before) {
 TEST(PipelineSecrets, AWindowOpenedInsideABlockIsHiddenFromItsFirstLine) {
   // read_file from line 3 of a file whose block began on line 1.
   Draft d = FileDraft({"CCCC", "-----END KEY-----", "after"}, 3);
-  d.blocks.push_back({0, d.lines.size(), SourceBefore("-----BEGIN KEY-----\nAAAA\n")});
+  d.AddBlock(0, d.lines.size(), SourceBefore("-----BEGIN KEY-----\nAAAA\n"));
   const std::string out = Pipeline().Finish(d);
   EXPECT_EQ(out.find("CCCC"), std::string::npos) << out;
   EXPECT_EQ(out.find("AAAA"), std::string::npos) << out;  // the source is never shown
@@ -148,8 +148,7 @@ TEST(PipelineSecrets, AWindowOpenedInsideABlockIsHiddenFromItsFirstLine) {
 
 TEST(PipelineSecrets, ABlockClosedBeforeTheWindowDoesNotHideIt) {
   Draft d = FileDraft({"plain text", "more"}, 5);
-  d.blocks.push_back(
-      {0, d.lines.size(), SourceBefore("-----BEGIN KEY-----\nAAAA\n-----END KEY-----\n")});
+  d.AddBlock(0, d.lines.size(), SourceBefore("-----BEGIN KEY-----\nAAAA\n-----END KEY-----\n"));
   const std::string out = Pipeline().Finish(d);
   EXPECT_NE(out.find("plain text"), std::string::npos) << out;
   EXPECT_EQ(out.find("hidden"), std::string::npos) << out;
@@ -159,10 +158,13 @@ TEST(PipelineSecrets, ABlockClosedBeforeTheWindowDoesNotHideIt) {
 // on its own, and the file's lines around it as one text: a block whose lines came in different
 // commits is one value, and the commit line between them is not part of it.
 TEST(PipelineSecrets, AsideLinesAreReadOnTheirOwnAndTheFileAroundThemAsOneText) {
-  Draft d = FileDraft({"-----BEGIN KEY-----", "AAAA", "BBBB", "-----END KEY-----"});
-  d.lines.insert(d.lines.begin() + 2, "80f39763c22b Grace Hopper — Rotate the key tok_insubject");
-  d.lines.insert(d.lines.begin(), "0123456789ab Ada Lovelace — Add the key");
-  d.aside = {0, 3};
+  Draft d = FileDraft({});
+  d.AddOwnLine("0123456789ab Ada Lovelace — Add the key");
+  d.lines.push_back(Numbered(1, "-----BEGIN KEY-----"));
+  d.lines.push_back(Numbered(2, "AAAA"));
+  d.AddOwnLine("80f39763c22b Grace Hopper — Rotate the key tok_insubject");
+  d.lines.push_back(Numbered(3, "BBBB"));
+  d.lines.push_back(Numbered(4, "-----END KEY-----"));
   const std::string out = Pipeline().Finish(d);
   EXPECT_EQ(out,
             "shop · main @ 0123456789ab (2026-03-01) · config/app.yml\n"
@@ -189,7 +191,7 @@ TEST(PipelineSecrets, TheCapCountsWhatIsShownAndOnlyShownValuesAreCounted) {
   Draft d;
   d.header = "header";
   d.lines = lines;
-  d.body_kind = TextKind::kFile;
+  d.ShowsFile("", 0);
   const std::string out = Pipeline(5000).Finish(d);
   EXPECT_LE(CodePoints(out), 5000u);
   size_t shown = 0;

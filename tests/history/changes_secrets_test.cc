@@ -1,5 +1,5 @@
 // Secrets in what show_commit and diff show: the diff is read by the secret filter as a diff
-// (Draft::body_kind), so a value is hidden in an added or removed line as it would be in the
+// (Draft::ShowsDiff), so a value is hidden in an added or removed line as it would be in the
 // file itself — the format of the file named by the section's header included.
 #include <gtest/gtest.h>
 
