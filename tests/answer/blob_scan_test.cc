@@ -21,6 +21,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace blob_scan_test {
 namespace {
 
 using repo_reader::ScanInput;
@@ -321,4 +322,5 @@ TEST_F(BlobScanServed, AWindowOnABlobReadBeforeHidesAValueRecognisedFromTheLineA
 }
 
 }  // namespace
+}  // namespace blob_scan_test
 }  // namespace rr::testing

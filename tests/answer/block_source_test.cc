@@ -17,6 +17,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace block_source_test {
 namespace {
 
 class BlockSource : public ::testing::Test {
@@ -157,4 +158,5 @@ TEST_F(BlockSource, AReadFileWindowBeginningOnTheValueHidesIt) {
 }
 
 }  // namespace
+}  // namespace block_source_test
 }  // namespace rr::testing

@@ -8,6 +8,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace filter_seam_test {
 namespace {
 
 constexpr const char* kPlanted = "AKIAPLANTEDPLANTED00";
@@ -61,4 +62,5 @@ TEST(OutputFilterSeam, EveryToolAnswerAndEveryErrorPassesThroughTheFilter) {
 }
 
 }  // namespace
+}  // namespace filter_seam_test
 }  // namespace rr::testing

@@ -11,6 +11,7 @@
 #include "core/util/text.h"
 
 namespace rr {
+namespace pipeline_secrets_test {
 namespace {
 
 using repo_reader::ScanInput;
@@ -240,4 +241,5 @@ TEST(PipelineSecrets, ALogLineTheFilterFailsOnIsLeftOutWithoutWhatTheDetectorSai
 }
 
 }  // namespace
+}  // namespace pipeline_secrets_test
 }  // namespace rr

@@ -5,6 +5,7 @@
 #include "core/util/text.h"
 
 namespace rr {
+namespace pipeline_test {
 namespace {
 
 Draft Numbered(size_t n) {
@@ -78,4 +79,5 @@ TEST(AnswerPipeline, OutputFiltersSeeAnswersAndErrorsLast) {
 }
 
 }  // namespace
+}  // namespace pipeline_test
 }  // namespace rr

@@ -12,6 +12,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace cache_folder_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -175,4 +176,5 @@ TEST_F(CacheFolderConfig, CheckSaysWhereTheIndexIsKept) {
 }
 
 }  // namespace
+}  // namespace cache_folder_test
 }  // namespace rr::testing

@@ -5,6 +5,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr {
+namespace config_test {
 namespace {
 
 using testing::TempDir;
@@ -179,4 +180,5 @@ TEST(RepoNames, WhatIsAccepted) {
 }
 
 }  // namespace
+}  // namespace config_test
 }  // namespace rr

@@ -8,6 +8,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace mirrors_config_test {
 namespace {
 
 Result<Config> Parse(const TempDir& dir, const std::string& mirrors) {
@@ -130,4 +131,5 @@ TEST(MirrorsConfig, TheMirrorFolderNeverLiesInsideAServedRepository) {
 }
 
 }  // namespace
+}  // namespace mirrors_config_test
 }  // namespace rr::testing

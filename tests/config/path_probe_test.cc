@@ -19,6 +19,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr {
+namespace path_probe_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -206,4 +207,5 @@ TEST(AbsolutePath, HomeAndBaseFolderAreAppliedAndNothingIsResolved) {
 }
 
 }  // namespace
+}  // namespace path_probe_test
 }  // namespace rr

@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace rr {
+namespace layering_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -216,4 +217,5 @@ TEST(Layering, PluginsAndTheSdkIncludeNothingOfTheCore) {
 }
 
 }  // namespace
+}  // namespace layering_test
 }  // namespace rr

@@ -13,6 +13,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace systemd_unit_test {
 namespace {
 
 TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheUnit) {
@@ -73,4 +74,5 @@ TEST(SystemdUnit, StopTimeoutIsAboveTheDrain) {
 }
 
 }  // namespace
+}  // namespace systemd_unit_test
 }  // namespace rr::testing

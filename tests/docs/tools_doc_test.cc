@@ -11,6 +11,7 @@
 #include "core/tools/tool.h"
 
 namespace rr {
+namespace tools_doc_test {
 namespace {
 
 struct DocArg {
@@ -107,4 +108,5 @@ TEST(Architecture, ToolsNeverIncludeTheGitLayer) {
 }
 
 }  // namespace
+}  // namespace tools_doc_test
 }  // namespace rr

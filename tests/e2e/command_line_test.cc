@@ -16,6 +16,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace command_line_test {
 namespace {
 
 using std::chrono::seconds;
@@ -435,4 +436,5 @@ TEST_F(CommandLineOptions, OutsideAnyRepositoryWithoutConfigSaysHowToConfigure) 
 }
 
 }  // namespace
+}  // namespace command_line_test
 }  // namespace rr::testing

@@ -17,6 +17,7 @@
 #include "tests/testkit/node.h"
 
 namespace rr::testing {
+namespace conformance_test {
 namespace {
 
 const std::string kSdkDir = std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk";
@@ -86,4 +87,5 @@ TEST(Conformance, ScenariosOfThe2025RevisionsPass) { RunScenarios(false); }
 TEST(Conformance, ScenariosOf20260728Pass) { RunScenarios(true); }
 
 }  // namespace
+}  // namespace conformance_test
 }  // namespace rr::testing

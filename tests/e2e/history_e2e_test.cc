@@ -10,6 +10,7 @@
 #include "tests/testkit/mcp_process.h"
 
 namespace rr::testing {
+namespace history_e2e_test {
 namespace {
 
 class HistoryEndToEnd : public ::testing::Test {
@@ -98,4 +99,5 @@ TEST_F(HistoryEndToEnd, AnExcludedOrBadArgumentIsAClearToolError) {
 }
 
 }  // namespace
+}  // namespace history_e2e_test
 }  // namespace rr::testing

@@ -18,6 +18,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace hostile_input_e2e_test {
 namespace {
 
 using std::chrono::seconds;
@@ -129,4 +130,5 @@ TEST(HostileInputE2e, CommittedSkillsAndHugeArgumentsNeitherEndTheServerNorInfla
 }
 
 }  // namespace
+}  // namespace hostile_input_e2e_test
 }  // namespace rr::testing

@@ -24,6 +24,7 @@
 #include "tests/testkit/http_server.h"
 
 namespace rr::testing {
+namespace http_front_test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -608,4 +609,5 @@ TEST(HttpFront, WhatTheFrontRefusesIsCountedByStatusAndReason) {
 }
 
 }  // namespace
+}  // namespace http_front_test
 }  // namespace rr::testing

@@ -18,6 +18,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace plugins_e2e_test {
 namespace {
 
 using std::chrono::seconds;
@@ -296,4 +297,5 @@ TEST_F(PluginsEndToEnd, ADetectorThatCrashesTheProcessIsNamedInItsLastLine) {
 }
 
 }  // namespace
+}  // namespace plugins_e2e_test
 }  // namespace rr::testing

@@ -17,6 +17,7 @@
 #include "tests/testkit/node.h"
 
 namespace rr::testing {
+namespace readme_inspector_test {
 namespace {
 
 const std::string kSource = RR_SOURCE_DIR;
@@ -107,4 +108,5 @@ TEST(ReadmeInspector, NoExampleHandsTheServersOptionsToTheInspector) {
 }
 
 }  // namespace
+}  // namespace readme_inspector_test
 }  // namespace rr::testing

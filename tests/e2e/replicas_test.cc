@@ -24,6 +24,7 @@
 #include "tests/testkit/node.h"
 
 namespace rr::testing {
+namespace replicas_test {
 namespace {
 
 const std::string kSdkDir = std::string(RR_SOURCE_DIR) + "/tests/e2e/sdk";
@@ -177,4 +178,5 @@ TEST(Replicas, ClientsOfBothErasReachEveryReplicaBehindHaproxyWithoutError) {
 }
 
 }  // namespace
+}  // namespace replicas_test
 }  // namespace rr::testing

@@ -14,6 +14,7 @@
 #include "tests/testkit/node.h"
 
 namespace rr::testing {
+namespace sdk_client_test {
 namespace {
 
 std::string FindNode() {
@@ -82,4 +83,5 @@ TEST(SdkClient, TheOfficialV2ClientWorksOverHttpWithAToken) {
 }
 
 }  // namespace
+}  // namespace sdk_client_test
 }  // namespace rr::testing

@@ -16,6 +16,7 @@
 #include "tests/testkit/mcp_process.h"
 
 namespace rr::testing {
+namespace stdio_methods_test {
 namespace {
 
 using Json = Poco::JSON::Object::Ptr;
@@ -355,4 +356,5 @@ TEST(StdioBatch, AtEveryOtherVersionABatchIsRefusedAsOneError) {
 }
 
 }  // namespace
+}  // namespace stdio_methods_test
 }  // namespace rr::testing

@@ -16,6 +16,7 @@
 #include "tests/testkit/mcp_process.h"
 
 namespace rr::testing {
+namespace stdio_protocol_test {
 namespace {
 
 using Json = Poco::JSON::Object::Ptr;
@@ -656,4 +657,5 @@ TEST(StdioExit, SigtermDuringASlowCallExitsWithStatusZeroPromptly) {
 }
 
 }  // namespace
+}  // namespace stdio_protocol_test
 }  // namespace rr::testing

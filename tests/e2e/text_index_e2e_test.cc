@@ -18,6 +18,7 @@
 #include "tests/testkit/http_server.h"
 
 namespace rr::testing {
+namespace text_index_e2e_test {
 namespace {
 
 using search::GitGrep;
@@ -131,4 +132,5 @@ TEST(TextIndexE2e, TheServerIndexesInTheBackgroundAndACommitIsFoundByTheNextSear
 }
 
 }  // namespace
+}  // namespace text_index_e2e_test
 }  // namespace rr::testing

@@ -20,6 +20,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace blame_engine_test {
 namespace {
 
 struct Blamed {
@@ -484,9 +485,11 @@ TEST_F(BlameEngine, AWindowIsThatPartOfTheWholeBlame) {
 }
 
 }  // namespace
+}  // namespace blame_engine_test
 }  // namespace rr::testing
 
 namespace rr::testing {
+namespace blame_engine_test {
 namespace {
 
 // A small history: three versions of one file, each growing it.
@@ -555,4 +558,5 @@ TEST(BlameEngineLimits, APathThatIsNoFileAtTheCommitIsAnError) {
 }
 
 }  // namespace
+}  // namespace blame_engine_test
 }  // namespace rr::testing

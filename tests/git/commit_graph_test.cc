@@ -13,6 +13,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace commit_graph_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -479,4 +480,5 @@ TEST(HostileCommitGraphChain, BrokenChainsAreRefused) {
 }
 
 }  // namespace
+}  // namespace commit_graph_test
 }  // namespace rr::testing

@@ -11,6 +11,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace git_repo_test {
 namespace {
 
 TEST(GitRepo, BareRepositoryIsReadLikeAWorkTree) {
@@ -78,4 +79,5 @@ TEST(GitRepo, GlobalGitConfigurationIsNotRead) {
 }
 
 }  // namespace
+}  // namespace git_repo_test
 }  // namespace rr::testing

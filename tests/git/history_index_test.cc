@@ -14,6 +14,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace history_index_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -374,4 +375,5 @@ TEST_F(HistoryIndexTest, AFolderThatIsNotAbsoluteIsRefused) {
 }
 
 }  // namespace
+}  // namespace history_index_test
 }  // namespace rr::testing

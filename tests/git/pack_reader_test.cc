@@ -15,6 +15,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace pack_reader_test {
 namespace {
 
 git_oid Oid(const std::string& hex) {
@@ -290,4 +291,5 @@ TEST(PackReader, ServerReadsAcrossRepacksLooseObjectsAndAlternates) {
 }
 
 }  // namespace
+}  // namespace pack_reader_test
 }  // namespace rr::testing

@@ -12,6 +12,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace tree_diff_test {
 namespace {
 
 // Records what DiffTrees reports: "M a/b", and each folder it was asked about as "> a".
@@ -145,4 +146,5 @@ TEST(TreeDiff, AStoppedComparisonSaysWhy) {
 }
 
 }  // namespace
+}  // namespace tree_diff_test
 }  // namespace rr::testing

@@ -18,6 +18,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace front_matter_bounds_test {
 namespace {
 
 // A SKILL.md whose front matter is an alias bomb of `levels` levels: nine aliases of the level
@@ -176,4 +177,5 @@ TEST(FrontMatterParse, EachBoundIsRefusedByNameAndWhatIsWithinThemIsRead) {
 }
 
 }  // namespace
+}  // namespace front_matter_bounds_test
 }  // namespace rr::testing

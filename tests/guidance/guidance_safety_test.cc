@@ -16,6 +16,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace guidance_safety_test {
 namespace {
 
 // The SKILL.md URIs skills/list offers.
@@ -245,4 +246,5 @@ TEST(HostileGuidance, FoldersSharedByAMillionPathsAreReadOnce) {
 }
 
 }  // namespace
+}  // namespace guidance_safety_test
 }  // namespace rr::testing

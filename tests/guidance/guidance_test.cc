@@ -15,6 +15,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace guidance_test {
 namespace {
 
 const char* const kFirstLine =
@@ -435,4 +436,5 @@ TEST(GuidanceCache, TheDefaultBranchMovingChangesWhatIsShown) {
 }
 
 }  // namespace
+}  // namespace guidance_test
 }  // namespace rr::testing

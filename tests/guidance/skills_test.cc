@@ -17,6 +17,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace skills_test {
 namespace {
 
 std::string Sha256(const std::string& bytes) {
@@ -166,4 +167,5 @@ TEST_F(Skills, AListingIsPagedByRepositoriesAndFollowsTheDefaultBranch) {
 }
 
 }  // namespace
+}  // namespace skills_test
 }  // namespace rr::testing

@@ -11,6 +11,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace changes_secrets_test {
 namespace {
 
 TEST(ChangesSecrets, ValuesInAddedAndRemovedLinesAreHidden) {
@@ -43,4 +44,5 @@ TEST(ChangesSecrets, ValuesInAddedAndRemovedLinesAreHidden) {
 }
 
 }  // namespace
+}  // namespace changes_secrets_test
 }  // namespace rr::testing

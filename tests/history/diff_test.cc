@@ -13,6 +13,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace diff_test {
 namespace {
 
 using history::CountsOf;
@@ -197,4 +198,5 @@ TEST(Diff, ErrorsSayWhichRefWasWrongAndHowToAsk) {
 }
 
 }  // namespace
+}  // namespace diff_test
 }  // namespace rr::testing

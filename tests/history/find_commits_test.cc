@@ -15,6 +15,7 @@
 #include "tests/secrets/generated_values.h"
 
 namespace rr::testing {
+namespace find_commits_test {
 namespace {
 
 // What find_commits said of each commit, by short id: the line after the commit's line.
@@ -467,4 +468,5 @@ TEST(FindCommitsRandom, EveryFoundCommitIsPlacedAsGitPlacesIt) {
 }
 
 }  // namespace
+}  // namespace find_commits_test
 }  // namespace rr::testing

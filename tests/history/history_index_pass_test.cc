@@ -15,6 +15,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace history_index_pass_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -137,4 +138,5 @@ TEST_F(HistoryIndexPass, WhetherAnIndexIsNeededFollowsTheRepositorysOwnGraph) {
 }
 
 }  // namespace
+}  // namespace history_index_pass_test
 }  // namespace rr::testing

@@ -25,6 +25,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace history_indexer_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -299,4 +300,5 @@ TEST_F(HistoryIndexerTest, TheServerProcessIndexesOnceItHasAnsweredAndStopsAtEnd
 }
 
 }  // namespace
+}  // namespace history_indexer_test
 }  // namespace rr::testing

@@ -12,6 +12,7 @@
 #include "tests/secrets/generated_values.h"
 
 namespace rr::testing {
+namespace log_served_test {
 namespace {
 
 const char kPartNote[] =
@@ -248,4 +249,5 @@ TEST(LogServedRoots, ARootHoldingOnlyWhatIsKeptOutIsNotListedAnEmptyOneIs) {
 }
 
 }  // namespace
+}  // namespace log_served_test
 }  // namespace rr::testing

@@ -17,6 +17,7 @@
 #include "tests/history/history_kit.h"
 
 namespace rr::testing {
+namespace log_test {
 namespace {
 
 using Tree = HistoryWriter::Tree;
@@ -781,4 +782,5 @@ TEST_F(LogAnswer, ArgumentErrorsSayWhatToGive) {
 }
 
 }  // namespace
+}  // namespace log_test
 }  // namespace rr::testing

@@ -10,6 +10,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace merge_base_test {
 namespace {
 
 std::vector<std::string> Sorted(std::vector<std::string> v) {
@@ -99,4 +100,5 @@ TEST_P(MergeBaseTest, CrissCrossHasTwoBestCommonAncestors) {
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutCommitGraph, MergeBaseTest, ::testing::Bool());
 
 }  // namespace
+}  // namespace merge_base_test
 }  // namespace rr::testing

@@ -15,6 +15,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace show_commit_test {
 namespace {
 
 using history::CountsOf;
@@ -483,4 +484,5 @@ TEST(ShowCommit, ErrorsSayWhatWasWrongAndHowToAsk) {
 }
 
 }  // namespace
+}  // namespace show_commit_test
 }  // namespace rr::testing

@@ -13,6 +13,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace builtin_hosts_test {
 namespace {
 
 TEST(BuiltinHosts, TheMirrorsHostsAreLoadedAndNoOthers) {
@@ -77,4 +78,5 @@ TEST(BuiltinHosts, AConfiguredPluginForTheKindWins) {
 }
 
 }  // namespace
+}  // namespace builtin_hosts_test
 }  // namespace rr::testing

@@ -11,6 +11,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace check_online_test {
 namespace {
 
 TEST(CheckOnline, ListsEachGroupAndSaysWhatItBrings) {
@@ -52,4 +53,5 @@ TEST(CheckOnline, ListsEachGroupAndSaysWhatItBrings) {
 }
 
 }  // namespace
+}  // namespace check_online_test
 }  // namespace rr::testing

@@ -12,6 +12,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace group_e2e_test {
 namespace {
 
 TEST(GroupEndToEnd, AnOrganisationIsListedSyncedReadAndLinked) {
@@ -67,4 +68,5 @@ TEST(GroupEndToEnd, AnOrganisationIsListedSyncedReadAndLinked) {
 }
 
 }  // namespace
+}  // namespace group_e2e_test
 }  // namespace rr::testing

@@ -13,6 +13,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace group_listing_test {
 namespace {
 
 const repo_reader::HostPlugin& Host(const std::string& kind) {
@@ -395,4 +396,5 @@ TEST(GroupListing, AGroupListsAtMostTheCap) {
 }
 
 }  // namespace
+}  // namespace group_listing_test
 }  // namespace rr::testing

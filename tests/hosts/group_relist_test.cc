@@ -24,6 +24,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace group_relist_test {
 namespace {
 
 using std::chrono::seconds;
@@ -436,4 +437,5 @@ TEST(GroupsConfig, ListEveryIsATimeOfAtLeastAMinute) {
 }
 
 }  // namespace
+}  // namespace group_relist_test
 }  // namespace rr::testing

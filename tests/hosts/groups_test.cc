@@ -17,6 +17,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace groups_test {
 namespace {
 
 std::string Repo(const std::string& full_name, bool archived = false) {
@@ -244,4 +245,5 @@ TEST_F(GroupsTest, TheTokenGoesToTheApiAndNowhereInTheKeptListing) {
 }
 
 }  // namespace
+}  // namespace groups_test
 }  // namespace rr::testing

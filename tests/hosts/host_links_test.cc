@@ -12,6 +12,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace host_links_test {
 namespace {
 
 class HostLinksTest : public ::testing::Test {
@@ -177,4 +178,5 @@ TEST_F(HostLinksTest, AHostKindWithoutAPluginGetsNoLink) {
 }
 
 }  // namespace
+}  // namespace host_links_test
 }  // namespace rr::testing

@@ -7,6 +7,7 @@
 
 #include <string>
 
+namespace host_plugins_test {
 namespace {
 
 using repo_reader::GroupQuery;
@@ -267,3 +268,4 @@ TEST_F(HostPlugins, StatusesSayWhatTheyMean) {
 }
 
 }  // namespace
+}  // namespace host_plugins_test

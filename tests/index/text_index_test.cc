@@ -17,6 +17,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr {
+namespace text_index_test {
 namespace {
 
 using rr::testing::TempDir;
@@ -284,4 +285,5 @@ TEST(TextIndex, AChangedFileWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
 }
 
 }  // namespace
+}  // namespace text_index_test
 }  // namespace rr

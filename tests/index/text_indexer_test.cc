@@ -17,6 +17,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace text_indexer_test {
 namespace {
 
 using std::chrono::hours;
@@ -150,4 +151,5 @@ TEST_F(TextIndexerTest, StopReturnsPromptlyWhileItWaits) {
 }
 
 }  // namespace
+}  // namespace text_indexer_test
 }  // namespace rr::testing

@@ -14,6 +14,7 @@
 #include "core/search/text_search.h"
 
 namespace rr {
+namespace trigrams_test {
 namespace {
 
 std::set<uint32_t> TrigramsIn(std::string_view line) {
@@ -134,4 +135,5 @@ TEST(Trigrams, NeverRequiresWhatAMatchLacks) {
 }
 
 }  // namespace
+}  // namespace trigrams_test
 }  // namespace rr

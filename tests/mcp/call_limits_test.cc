@@ -8,6 +8,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace call_limits_test {
 namespace {
 
 // 100^4 files: each level's 100 folders are one shared tree, so git stores a few objects.
@@ -61,4 +62,5 @@ TEST(CallLimits, VisibilityOfAFolderWithNothingServedIsBoundedWork) {
 }
 
 }  // namespace
+}  // namespace call_limits_test
 }  // namespace rr::testing

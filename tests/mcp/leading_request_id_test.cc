@@ -9,6 +9,7 @@
 #include "core/util/json_text.h"
 
 namespace rr::testing {
+namespace leading_request_id_test {
 namespace {
 
 TEST(LeadingRequestId, ReadsATopLevelIntegerOrStringAsTheServerWritesIds) {
@@ -67,4 +68,5 @@ TEST(LeadingRequestId, TheOversizedErrorCarriesIt) {
 }
 
 }  // namespace
+}  // namespace leading_request_id_test
 }  // namespace rr::testing

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace rr {
+namespace line_framer_test {
 namespace {
 
 struct Seen {
@@ -90,4 +91,5 @@ TEST(LineFramer, AStreamWithNoNewlineHoldsNoMoreThanTheLimit) {
 }
 
 }  // namespace
+}  // namespace line_framer_test
 }  // namespace rr

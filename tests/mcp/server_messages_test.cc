@@ -18,6 +18,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace server_messages_test {
 namespace {
 
 using Json = Poco::JSON::Object::Ptr;
@@ -428,4 +429,5 @@ TEST(ServerProgress, BlameSaysHowManyLinesHaveTheirCommit) {
 }
 
 }  // namespace
+}  // namespace server_messages_test
 }  // namespace rr::testing

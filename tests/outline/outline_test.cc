@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace rr {
+namespace outline_test {
 namespace {
 
 // "line: text" for each entry (Markdown: "line: ## text"), for one comparison per file.
@@ -404,4 +405,5 @@ TEST(Outline, AStoppedCallReturnsWhatItFound) {
 }
 
 }  // namespace
+}  // namespace outline_test
 }  // namespace rr

@@ -18,6 +18,7 @@
 #include "repo_reader/plugin_abi.h"
 
 namespace rr::testing {
+namespace abi_lock_test {
 namespace {
 
 constexpr const char* kAbiHeaders[] = {"plugin_abi.h"};
@@ -146,4 +147,5 @@ TEST(AbiLock, CommentsAndWhitespaceDoNotCountAndEverythingElseDoes) {
 }
 
 }  // namespace
+}  // namespace abi_lock_test
 }  // namespace rr::testing

@@ -23,6 +23,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace containment_test {
 namespace {
 
 constexpr const char* kPlanted = "PLANTED-0123456789abcdef";
@@ -232,4 +233,5 @@ TEST_F(PluginContainment, AnswersWithoutTheKeywordAreFilteredByTheOtherDetectors
 }
 
 }  // namespace
+}  // namespace containment_test
 }  // namespace rr::testing

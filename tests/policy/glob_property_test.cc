@@ -16,6 +16,7 @@
 #include "core/policy/glob.h"
 
 namespace rr {
+namespace glob_property_test {
 namespace {
 
 char Fold(char c, bool ic) {
@@ -269,4 +270,5 @@ TEST(GlobProperty, NestedDoubleStarsOnADeepPathAreAnsweredAtOnce) {
 }
 
 }  // namespace
+}  // namespace glob_property_test
 }  // namespace rr

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace rr {
+namespace path_policy_test {
 namespace {
 
 RepoPath P(const char* s) { return *RepoPath::Parse(s); }
@@ -291,4 +292,5 @@ TEST(PathPolicy, ChildFastPathsAgreeWithTheWholePath) {
 }
 
 }  // namespace
+}  // namespace path_policy_test
 }  // namespace rr

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace rr {
+namespace repo_path_test {
 namespace {
 
 TEST(RepoPath, LeadingAndTrailingSlashesAreIgnored) {
@@ -44,4 +45,5 @@ TEST(RepoPath, ServableEntryNames) {
 }
 
 }  // namespace
+}  // namespace repo_path_test
 }  // namespace rr

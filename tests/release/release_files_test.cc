@@ -15,6 +15,7 @@
 #include "core/version.h"
 
 namespace rr::testing {
+namespace release_files_test {
 namespace {
 
 const std::string kSource = RR_SOURCE_DIR;
@@ -129,4 +130,5 @@ TEST(ReleaseFiles, TheDocsNameThisVersionsPackagesAndImage) {
 }
 
 }  // namespace
+}  // namespace release_files_test
 }  // namespace rr::testing

@@ -9,6 +9,7 @@
 #include <thread>
 
 namespace rr::testing {
+namespace clock_test {
 namespace {
 
 using std::chrono::hours;
@@ -95,4 +96,5 @@ TEST(SteadyClock, WaitsUntilItsTimeOrItsCondition) {
 }
 
 }  // namespace
+}  // namespace clock_test
 }  // namespace rr::testing

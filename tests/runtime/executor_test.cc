@@ -8,6 +8,7 @@
 #include <future>
 
 namespace rr::testing {
+namespace executor_test {
 namespace {
 
 TEST(BoundedExecutor, RunsEveryTaskOnItsOwnThreads) {
@@ -86,4 +87,5 @@ TEST(BoundedExecutor, StopDropsTheQueueWaitsForTheRunningAndRefusesMore) {
 }
 
 }  // namespace
+}  // namespace executor_test
 }  // namespace rr::testing

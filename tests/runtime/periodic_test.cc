@@ -17,6 +17,7 @@
 #include "core/runtime/clock.h"
 
 namespace rr::testing {
+namespace periodic_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -176,4 +177,5 @@ TEST(PeriodicService, StopReturnsPromptlyWhileItWaits) {
 }
 
 }  // namespace
+}  // namespace periodic_test
 }  // namespace rr::testing

@@ -9,6 +9,7 @@
 #include "core/runtime/service.h"
 
 namespace rr::testing {
+namespace runtime_test {
 namespace {
 
 class Recorded : public BackgroundService {
@@ -59,4 +60,5 @@ TEST(Runtime, AServiceStartedLaterStartsOnlyWhenAskedAndNeverAfterStop) {
 }
 
 }  // namespace
+}  // namespace runtime_test
 }  // namespace rr::testing

@@ -14,7 +14,7 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_arguments {
 namespace {
 
 // 1 MiB of one letter no answer writes a run of: an answer holding a run of it longer than an
@@ -156,4 +156,4 @@ TEST(HostileArguments, AnEchoSaysHowLongTheTextWas) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_arguments

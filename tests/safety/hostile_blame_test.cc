@@ -12,6 +12,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace hostile_blame_test {
 namespace {
 
 using safety::Entries;
@@ -219,4 +220,5 @@ TEST(HostileBlame, ARenameBesideADeletedFileNotServedStopsRatherThanReadIt) {
 }
 
 }  // namespace
+}  // namespace hostile_blame_test
 }  // namespace rr::testing

@@ -8,7 +8,7 @@
 
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_config {
 namespace {
 
 namespace fs = std::filesystem;
@@ -173,4 +173,4 @@ TEST(HostileConfig, BareRepositoryWithProgramsInItsConfigurationRunsNothing) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_config

@@ -5,7 +5,7 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_files {
 namespace {
 
 struct FilesRepo {
@@ -146,4 +146,4 @@ TEST_F(HostileFiles, FileLongerThanTheAnswerIsCutWithTheLineToContinueFrom) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_files

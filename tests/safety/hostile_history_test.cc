@@ -12,7 +12,7 @@
 #include "tests/history/history_support.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_history {
 namespace {
 
 namespace fs = std::filesystem;
@@ -265,4 +265,4 @@ TEST(HostileHistory, AMailmapDoesNotRenameTheAuthor) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_history

@@ -15,7 +15,7 @@
 #include "core/git/pack_reader.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_pack {
 namespace {
 
 namespace fs = std::filesystem;
@@ -494,4 +494,4 @@ TEST(HostilePack, TheServerAnswersABrokenPackedFileWithAnError) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_pack

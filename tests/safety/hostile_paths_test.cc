@@ -8,7 +8,7 @@
 #include "core/policy/glob.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_paths {
 namespace {
 
 const char* const kCredentialFiles[] = {".env",
@@ -373,4 +373,4 @@ TEST(HostilePaths, MatchingAPathOrItsFoldersAgreesWithMatchingEachFolder) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_paths

@@ -23,6 +23,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace hostile_patterns_test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -247,4 +248,5 @@ TEST_F(HostileRegex, LogAndFindCommitsNameTheCommitTheyGaveUpOn) {
 }
 
 }  // namespace
+}  // namespace hostile_patterns_test
 }  // namespace rr::testing

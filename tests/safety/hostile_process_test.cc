@@ -9,7 +9,7 @@
 #include "tests/safety/hostile_kit.h"
 #include "tests/testkit/mcp_process.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_process {
 namespace {
 
 namespace fs = std::filesystem;
@@ -172,4 +172,4 @@ TEST(HostileEndToEnd, EnvironmentAndMachineGitConfigurationChangeNothing) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_process

@@ -10,7 +10,7 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_refs {
 namespace {
 
 namespace fs = std::filesystem;
@@ -339,4 +339,4 @@ TEST(HostileRefs, CorruptPackedRefsAnswersClearlyWithoutCrashing) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_refs

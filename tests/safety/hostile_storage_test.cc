@@ -8,7 +8,7 @@
 
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_storage {
 namespace {
 
 namespace fs = std::filesystem;
@@ -209,4 +209,4 @@ TEST(HostileStorage, AlternatesAreReadAsObjectStorageOnly) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_storage

@@ -9,7 +9,7 @@
 #include "core/util/text.h"
 #include "tests/safety/hostile_kit.h"
 
-namespace rr::testing::safety {
+namespace rr::testing::safety::hostile_tree {
 namespace {
 
 namespace fs = std::filesystem;
@@ -407,4 +407,4 @@ TEST(HostileTree, SymbolicLinksAreAnsweredWithTheirTargetNeverItsContents) {
 }
 
 }  // namespace
-}  // namespace rr::testing::safety
+}  // namespace rr::testing::safety::hostile_tree

@@ -5,6 +5,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace review_findings_test {
 namespace {
 
 bool Contains(const std::string& s, const std::string& part) {
@@ -134,4 +135,5 @@ TEST(HostileReview, ListReposCountsOnlyRefsThatReachACommit) {
 }
 
 }  // namespace
+}  // namespace review_findings_test
 }  // namespace rr::testing

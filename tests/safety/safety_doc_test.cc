@@ -10,6 +10,7 @@
 #include <string>
 
 namespace rr::testing {
+namespace safety_doc_test {
 namespace {
 
 std::string ReadSource(const std::string& rel) {
@@ -71,4 +72,5 @@ TEST(SafetyDoc, EveryHostileRepositoryTestIsNamedHere) {
 }
 
 }  // namespace
+}  // namespace safety_doc_test
 }  // namespace rr::testing

@@ -17,6 +17,7 @@
 #include "tests/testkit/mcp_process.h"
 
 namespace rr::testing {
+namespace example_plugin_e2e_test {
 namespace {
 
 // Acme tokens with valid checksums (the format: sdk/examples/acme-tokens/acme_tokens.cc).
@@ -332,4 +333,5 @@ TEST_F(ExamplePluginLibcxx, ASettingThePluginRefusesStopsTheServerWithItsReason)
 }
 
 }  // namespace
+}  // namespace example_plugin_e2e_test
 }  // namespace rr::testing

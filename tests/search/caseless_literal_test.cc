@@ -11,6 +11,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace caseless_literal_test {
 namespace {
 
 char Fold(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -143,4 +144,5 @@ TEST(CaselessLiteral, AgreesWithGitGrepOnAFile) {
 }
 
 }  // namespace
+}  // namespace caseless_literal_test
 }  // namespace rr::testing

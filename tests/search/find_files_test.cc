@@ -21,6 +21,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace find_files_test {
 namespace {
 
 std::string Json(const std::string& s) {
@@ -512,4 +513,5 @@ TEST(FindFilesPatterns, PastTheTimeLimitTheAnswerSaysItIsPartial) {
 }
 
 }  // namespace
+}  // namespace find_files_test
 }  // namespace rr::testing

@@ -8,7 +8,7 @@
 
 #include "tests/search/search_kit.h"
 
-namespace rr::testing::search {
+namespace rr::testing::search::grep {
 namespace {
 
 // A repository of text files made of a few words, so that patterns match often and in runs.
@@ -201,4 +201,4 @@ TEST_F(GrepTest, AnAnswerLargerThanTheCapSaysHowToNarrow) {
 }
 
 }  // namespace
-}  // namespace rr::testing::search
+}  // namespace rr::testing::search::grep

@@ -19,7 +19,7 @@
 #include "core/index/repo_text_index.h"
 #include "tests/search/search_kit.h"
 
-namespace rr::testing::search {
+namespace rr::testing::search::indexed_search {
 namespace {
 
 namespace fs = std::filesystem;
@@ -375,4 +375,4 @@ TEST_F(IndexedSearch, ContentsNoRepositoryNamesAreDroppedFromTheStore) {
 }
 
 }  // namespace
-}  // namespace rr::testing::search
+}  // namespace rr::testing::search::indexed_search

@@ -19,7 +19,7 @@
 #include "tests/testkit/mcp_process.h"
 #include "tests/testkit/text_checks.h"
 
-namespace rr::testing::search {
+namespace rr::testing::search::search_bounds {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -303,4 +303,4 @@ TEST(SearchBounds, FindFilesPagesPastWhatItKeepsAcrossRepositories) {
 }
 
 }  // namespace
-}  // namespace rr::testing::search
+}  // namespace rr::testing::search::search_bounds

@@ -8,7 +8,7 @@
 #include "tests/search/search_kit.h"
 #include "tests/secrets/generated_values.h"
 
-namespace rr::testing::search {
+namespace rr::testing::search::search_safety {
 namespace {
 
 std::string Args(const std::string& pattern, const std::string& more = "") {
@@ -176,4 +176,4 @@ TEST_F(GuessedSecrets, ContextAndLimitsAreAsIfTheDroppedLineHadNotMatched) {
 }
 
 }  // namespace
-}  // namespace rr::testing::search
+}  // namespace rr::testing::search::search_safety

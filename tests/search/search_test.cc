@@ -5,7 +5,7 @@
 
 #include "tests/search/search_kit.h"
 
-namespace rr::testing::search {
+namespace rr::testing::search::search_tool {
 namespace {
 
 std::string Args(const std::string& pattern, const std::string& more = "") {
@@ -234,4 +234,4 @@ TEST(Search, RepositoriesWithoutThePathAreNamed) {
 }
 
 }  // namespace
-}  // namespace rr::testing::search
+}  // namespace rr::testing::search::search_tool

@@ -8,7 +8,7 @@
 #include "tests/search/search_kit.h"
 #include "tests/secrets/generated_values.h"
 
-namespace rr::testing::search {
+namespace rr::testing::search::text_search {
 namespace {
 
 std::string Flatten(const SearchResult& r) {
@@ -167,4 +167,4 @@ TEST(TextPatternTest, OneLineNotEmptyAndEreChecked) {
 }
 
 }  // namespace
-}  // namespace rr::testing::search
+}  // namespace rr::testing::search::text_search

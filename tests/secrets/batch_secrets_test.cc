@@ -11,6 +11,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace batch_secrets_test {
 namespace {
 
 class BatchSecrets : public ::testing::Test {
@@ -64,4 +65,5 @@ TEST_F(BatchSecrets, APrivateKeyInTheSecondFileIsHiddenEvenInAWindowInsideIt) {
 }
 
 }  // namespace
+}  // namespace batch_secrets_test
 }  // namespace rr::testing

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+namespace detectors_test {
 namespace {
 
 using repo_reader::TextKind;
@@ -944,3 +945,4 @@ TEST(DetectorPlugin, EmptyAndBinaryLookingTextsAreScannedWithoutFailure) {
 }
 
 }  // namespace
+}  // namespace detectors_test

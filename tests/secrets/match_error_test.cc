@@ -10,6 +10,7 @@
 #include "core/secrets/secret_filter.h"
 
 namespace rr {
+namespace match_error_test {
 namespace {
 
 std::shared_ptr<const SecretFilter> MatchErrorFilter() {
@@ -45,4 +46,5 @@ TEST(SecretPatternMatchError, IsADetectorFailureAndTheTextIsWithheld) {
 }
 
 }  // namespace
+}  // namespace match_error_test
 }  // namespace rr

@@ -7,6 +7,7 @@
 #include <string>
 
 namespace rr {
+namespace problem_filter_test {
 namespace {
 
 std::string Shown(const std::string& line) {
@@ -36,4 +37,5 @@ TEST(LastResortDetectors, KeepWhatAProblemLineNeedsToBeUnderstood) {
 }
 
 }  // namespace
+}  // namespace problem_filter_test
 }  // namespace rr

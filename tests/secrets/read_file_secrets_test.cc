@@ -12,6 +12,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace read_file_secrets_test {
 namespace {
 
 struct Case {
@@ -194,4 +195,5 @@ TEST_F(BuiltinDetectorsThroughReadFile, AboutNamesTheDetectorsInForce) {
 }
 
 }  // namespace
+}  // namespace read_file_secrets_test
 }  // namespace rr::testing

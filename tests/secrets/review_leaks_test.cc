@@ -17,6 +17,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace review_leaks_test {
 namespace {
 
 class ReviewLeaks : public ::testing::Test {
@@ -252,4 +253,5 @@ TEST(ReviewLeaksLoader, APluginFolderOthersCanWriteIsRefusedEvenThroughALink) {
 }
 
 }  // namespace
+}  // namespace review_leaks_test
 }  // namespace rr::testing

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 namespace rr {
+namespace secret_filter_test {
 namespace {
 
 using repo_reader::ScanInput;
@@ -285,4 +286,5 @@ TEST(HiddenNote, SaysHowManyWereHidden) {
 }
 
 }  // namespace
+}  // namespace secret_filter_test
 }  // namespace rr

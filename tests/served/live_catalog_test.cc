@@ -18,6 +18,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace live_catalog_test {
 namespace {
 
 std::shared_ptr<const Catalog> CatalogOf(std::vector<RepoConfig> repos) {
@@ -153,4 +154,5 @@ TEST(LiveCatalog, AnHttpTokensSetFollowsTheSwap) {
 }
 
 }  // namespace
+}  // namespace live_catalog_test
 }  // namespace rr::testing

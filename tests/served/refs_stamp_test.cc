@@ -15,6 +15,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr::testing {
+namespace refs_stamp_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -246,4 +247,5 @@ TEST_F(RefsStampTest, OfHeadIsNeverTrustedWhenTheBranchLeadsElsewhere) {
 }
 
 }  // namespace
+}  // namespace refs_stamp_test
 }  // namespace rr::testing

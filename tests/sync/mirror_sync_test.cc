@@ -8,6 +8,7 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing {
+namespace mirror_sync_test {
 namespace {
 
 // An origin repository "shop" with served files, an excluded folder and a credential file.
@@ -272,4 +273,5 @@ TEST(MirrorSync, TheSyncerSyncsEveryMirrorWithBoundedConcurrency) {
 }
 
 }  // namespace
+}  // namespace mirror_sync_test
 }  // namespace rr::testing

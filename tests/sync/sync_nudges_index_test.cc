@@ -15,6 +15,7 @@
 #include "tests/sync/sync_kit.h"
 
 namespace rr::testing {
+namespace sync_nudges_index_test {
 namespace {
 
 using std::chrono::hours;
@@ -181,4 +182,5 @@ TEST(SyncNudgesIndex, ASyncThatLandsCommitsHasTheMirrorsHistoryIndexCaughtUpAtOn
 }
 
 }  // namespace
+}  // namespace sync_nudges_index_test
 }  // namespace rr::testing

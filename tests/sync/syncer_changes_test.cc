@@ -12,6 +12,7 @@
 #include "tests/testkit/text_checks.h"
 
 namespace rr::testing {
+namespace syncer_changes_test {
 namespace {
 
 struct Logged {
@@ -97,4 +98,5 @@ TEST(SyncerChanges, RemovingAMirrorStopsItsSyncUnderWay) {
 }
 
 }  // namespace
+}  // namespace syncer_changes_test
 }  // namespace rr::testing

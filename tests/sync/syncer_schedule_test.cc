@@ -13,6 +13,7 @@
 #include "tests/sync/sync_kit.h"
 
 namespace rr::testing {
+namespace syncer_schedule_test {
 namespace {
 
 using std::chrono::seconds;
@@ -121,4 +122,5 @@ TEST(SyncerSchedule, StopReturnsPromptlyWhileItWaitsForTheNextSync) {
 }
 
 }  // namespace
+}  // namespace syncer_schedule_test
 }  // namespace rr::testing

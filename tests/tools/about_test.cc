@@ -10,6 +10,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace about_test {
 namespace {
 
 TEST(About, NameVersionStatusReadOnlyAndRepositoryCount) {
@@ -64,4 +65,5 @@ TEST(About, EveryToolIsAnnouncedReadOnly) {
 }
 
 }  // namespace
+}  // namespace about_test
 }  // namespace rr::testing

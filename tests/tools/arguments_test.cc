@@ -11,6 +11,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace arguments_test {
 namespace {
 
 class Arguments : public ::testing::Test {
@@ -181,4 +182,5 @@ TEST_F(Arguments, BadPaths) {
 }
 
 }  // namespace
+}  // namespace arguments_test
 }  // namespace rr::testing

@@ -12,6 +12,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace blame_test {
 namespace {
 
 // Commits what is staged as `author`, on `date` (YYYY-MM-DD, noon UTC); returns the commit.
@@ -288,4 +289,5 @@ TEST(BlameSecrets, SecretsInLinesAndInCommitLinesAreHidden) {
 }
 
 }  // namespace
+}  // namespace blame_test
 }  // namespace rr::testing

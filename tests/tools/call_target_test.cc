@@ -18,6 +18,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace call_target_test {
 namespace {
 
 // A tool that shows what its target resolved to, and nothing of its own.
@@ -335,4 +336,5 @@ TEST_F(CallTargetTest, OneRepositoryOrSeveral) {
 }
 
 }  // namespace
+}  // namespace call_target_test
 }  // namespace rr::testing

@@ -14,6 +14,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_files_outline_test {
 namespace {
 
 class ListFilesOutline : public ::testing::Test {
@@ -154,4 +155,5 @@ TEST_F(ListFilesOutline, PagingThroughACutOutlineShowsEveryFileWithAllItsHeading
 }
 
 }  // namespace
+}  // namespace list_files_outline_test
 }  // namespace rr::testing

@@ -11,6 +11,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_files_test {
 namespace {
 
 std::string Numbered(const std::string& prefix, int i, const std::string& suffix) {
@@ -299,4 +300,5 @@ TEST_F(ListFiles, ACutListingOfLongUtf8NamesStillEndsWithTheNote) {
 }
 
 }  // namespace
+}  // namespace list_files_test
 }  // namespace rr::testing

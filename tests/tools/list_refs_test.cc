@@ -9,6 +9,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_refs_test {
 namespace {
 
 // main: c1 (2026-01-01) - c2 - c5; release/2.1 at c3, release/2.2 at c4 (from c2); hotfix at
@@ -169,4 +170,5 @@ TEST_F(ListRefs, ARepositoryWithNoCommitYet) {
 }
 
 }  // namespace
+}  // namespace list_refs_test
 }  // namespace rr::testing

@@ -18,6 +18,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_repos_cache_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -138,4 +139,5 @@ TEST_F(ListReposCache, ACatalogOfASubsetFindsTheSameEntries) {
 }
 
 }  // namespace
+}  // namespace list_repos_cache_test
 }  // namespace rr::testing

@@ -15,6 +15,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_repos_mirror_test {
 namespace {
 
 // A configuration serving one mirror `acme/shop` kept at `dir`, with `state`.
@@ -90,4 +91,5 @@ TEST(ListReposMirror, NoAnswerNamesTheMirrorsFolder) {
 }
 
 }  // namespace
+}  // namespace list_repos_mirror_test
 }  // namespace rr::testing

@@ -25,6 +25,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_repos_paging_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -309,4 +310,5 @@ TEST_F(ListReposPaging, EntriesShowWhatGitShowsOnceRead) {
 }
 
 }  // namespace
+}  // namespace list_repos_paging_test
 }  // namespace rr::testing

@@ -9,6 +9,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace list_repos_test {
 namespace {
 
 class ListRepos : public ::testing::Test {
@@ -127,4 +128,5 @@ TEST_F(ListRepos, NoRepositoryListed) {
 }
 
 }  // namespace
+}  // namespace list_repos_test
 }  // namespace rr::testing

@@ -17,6 +17,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace overview_test {
 namespace {
 
 class Overview : public ::testing::Test {
@@ -305,4 +306,5 @@ TEST_F(Overview, ListedAfterListFiles) {
 }
 
 }  // namespace
+}  // namespace overview_test
 }  // namespace rr::testing

@@ -16,6 +16,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace read_file_batch_test {
 namespace {
 
 std::string Numbered(const std::string& name, int lines) {
@@ -304,4 +305,5 @@ TEST_F(ReadFileBatch, ACutNamesThePathItsStartLineAndTheFilesNotReached) {
 }
 
 }  // namespace
+}  // namespace read_file_batch_test
 }  // namespace rr::testing

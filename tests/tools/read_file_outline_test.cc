@@ -12,6 +12,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace read_file_outline_test {
 namespace {
 
 const char* const kGuide =
@@ -219,4 +220,5 @@ TEST_F(ReadFileOutline, OutlinesOfSeveralFilesAtOnce) {
 }
 
 }  // namespace
+}  // namespace read_file_outline_test
 }  // namespace rr::testing

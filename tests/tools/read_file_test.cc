@@ -10,6 +10,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace read_file_test {
 namespace {
 
 std::string NumberedFile(int lines) {
@@ -547,4 +548,5 @@ TEST_F(ReadFileAtRefs, UnknownOrRefusedRefs) {
 }
 
 }  // namespace
+}  // namespace read_file_test
 }  // namespace rr::testing

@@ -10,6 +10,7 @@
 #include "tests/tools/tool_test_support.h"
 
 namespace rr::testing {
+namespace served_paths_test {
 namespace {
 
 class ServedPaths : public ::testing::Test {
@@ -179,4 +180,5 @@ TEST_F(ServedPaths, OnlyPartServedIsSaidByListRepos) {
 }
 
 }  // namespace
+}  // namespace served_paths_test
 }  // namespace rr::testing

@@ -11,6 +11,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr {
+namespace ere_test {
 namespace {
 
 using testing::Run;
@@ -411,4 +412,5 @@ TEST(Ere, MultilineMatchesEachLineOnItsOwn) {
 }
 
 }  // namespace
+}  // namespace ere_test
 }  // namespace rr

@@ -20,6 +20,7 @@
 #include "core/util/sanitizers.h"
 
 namespace rr {
+namespace heap_trim_test {
 namespace {
 
 TEST(HeapTrim, TwoThreadsMakingTheProcesssFirstCallAtOnceBothReturn) {
@@ -96,4 +97,5 @@ TEST(HeapTrim, AThreadsFreedMemoryGoesBackAfterALargeBlockWasFreed) {
 }
 
 }  // namespace
+}  // namespace heap_trim_test
 }  // namespace rr

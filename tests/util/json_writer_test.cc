@@ -10,6 +10,7 @@
 #include <string>
 
 namespace rr {
+namespace json_writer_test {
 namespace {
 
 Poco::JSON::Object::Ptr Parse(const std::string& text) {
@@ -83,4 +84,5 @@ TEST(JsonWriter, MisuseThrowsInsteadOfWritingBrokenJson) {
 }
 
 }  // namespace
+}  // namespace json_writer_test
 }  // namespace rr

@@ -15,6 +15,7 @@
 #include "tests/testkit/git_fixture.h"
 
 namespace rr {
+namespace private_folder_test {
 namespace {
 
 using rr::testing::TempDir;
@@ -89,4 +90,5 @@ TEST(PrivateFolder, ARelativePathIsRefusedWithWhatWasGiven) {
 }
 
 }  // namespace
+}  // namespace private_folder_test
 }  // namespace rr

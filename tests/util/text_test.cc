@@ -9,6 +9,7 @@
 #include "core/util/json_text.h"
 
 namespace rr {
+namespace text_test {
 namespace {
 
 TEST(Text, DisplayNameEscapesControlCharactersAndInvalidUtf8) {
@@ -84,4 +85,5 @@ TEST(JsonText, AlwaysValidJsonWhateverTheBytes) {
 }
 
 }  // namespace
+}  // namespace text_test
 }  // namespace rr

@@ -8,6 +8,7 @@
 #include <string>
 
 namespace rr {
+namespace when_test {
 namespace {
 
 // Seconds since 1970 of a UTC date and time, by the C library (not by the code under test).
@@ -153,4 +154,5 @@ TEST(When, ADateThatDoesNotExistIsRefusedSayingSo) {
 }
 
 }  // namespace
+}  // namespace when_test
 }  // namespace rr

@@ -12,6 +12,7 @@
 #include <string>
 
 namespace rr::testing {
+namespace yaml_load_test {
 namespace {
 
 std::string Describe(const YAML::Node& n, const std::string& at) {
@@ -182,4 +183,5 @@ TEST(LoadYaml, ALargeTreeIsFreedAsideAndTheNodeLetGo) {
 }
 
 }  // namespace
+}  // namespace yaml_load_test
 }  // namespace rr::testing
