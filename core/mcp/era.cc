@@ -232,4 +232,18 @@ bool DecodeHeaderValue(const std::string& raw, std::string* out) {
   return true;
 }
 
+std::string ErrorMessage(std::string_view id_json, const RpcError& error) {
+  JsonWriter w;
+  w.BeginObject()
+      .Field("jsonrpc", "2.0")
+      .Key("id")
+      .Raw(id_json.empty() ? std::string_view("null") : id_json)
+      .Key("error")
+      .BeginObject()
+      .Field("code", error.code)
+      .Field("message", error.message);
+  if (!error.data_json.empty()) w.Key("data").Raw(error.data_json);
+  return w.End().End().Take();
+}
+
 }  // namespace rr

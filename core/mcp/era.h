@@ -19,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace rr {
 
@@ -56,6 +57,11 @@ struct RpcError {
   bool malformed = false;
   explicit operator bool() const { return code != 0; }
 };
+
+// A JSON-RPC error message for request `id_json` (its id as JSON text; "" for null): the one
+// writer of every error the server sends, whether the server, the HTTP transport or the HTTP
+// front refuses the request.
+std::string ErrorMessage(std::string_view id_json, const RpcError& error);
 
 // The Streamable HTTP request headers the protocol checks against the body (trimmed; absent
 // ones empty optionals).

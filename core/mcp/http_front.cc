@@ -22,7 +22,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "core/util/json_text.h"
+#include "core/mcp/era.h"
 
 namespace rr {
 
@@ -33,8 +33,6 @@ using Clock = std::chrono::steady_clock;
 using boost::system::error_code;
 
 namespace {
-
-constexpr int kInvalidRequest = -32600;
 
 bool SameName(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -124,9 +122,8 @@ std::string HttpDate() {
   return buf;
 }
 
-std::string ErrorJson(int code, const std::string& message) {
-  return "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + std::to_string(code) +
-         ",\"message\":" + JsonQuote(message) + "}}";
+std::string ErrorJson(int code, std::string message) {
+  return ErrorMessage("", {code, std::move(message)});
 }
 
 // A whole response that closes its connection (the front's own refusals).

@@ -8,9 +8,10 @@
 #include <sstream>
 
 #include "core/index/repo_text_index.h"
+#include "core/mcp/era.h"
 #include "core/policy/glob.h"
 #include "core/secrets/server_log.h"
-#include "core/util/json_text.h"
+#include "core/util/json_writer.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -205,9 +206,8 @@ void SendUnread(const HTTPServerRequest&, HTTPServerResponse& res, int status,
   Send(res, status, body, content_type);
 }
 
-std::string ErrorBody(int code, const std::string& message) {
-  return "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + std::to_string(code) +
-         ",\"message\":" + JsonQuote(message) + "}}";
+std::string ErrorBody(int code, std::string message) {
+  return ErrorMessage("", {code, std::move(message)});
 }
 
 // The bearer token an Authorization header holds; "" when it holds none.
@@ -227,15 +227,21 @@ std::string Presented(const HTTPServerRequest& req) {
 void Unauthorized(const HTTPServerRequest& req, HTTPServerResponse& res) {
   const bool sent = req.has("Authorization");
   res.set("WWW-Authenticate", sent ? "Bearer error=\"invalid_token\"" : "Bearer");
-  Send(res, 401,
-       "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":" +
-           JsonQuote(std::string("unauthorized: ") +
-                     (sent ? "the Authorization header sent does not hold a token this server "
-                             "accepts (it is not repeated here); "
-                           : "this server needs a token; ") +
-                     "send the header `Authorization: Bearer <token>` with the token its "
-                     "operator gave you") +
-           ",\"data\":{\"header\":\"Authorization\",\"scheme\":\"Bearer\"}}}");
+  RpcError e;
+  e.code = kInvalidRequest;
+  e.message = std::string("unauthorized: ") +
+              (sent ? "the Authorization header sent does not hold a token this server "
+                      "accepts (it is not repeated here); "
+                    : "this server needs a token; ") +
+              "send the header `Authorization: Bearer <token>` with the token its operator "
+              "gave you";
+  e.data_json = JsonWriter()
+                    .BeginObject()
+                    .Field("header", "Authorization")
+                    .Field("scheme", "Bearer")
+                    .End()
+                    .Take();
+  Send(res, 401, ErrorMessage("", e));
 }
 
 }  // namespace

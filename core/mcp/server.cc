@@ -522,20 +522,9 @@ void McpServer::Worker() {
 // --- answers ----------------------------------------------------------------------------------
 
 std::string McpServer::OversizedMessageError(size_t limit, std::string_view head) {
-  const std::string id = LeadingRequestId(head);
-  return JsonWriter()
-      .BeginObject()
-      .Field("jsonrpc", "2.0")
-      .Key("id")
-      .Raw(id.empty() ? "null" : id)
-      .Key("error")
-      .BeginObject()
-      .Field("code", kInvalidRequest)
-      .Field("message",
-             "message refused: larger than " + WithCommas(limit) + " bytes; send smaller messages")
-      .End()
-      .End()
-      .Take();
+  return ErrorMessage(LeadingRequestId(head),
+                      {kInvalidRequest, "message refused: larger than " + WithCommas(limit) +
+                                            " bytes; send smaller messages"});
 }
 
 void McpServer::Reply(const Request& req, const std::string& result_json) {
@@ -564,17 +553,7 @@ void McpServer::Answered() {
 
 void McpServer::ReplyError(const Request& req, const RpcError& error) {
   Outgoing out;
-  JsonWriter w;
-  w.BeginObject()
-      .Field("jsonrpc", "2.0")
-      .Key("id")
-      .Raw(req.id.empty() ? "null" : req.id)
-      .Key("error")
-      .BeginObject()
-      .Field("code", error.code)
-      .Field("message", error.message);
-  if (!error.data_json.empty()) w.Key("data").Raw(error.data_json);
-  out.json = w.End().End().Take();
+  out.json = ErrorMessage(req.id, error);
   out.error_code = error.code;
   out.modern = req.era == Era::kModern;
   out.malformed = error.malformed;
