@@ -155,7 +155,10 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
       pipeline_(std::move(pipeline)),
       sink_(std::move(sink)),
       tools_(std::move(tools)),
-      options_(options) {
+      options_(options),
+      // Tool calls wait at most max_in_flight (in_flight_ refuses more first); stdio's batches
+      // wait within the same bound.
+      pool_({"call pool", options.workers, options.max_in_flight}) {
   for (const auto& t : tools_) {
     if (t->spec().traits.guidance == GuidanceWay::kReads && reading_tool_.empty()) {
       reading_tool_ = t->spec().name;
@@ -164,17 +167,16 @@ McpServer::McpServer(std::shared_ptr<LiveCatalog> catalog, AnswerPipeline pipeli
   tools_list_ = ToolsList(false);
   tools_list_modern_ = ToolsList(true);
   BuildMethods();
-  for (size_t i = 0; i < options_.workers; ++i) threads_.emplace_back([this] { Worker(); });
+  if (options_.workers > 0) pool_.Start();
 }
 
 McpServer::~McpServer() {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    stopping_ = true;
     for (auto& [id, flag] : in_flight_) flag->store(true);
   }
-  cv_.notify_all();
-  for (auto& t : threads_) t.join();
+  // The calls under way see their cancellation and end; what is queued is dropped unanswered.
+  pool_.Stop();
 }
 
 // --- the method table -------------------------------------------------------------------------
@@ -475,49 +477,33 @@ void McpServer::Run(const Method& method, const Poco::JSON::Object::Ptr& params,
       return;
     }
     in_flight_[req.id] = cancelled;
-    Request queued = req;
-    queued.caller.record = nullptr;  // the caller does not wait for it
-    queue_.push_back([this, &method, params, req = std::move(queued), cancelled] {
-      std::function<void()> close;
-      const ProgressFn progress = Progress(req, cancelled, &close);
-      const MethodAnswer answer = Invoke(method, params, req, cancelled, progress);
-      if (close) close();
-      bool was_cancelled;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        in_flight_.erase(req.id);
-        was_cancelled = cancelled->load();
-      }
-      if (!was_cancelled) Answer(req, answer);
-    });
   }
-  cv_.notify_one();
-}
-
-void McpServer::Drain() {
-  std::unique_lock<std::mutex> lock(mu_);
-  idle_cv_.wait(lock, [this] { return queue_.empty() && running_ == 0; });
-}
-
-void McpServer::Worker() {
-  while (true) {
-    std::function<void()> job;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, nothing left
-      job = std::move(queue_.front());
-      queue_.pop_front();
-      ++running_;
-    }
-    job();
+  Request queued = req;
+  queued.caller.record = nullptr;  // the caller does not wait for it
+  const Status taken = pool_.Submit([this, &method, params, req = std::move(queued), cancelled] {
+    std::function<void()> close;
+    const ProgressFn progress = Progress(req, cancelled, &close);
+    const MethodAnswer answer = Invoke(method, params, req, cancelled, progress);
+    if (close) close();
+    bool was_cancelled;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      --running_;
-      if (queue_.empty() && running_ == 0) idle_cv_.notify_all();
+      in_flight_.erase(req.id);
+      was_cancelled = cancelled->load();
     }
+    if (!was_cancelled) Answer(req, answer);
+  });
+  if (!taken) {
+    // The pool's own bound (calls and batches waiting beyond max_in_flight), or it stops.
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      in_flight_.erase(req.id);
+    }
+    ReplyError(req, {kServerBusy, "server busy: " + taken.error()});
   }
 }
+
+void McpServer::Drain() { pool_.WaitIdle(); }
 
 // --- answers ----------------------------------------------------------------------------------
 
@@ -824,11 +810,9 @@ void McpServer::HandleBatch(const Poco::JSON::Array::Ptr& batch, bool widened,
     run();
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(run));
+  if (Status taken = pool_.Submit(std::move(run)); !taken) {
+    ReplyError(outer, {kServerBusy, "server busy: " + taken.error()});
   }
-  cv_.notify_one();
 }
 
 }  // namespace rr

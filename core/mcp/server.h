@@ -35,8 +35,6 @@
 #include <Poco/JSON/Object.h>
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -44,12 +42,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "core/answer/pipeline.h"
 #include "core/mcp/era.h"
 #include "core/mcp/method_table.h"
+#include "core/runtime/executor.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
 #include "core/tools/tool.h"
@@ -186,7 +184,6 @@ class McpServer {
   void ReplyError(const Request& req, const RpcError& error);
   // Called after every answer sent: starts background work after the first.
   void Answered();
-  void Worker();
 
   std::shared_ptr<LiveCatalog> live_;
   AnswerPipeline pipeline_;
@@ -201,16 +198,14 @@ class McpServer {
   Connection stdio_;                            // Handle(message)'s connection
 
   std::mutex mu_;
-  std::condition_variable cv_, idle_cv_;
-  std::deque<std::function<void()>> queue_;
-  size_t running_ = 0;
-  bool stopping_ = false;
   // Calls on the pool (and requests of a batch read from stdio): id -> cancelled. Only the
   // default (stdio) caller's calls are here: ids are unique per connection, and
   // notifications/cancelled names them.
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;
-  std::vector<std::thread> threads_;
   std::once_flag first_answered_;
+  // The call pool (Options::workers threads; not started when there are none). Last, so that
+  // it stops, and its tasks end, before what they use goes.
+  BoundedExecutor pool_;
 };
 
 }  // namespace rr

@@ -26,6 +26,7 @@ void BoundedExecutor::Stop() {
     threads.swap(threads_);
   }
   cv_.notify_all();
+  idle_cv_.notify_all();
   for (auto& t : threads) t.join();
 }
 
@@ -58,6 +59,11 @@ size_t BoundedExecutor::running() const {
   return running_;
 }
 
+void BoundedExecutor::WaitIdle() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_cv_.wait(lock, [this] { return running_ == 0 && (queue_.empty() || stopping_); });
+}
+
 void BoundedExecutor::Work() {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
@@ -76,6 +82,7 @@ void BoundedExecutor::Work() {
     task = nullptr;  // what it holds is released outside the lock
     lock.lock();
     --running_;
+    if (running_ == 0 && queue_.empty()) idle_cv_.notify_all();
   }
 }
 

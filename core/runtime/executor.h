@@ -5,8 +5,8 @@
 //
 // A BackgroundService: Start starts the threads (tasks submitted before wait for them); Stop
 // refuses new tasks, drops the tasks still queued, and returns once the running ones have
-// ended. A task must not throw (one that does is caught and its exception dropped: the thread
-// lives on).
+// ended. WaitIdle waits for the queue to empty and the tasks running to end. A task must not throw
+// (one that does is caught and its exception dropped: the thread lives on).
 //
 // Thread safety: every member may be called from any thread, Submit from a task too.
 #pragma once
@@ -48,13 +48,15 @@ class BoundedExecutor final : public BackgroundService {
   // Tasks queued and not yet taken by a thread; tasks running now.
   size_t queued() const;
   size_t running() const;
+  // Waits until no task is queued or running (at once after Stop).
+  void WaitIdle();
 
  private:
   void Work();
 
   Options options_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_, idle_cv_;
   std::deque<std::function<void()>> queue_;
   size_t running_ = 0, idle_ = 0;
   bool started_ = false, stopping_ = false;

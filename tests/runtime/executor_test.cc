@@ -86,6 +86,28 @@ TEST(BoundedExecutor, StopDropsTheQueueWaitsForTheRunningAndRefusesMore) {
   EXPECT_EQ(late.error(), "the pool is stopping: no task is taken any more");
 }
 
+// WaitIdle returns once every task queued has run and none runs: the server's Drain (stdin
+// closed) waits on it for every call under way to answer.
+TEST(BoundedExecutor, WaitIdleReturnsOnceEveryQueuedTaskHasRun) {
+  BoundedExecutor ex({"pool", 2, 10});
+  ex.Start();
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(ex.Submit([&, released] {
+      released.wait();
+      ++ran;
+    }));
+  }
+  auto idle = std::async(std::launch::async, [&] { ex.WaitIdle(); });
+  EXPECT_EQ(idle.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  release.set_value();
+  idle.get();
+  EXPECT_EQ(ran.load(), 6);
+  EXPECT_EQ(ex.queued() + ex.running(), 0u);
+}
+
 }  // namespace
 }  // namespace executor_test
 }  // namespace rr::testing

@@ -56,8 +56,9 @@ ToolHarness::ToolHarness(std::vector<RepoConfig> repos, size_t answer_characters
 }
 
 ToolHarness::ToolHarness(FromConfig, const Config& config,
-                         std::vector<std::unique_ptr<const Tool>> extra) {
-  Start(config, {}, McpServer::Options{}, std::move(extra));
+                         std::vector<std::unique_ptr<const Tool>> extra,
+                         McpServer::Options options) {
+  Start(config, {}, std::move(options), std::move(extra));
 }
 
 void ToolHarness::Start(const Config& config,
@@ -105,6 +106,8 @@ ToolHarness::ToolHarness(Live, std::shared_ptr<LiveCatalog> live,
 }
 
 ToolHarness::~ToolHarness() { server_.reset(); }
+
+void ToolHarness::Drain() { server_->Drain(); }
 
 std::vector<std::string> ToolHarness::Sent() {
   std::lock_guard<std::mutex> lock(mu_);

@@ -42,8 +42,8 @@ class ToolHarness {
   // The server for a whole configuration (mirrors too), with `extra` tools after the built-in
   // ones (a test's own, e.g. one that declares traits).
   struct FromConfig {};
-  ToolHarness(FromConfig, const Config& config,
-              std::vector<std::unique_ptr<const Tool>> extra = {});
+  ToolHarness(FromConfig, const Config& config, std::vector<std::unique_ptr<const Tool>> extra = {},
+              McpServer::Options options = McpServer::Options{});
   // The server over a live catalog (groups listed again), with `extra` tools after the built-in
   // ones (a test's own, e.g. one that holds a call open across a swap).
   struct Live {};
@@ -60,6 +60,8 @@ class ToolHarness {
   Poco::JSON::Object::Ptr Raw(const std::string& message, int id);
   // Every message the server sent, in order.
   std::vector<std::string> Sent();
+  // Waits until every call on the server's pool has answered (McpServer::Drain, as stdin's end).
+  void Drain();
 
  private:
   Poco::JSON::Object::Ptr WaitFor(int id);
