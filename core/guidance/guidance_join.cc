@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/guidance/guidance.h"
-#include "core/util/json_text.h"
+#include "core/util/json_writer.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -24,9 +24,10 @@ std::string ShownPaths(const std::vector<const RepoPath*>& paths) {
 
 std::string ReadGuidanceCall(const std::string& tool, const std::string& repo,
                              const std::string& name) {
-  std::string call = tool + " {\"repo\":" + JsonQuote(repo);
-  if (!name.empty()) call += ",\"name\":" + JsonQuote(name);
-  return call + "}";
+  JsonWriter args;
+  args.BeginObject().Field("repo", repo);
+  if (!name.empty()) args.Field("name", name);
+  return tool + " " + args.End().Take();
 }
 
 void ForEachShownLine(std::string_view text,

@@ -26,7 +26,8 @@ struct ChangesAsked {
 };
 
 // Appends the changes to `d` (Draft::ShowsDiff: read as a diff by the secret filter, each hunk a
-// block whose source is the file around it) and sets its cut note. *changed receives how many served files changed.
+// block whose source is the file around it) and sets its cut note. *changed receives how many
+// served files changed.
 Status WriteChanges(const CallContext& ctx, ChangeReader& changes, const ChangesAsked& asked,
                     Draft* d, size_t* changed);
 

@@ -3,7 +3,7 @@
 #include "core/guidance/guidance.h"
 #include "core/guidance/guidance_join.h"
 #include "core/tools/common.h"
-#include "core/util/json_text.h"
+#include "core/util/json_writer.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -139,9 +139,14 @@ std::function<std::string(const std::vector<std::string>&, size_t)> ContinueWith
           lines_before](const std::vector<std::string>& lines, size_t first) {
     std::string how;
     if (!repo.empty() && first >= lines_before) {
-      how = " — read on with read_file {\"repo\":" + JsonQuote(repo) +
-            ",\"ref\":" + JsonQuote(commit.substr(0, 12)) + ",\"path\":" + JsonQuote(file.str()) +
-            ",\"start_line\":" + std::to_string(first - lines_before + 1) + "}";
+      how = " — read on with read_file " + JsonWriter()
+                                               .BeginObject()
+                                               .Field("repo", repo)
+                                               .Field("ref", commit.substr(0, 12))
+                                               .Field("path", file.str())
+                                               .Field("start_line", first - lines_before + 1)
+                                               .End()
+                                               .Take();
     }
     return "[" + Plural(lines.size() - first, "more line", "more lines") +
            " not shown: the answer reached its limit of " + WithCommas(limit) + " characters" +
