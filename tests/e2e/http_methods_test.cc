@@ -185,7 +185,10 @@ TEST(HttpBatch, At20250326ABatchIsAnsweredWithOneArray) {
                           R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])");
   EXPECT_EQ(note.status, 202) << note.body;
   EXPECT_TRUE(note.body.empty());
-  // The access log names it.
+  // The access log names it. A request's line is written after its answer is sent: the server
+  // stops first, so that every line is written.
+  p.Terminate();
+  EXPECT_EQ(p.Wait(), 0);
   EXPECT_NE(p.Stderr().find(" batch "), std::string::npos) << p.Stderr();
 }
 
