@@ -1,6 +1,7 @@
 #include "core/answer/pipeline.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -115,6 +116,8 @@ void Draft::AddNumberedLine(std::string shown, uint32_t number, std::string read
 }
 
 void Draft::AddBlock(size_t first, size_t count, BlockSource source, std::string path) {
+  // In order of their lines, never overlapping: the pipeline reads them so.
+  assert(blocks_.empty() || blocks_.back().first + blocks_.back().count <= first);
   blocks_.push_back({first, count, std::move(source), std::move(path)});
 }
 

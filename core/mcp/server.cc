@@ -811,7 +811,23 @@ void McpServer::HandleBatch(const Poco::JSON::Array::Ptr& batch, bool widened,
     return;
   }
   if (Status taken = pool_.Submit(std::move(run)); !taken) {
-    ReplyError(outer, {kServerBusy, "server busy: " + taken.error()});
+    // Refused whole: each request of the batch is answered busy by its own id, so that the
+    // client waits for none of them; notifications and malformed elements get nothing.
+    const RpcError busy{kServerBusy, "server busy: " + taken.error()};
+    std::string json;
+    for (size_t i = 0; i < batch->size(); ++i) {
+      const Poco::Dynamic::Var element = batch->get(static_cast<unsigned>(i));
+      if (element.type() != typeid(Poco::JSON::Object::Ptr)) continue;
+      const auto msg = element.extract<Poco::JSON::Object::Ptr>();
+      std::string id;
+      if (!msg->has("method") || !IdOf(msg, &id) || id.empty()) continue;
+      json += (json.empty() ? "[" : ",") + ErrorMessage(id, busy);
+    }
+    if (json.empty()) return;
+    Outgoing out;
+    out.json = json + "]";
+    out.error_code = kServerBusy;
+    outer.caller.reply(out);
   }
 }
 

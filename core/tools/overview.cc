@@ -209,7 +209,7 @@ Result<Draft> OverviewTool::Call(const CallContext& ctx, const Args& args) const
     }
   }
   const bool dropped = kept_lines < d.lines.size();
-  d.lines.resize(kept_lines);
+  d.KeepFirst(kept_lines);
   file_of_line.resize(kept_lines - listing_begin);
   d.lines[listing_line] = "=== " + Plural(total, "served file", "served files") +
                           ", with their sizes" +

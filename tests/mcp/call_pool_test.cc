@@ -28,9 +28,13 @@ class HoldingTool : public Tool {
     spec_.description = "Holds the call until the test releases it.";
   }
   const ToolSpec& spec() const override { return spec_; }
-  Result<Draft> Call(const CallContext&, const Args&) const override {
+  Result<Draft> Call(const CallContext& ctx, const Args&) const override {
     const int n = ++*began_;
-    release_.wait();
+    // Held until released, or until the call is cancelled (the server stopping after a failed
+    // assertion), so that a failing test ends instead of hanging.
+    while (release_.wait_for(std::chrono::milliseconds(5)) != std::future_status::ready) {
+      if (ctx.stop.stopped()) return Error{ctx.stop.Why()};
+    }
     Draft d;
     d.header = "held";
     d.lines.push_back("call " + std::to_string(n));
@@ -111,6 +115,42 @@ TEST_F(CallPool, DrainReturnsOnlyOnceEveryCallTakenHasAnswered) {
         Has(m, "\"id\":" + std::to_string(first)) || Has(m, "\"id\":" + std::to_string(second));
   EXPECT_EQ(answers, 2u);
   EXPECT_TRUE(Has(h->Await(second).text, "call 2"));
+}
+
+// Batches (stdio, 2025-03-26) wait for the pool within its bound too. One thread held by a call,
+// one place in the queue: the first batch takes it; the second is refused at once, each of its
+// requests answered "server busy" by its own id (its notification gets nothing), so the client
+// waits for none; the first batch is answered once the thread is free.
+TEST_F(CallPool, ABatchPastThePoolsBoundIsAnsweredBusyByEachOfItsIds) {
+  auto h = Harness(1, 1);
+  auto init = h->Raw(R"({"jsonrpc":"2.0","id":900,"method":"initialize","params":{)"
+                     R"("protocolVersion":"2025-03-26","capabilities":{},)"
+                     R"("clientInfo":{"name":"test","version":"1"}}})",
+                     900);
+  ASSERT_TRUE(init && init->has("result"));
+  const int held = h->CallAsync("hold");
+  WaitBegan(1);
+  h->Send(R"([{"jsonrpc":"2.0","id":"a1","method":"ping"}])");
+  h->Send(R"([{"jsonrpc":"2.0","id":"b1","method":"ping"},)"
+          R"({"jsonrpc":"2.0","method":"notifications/initialized"},)"
+          R"({"jsonrpc":"2.0","id":7,"method":"tools/list"}])");
+  // The refusal is sent at once, while the thread is still held.
+  std::string refused;
+  for (const auto& m : h->Sent()) {
+    if (Has(m, R"("id":"b1")")) refused = m;
+  }
+  ASSERT_FALSE(refused.empty()) << "the second batch was not answered at once";
+  EXPECT_EQ(refused.front(), '[') << refused;
+  EXPECT_TRUE(Has(refused, R"("id":7,"error":{"code":-32000,"message":"server busy: )")) << refused;
+  EXPECT_TRUE(Has(refused, R"("id":"b1","error":{"code":-32000)")) << refused;
+  EXPECT_TRUE(HasNot(refused, "notifications")) << refused;
+  for (const auto& m : h->Sent()) EXPECT_TRUE(HasNot(m, R"("id":"a1")")) << m;
+  release_.set_value();
+  EXPECT_TRUE(Has(h->Await(held).text, "call 1"));
+  h->Drain();
+  bool first_answered = false;
+  for (const auto& m : h->Sent()) first_answered |= Has(m, R"("id":"a1","result")");
+  EXPECT_TRUE(first_answered);
 }
 
 }  // namespace

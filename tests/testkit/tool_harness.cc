@@ -121,7 +121,9 @@ Poco::JSON::Object::Ptr ToolHarness::WaitFor(int id) {
   while (true) {
     for (; seen < sent_.size(); ++seen) {
       Poco::JSON::Parser parser;
-      auto msg = parser.parse(sent_[seen]).extract<Poco::JSON::Object::Ptr>();
+      const Poco::Dynamic::Var parsed = parser.parse(sent_[seen]);
+      if (parsed.type() != typeid(Poco::JSON::Object::Ptr)) continue;  // a batch's answer
+      auto msg = parsed.extract<Poco::JSON::Object::Ptr>();
       if (msg->has("id") && !msg->get("id").isEmpty() && msg->get("id").isInteger() &&
           msg->getValue<int>("id") == id) {
         return msg;
@@ -133,6 +135,8 @@ Poco::JSON::Object::Ptr ToolHarness::WaitFor(int id) {
     }
   }
 }
+
+void ToolHarness::Send(const std::string& message) { server_->Handle(message); }
 
 Poco::JSON::Object::Ptr ToolHarness::Raw(const std::string& message, int id) {
   server_->Handle(message);

@@ -56,6 +56,8 @@ class ToolHarness {
   // tools/call sent without waiting for the answer; Await(id) gives it.
   int CallAsync(const std::string& tool, const std::string& args_json = "{}");
   Answer Await(int id);
+  // Any JSON-RPC message (or batch), without waiting for an answer.
+  void Send(const std::string& message);
   // Any JSON-RPC message; returns the response to it (the server must answer).
   Poco::JSON::Object::Ptr Raw(const std::string& message, int id);
   // Every message the server sent, in order.
