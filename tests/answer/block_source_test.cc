@@ -273,26 +273,28 @@ TEST_F(BlockSource, AReadFileWindowBeginningOnTheValueHidesIt) {
   }
 }
 
-// The answer limits below are the least that put the cap's cut just before line kValueLine of
-// each long file (the first call asserts it), so that the call its note gives begins on the
-// value's line.
-TEST_F(BlockSource, AReadFileContinuedFromItsCutOnTheValueHidesIt) {
+// read_file and blame of each long file at the least answer limit that puts the cap's cut just
+// before line kValueLine (the first call asserts it), continued with the start_line the cut's
+// note gives: the window begins on the value's line.
+TEST_F(BlockSource, AReadFileOrBlameContinuedFromItsCutOnTheValueHidesIt) {
   AddLongFiles();
-  for (const auto& [path, hidden] : std::vector<std::pair<std::string, std::string>>{
-           {"deploy/long.yaml", "[hidden: password]"},
-           {"app/long.js", "[hidden: AWS secret access key]"}}) {
-    const size_t limit =
-        LimitContinuingAt("read_file", R"("path":")" + path + "\"", kValueLine, ContinuedAt);
-    ToolHarness capped({Served("shop", repo_->path())}, limit);
-    const std::string a = CallOn(capped, "read_file", R"("path":")" + path + "\"");
-    ASSERT_EQ(ContinuedAt(a), kValueLine) << "the cut is to land just before the value\n" << a;
-    const std::string b =
-        CallOn(capped, "read_file",
-               R"("path":")" + path + R"(","start_line":)" + std::to_string(ContinuedAt(a)));
-    ASSERT_TRUE(Has(b, "lines 30–40 of 40"));
-    EXPECT_TRUE(HasNot(b, pw_));
-    EXPECT_TRUE(HasNot(b, aws_secret_));
-    EXPECT_TRUE(Has(b, hidden));
+  for (const std::string tool : {"read_file", "blame"}) {
+    for (const auto& [path, hidden] : std::vector<std::pair<std::string, std::string>>{
+             {"deploy/long.yaml", "[hidden: password]"},
+             {"app/long.js", "[hidden: AWS secret access key]"}}) {
+      SCOPED_TRACE(tool + " " + path);
+      const std::string args = R"("path":")" + path + "\"";
+      ToolHarness capped({Served("shop", repo_->path())},
+                         LimitContinuingAt(tool, args, kValueLine, ContinuedAt));
+      const std::string a = CallOn(capped, tool, args);
+      ASSERT_EQ(ContinuedAt(a), kValueLine) << "the cut is to land just before the value\n" << a;
+      const std::string b =
+          CallOn(capped, tool, args + R"(,"start_line":)" + std::to_string(ContinuedAt(a)));
+      ASSERT_TRUE(Has(b, "lines 30–40 of 40"));
+      EXPECT_TRUE(HasNot(b, pw_));
+      EXPECT_TRUE(HasNot(b, aws_secret_));
+      EXPECT_TRUE(Has(b, hidden));
+    }
   }
 }
 
@@ -322,26 +324,6 @@ TEST_F(BlockSource, ABatchContinuedFromItsCutOnTheValueHidesIt) {
     EXPECT_TRUE(Has(b, hidden)) << calls[0];
     const std::string c = CallOn(capped, "read_file", calls[1]);
     ExpectHidden(calls[1], c);
-  }
-}
-
-TEST_F(BlockSource, ABlameContinuedFromItsCutOnTheValueHidesIt) {
-  AddLongFiles();
-  for (const auto& [path, hidden] : std::vector<std::pair<std::string, std::string>>{
-           {"deploy/long.yaml", "[hidden: password]"},
-           {"app/long.js", "[hidden: AWS secret access key]"}}) {
-    const size_t limit =
-        LimitContinuingAt("blame", R"("path":")" + path + "\"", kValueLine, ContinuedAt);
-    ToolHarness capped({Served("shop", repo_->path())}, limit);
-    const std::string a = CallOn(capped, "blame", R"("path":")" + path + "\"");
-    ASSERT_EQ(ContinuedAt(a), kValueLine) << "the cut is to land just before the value\n" << a;
-    const std::string b =
-        CallOn(capped, "blame",
-               R"("path":")" + path + R"(","start_line":)" + std::to_string(ContinuedAt(a)));
-    ASSERT_TRUE(Has(b, "lines 30–40 of 40"));
-    EXPECT_TRUE(HasNot(b, pw_));
-    EXPECT_TRUE(HasNot(b, aws_secret_));
-    EXPECT_TRUE(Has(b, hidden));
   }
 }
 
