@@ -67,12 +67,17 @@ std::string TextIndexFile(const ServedRepo& repo) {
 uint64_t PolicyDigest(const PathPolicy& policy) { return Fnv64(policy.Describe()); }
 
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
+  if (repo.settings().index_folder.empty()) return nullptr;
+  return CurrentTextIndex(repo, CurrentTextStore(TextStoreFolder(repo.settings().index_folder)));
+}
+
+std::shared_ptr<const TextIndex> CurrentTextIndex(
+    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store) {
   const std::string file = TextIndexFile(repo);
-  if (file.empty()) return nullptr;
+  if (file.empty() || !store) return nullptr;
   Opened now;
   now.file = FileStamp::Of(file);
   if (!now.file.exists) return nullptr;
-  auto store = CurrentTextStore(TextStoreFolder(repo.settings().index_folder));
   std::shared_ptr<const IndexFile> list;
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());

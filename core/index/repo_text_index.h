@@ -48,6 +48,10 @@ uint64_t PolicyDigest(const PathPolicy& policy);
 // null. Opened once and kept while the list and the store stay the same (looked at with stat on
 // every call). A list that fails its checks is logged once and not used.
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo);
+// The same, with the store as `store` shows it (CurrentTextStore of the repository's
+// TextStoreFolder): a search over many repositories looks at their store once, not once each.
+std::shared_ptr<const TextIndex> CurrentTextIndex(
+    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store);
 
 struct TextIndexBuild {
   bool built = false;  // false: the index already held the default branch's commit, whole

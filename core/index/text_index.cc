@@ -178,13 +178,16 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
         i + 1 == p ? U32(ix->path_table_ + p * 8) : U32(ix->path_table_ + (i + 1) * 8 + 4);
     if (b >= n) return bad("a path's blob past the blobs");
     if (off >= next || next > text_size) return bad("a path outside the path text");
+    if (ix->kinds_[b] == static_cast<uint8_t>(BlobKind::kBinary)) ix->binary_paths_++;
+    if (ix->kinds_[b] == static_cast<uint8_t>(BlobKind::kUnread)) ix->unread_paths_++;
   }
   if (U32(ix->path_table_ + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
-  // The check read every page; a search reads few of them again: they leave this process's
-  // resident memory (the system's page cache keeps them) until read.
-  madvise(map, size, MADV_DONTNEED);
+  // The check read every page; a search reads few of them again.
+  ix->LetGo();
   return std::shared_ptr<const IndexFile>(std::move(ix));
 }
+
+void IndexFile::LetGo() const { madvise(const_cast<unsigned char*>(data_), size_, MADV_DONTNEED); }
 
 IndexFile::~IndexFile() {
   if (data_) munmap(const_cast<unsigned char*>(data_), size_);
@@ -294,8 +297,7 @@ bool IndexFile::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   return true;
 }
 
-std::shared_ptr<const std::vector<bool>> IndexFile::CachedCandidates(
-    const TrigramQuery& query) const {
+std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQuery& query) const {
   std::string key(1, query.all ? 'a' : 'q');
   for (const auto& branch : query.branches) {
     key.push_back('|');
@@ -307,13 +309,16 @@ std::shared_ptr<const std::vector<bool>> IndexFile::CachedCandidates(
       if (k == key) return v;
     }
   }
-  auto maybe = std::make_shared<std::vector<bool>>();
-  if (!Candidates(query, maybe.get())) return nullptr;
+  auto set = std::make_shared<CandidateSet>();
+  if (!Candidates(query, &set->maybe)) return nullptr;
+  for (size_t b = 0; b < blob_count_; ++b) {
+    if (set->maybe[b]) set->blobs.push_back(static_cast<uint32_t>(b));
+  }
   std::lock_guard<std::mutex> lock(memo_mu_);
   constexpr size_t kKept = 8;
   if (memo_.size() >= kKept) memo_.erase(memo_.begin());
-  memo_.emplace_back(std::move(key), maybe);
-  return maybe;
+  memo_.emplace_back(std::move(key), set);
+  return set;
 }
 
 IndexFile::PathEntry IndexFile::Path(size_t i) const {

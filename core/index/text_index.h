@@ -45,6 +45,13 @@ namespace rr {
 
 enum class BlobKind : uint8_t { kText = 0, kBinary = 1, kUnread = 2 };
 
+// Which blobs of one index file may hold a match of a query: a flag a blob, and the blobs
+// flagged in increasing order (few, for a selective query).
+struct CandidateSet {
+  std::vector<bool> maybe;
+  std::vector<uint32_t> blobs;
+};
+
 class IndexFile {
  public:
   static constexpr uint32_t kVersion = 2;
@@ -74,9 +81,10 @@ class IndexFile {
   // Which blobs may hold a match of `query`: one flag a blob. Unread blobs always may.
   // False when a posting list is found damaged (then use no index).
   bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
-  // The same, kept for the last few queries asked (every repository of a search asks a shard the
-  // same query): null when a posting list is found damaged.
-  std::shared_ptr<const std::vector<bool>> CachedCandidates(const TrigramQuery& query) const;
+  // The same with the blobs flagged listed, kept for the last few queries asked (every
+  // repository of a search asks a shard the same query): null when a posting list is found
+  // damaged.
+  std::shared_ptr<const CandidateSet> CachedCandidates(const TrigramQuery& query) const;
 
   // The trigrams held, in increasing order, and each one's posting list (for merging shards).
   size_t trigrams() const { return trigram_count_; }
@@ -89,6 +97,12 @@ class IndexFile {
     bool executable = false;
   };
   PathEntry Path(size_t i) const;
+  // The paths whose blob was read as binary, and as unread (counted when the file was checked).
+  size_t binary_paths() const { return binary_paths_; }
+  size_t unread_paths() const { return unread_paths_; }
+  // Lets the file's pages leave this process's resident memory (the page cache keeps them) until
+  // they are read again.
+  void LetGo() const;
 
  private:
   IndexFile() = default;
@@ -100,6 +114,7 @@ class IndexFile {
   uint64_t policy_ = 0;
   uint64_t text_bytes_ = 0;
   size_t blob_count_ = 0, trigram_count_ = 0, path_count_ = 0;
+  size_t binary_paths_ = 0, unread_paths_ = 0;
   const unsigned char* oids_ = nullptr;
   const unsigned char* perm_ = nullptr;  // blob numbers in content-id order
   const unsigned char* kinds_ = nullptr;
@@ -111,7 +126,7 @@ class IndexFile {
   const unsigned char* path_text_ = nullptr;
   size_t path_text_size_ = 0;
   mutable std::mutex memo_mu_;
-  mutable std::vector<std::pair<std::string, std::shared_ptr<const std::vector<bool>>>> memo_;
+  mutable std::vector<std::pair<std::string, std::shared_ptr<const CandidateSet>>> memo_;
 };
 
 // Builds an index file: blobs first (each once, in any order), then the paths in walk order.

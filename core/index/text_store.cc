@@ -200,6 +200,14 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
   for (size_t s = 0; s < used.size(); ++s) {
     if (used[s]) used_.push_back(static_cast<uint32_t>(s));
   }
+  held_.reserve(n - missing_);
+  for (const uint64_t w : where_) {
+    if (w != kNone) held_.push_back(w);
+  }
+  std::sort(held_.begin(), held_.end());
+  // The content ids were read to find them; a search of the many repositories that hold no
+  // candidate reads nothing of the list again.
+  list_->LetGo();
 }
 
 BlobKind TextIndex::Kind(size_t blob) const {
@@ -212,14 +220,37 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   if (query.all) return true;
   std::vector<std::shared_ptr<const std::vector<bool>>> maybe(store_->shards.size());
   for (uint32_t s : used_) {
-    maybe[s] = store_->shards[s]->CachedCandidates(query);
-    if (!maybe[s]) return false;
+    auto set = store_->shards[s]->CachedCandidates(query);
+    if (!set) return false;
+    maybe[s] = std::shared_ptr<const std::vector<bool>>(set, &set->maybe);
   }
   for (size_t b = 0; b < where_.size(); ++b) {
     const uint64_t w = where_[b];
     if (w != kNone) (*out)[b] = (*maybe[w >> 32])[w & 0xFFFFFFFFu];
   }
   return true;
+}
+
+bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
+  if (query.all || missing_ > 0 || list_->unread_paths() > 0) return true;
+  // Beyond this many look-ups, Candidates' one pass over the list's blobs costs no more.
+  const size_t most = held_.size() / 4 + 16;
+  std::vector<std::shared_ptr<const CandidateSet>> sets;
+  size_t lookups = 0;
+  for (uint32_t s : used_) {
+    auto set = store_->shards[s]->CachedCandidates(query);
+    if (!set) return true;
+    lookups += set->blobs.size();
+    if (lookups > most) return true;
+    sets.push_back(std::move(set));
+  }
+  for (size_t i = 0; i < used_.size(); ++i) {
+    const uint64_t shard = uint64_t{used_[i]} << 32;
+    for (const uint32_t b : sets[i]->blobs) {
+      if (std::binary_search(held_.begin(), held_.end(), shard | b)) return true;
+    }
+  }
+  return false;
 }
 
 // ---- writing --------------------------------------------------------------------------------

@@ -73,6 +73,14 @@ class TextIndex {
   // Which blobs may hold a match of `query`: one flag a blob; every blob no shard holds may.
   // False when a posting list is found damaged (then use no index).
   bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
+  // False only when no file of the list can hold a match of `query`: every blob it names is held
+  // by a shard, and none of them is among the shards' candidates. Answered by looking the
+  // shards' candidates up among the list's blobs (kept in memory), without reading the list, when
+  // they are few; true when they are many (or a posting list is damaged): then ask Candidates.
+  // Over an organisation, most repositories hold none of a rare token's few candidates.
+  bool MayMatchAny(const TrigramQuery& query) const;
+  // The paths whose blob is binary (as the list read them; a shard holding one agrees).
+  size_t binary_paths() const { return list_->binary_paths(); }
   PathEntry Path(size_t i) const { return list_->Path(i); }
 
  private:
@@ -81,6 +89,7 @@ class TextIndex {
   std::shared_ptr<const TextStoreSnapshot> store_;
   std::vector<uint64_t> where_;  // per blob: shard << 32 | its number there, or kNone
   std::vector<uint32_t> used_;   // the shards holding any of them
+  std::vector<uint64_t> held_;   // where_'s values but kNone, sorted
   size_t missing_ = 0;
 };
 

@@ -534,6 +534,23 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   // being read. A pattern that requires none is searched by reading every file.
   const TrigramQuery query = PlanTrigrams(pattern.text(), pattern.regex(), pattern.ignore_case());
 
+  // The text index's store of each target, looked at once a search (most organisations keep
+  // one store for every repository), not once a repository.
+  std::mutex stores_mu;
+  std::map<std::string, std::shared_ptr<const TextStoreSnapshot>> stores;
+  auto store_of = [&](size_t t) -> std::shared_ptr<const TextStoreSnapshot> {
+    const std::string& index_folder = targets[t].repo->settings().index_folder;
+    if (index_folder.empty()) return nullptr;
+    std::string folder = TextStoreFolder(index_folder);
+    std::lock_guard<std::mutex> lock(stores_mu);
+    auto it = stores.find(folder);
+    if (it == stores.end()) {
+      auto snapshot = CurrentTextStore(folder);
+      it = stores.emplace(std::move(folder), std::move(snapshot)).first;
+    }
+    return it->second;
+  };
+
   // 1. The walkers: each takes the next target, walks it and hands its files on as it goes.
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
@@ -545,9 +562,16 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       // The repository's index, and which of its blobs may match; files passed over by it.
       std::shared_ptr<const TextIndex> index = query.all || target.under.kind != EntryKind::kFolder
                                                    ? nullptr
-                                                   : CurrentTextIndex(*target.repo);
+                                                   : CurrentTextIndex(*target.repo, store_of(t));
+      const bool listed_by_index =
+          index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
+      // The whole tree at the commit its index lists, and no file of it can match (most
+      // repositories of an organisation, for a rare token): every file is counted as searched
+      // from the index's counts, and neither the list nor the repository is read.
+      const bool none_can_match =
+          listed_by_index && target.under.path.str().empty() && !index->MayMatchAny(query);
       std::vector<bool> maybe;
-      if (index && !index->Candidates(query, &maybe)) index = nullptr;
+      if (index && !none_can_match && !index->Candidates(query, &maybe)) index = nullptr;
       size_t passed = 0, passed_binary = 0;
       // True when the index tells `blob` cannot match: it is counted as searched.
       auto pass_over = [&](size_t blob) {
@@ -571,10 +595,12 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         }
         return &opened->value();
       };
-      const bool listed_by_index =
-          index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
-      RepoReader* reader = listed_by_index ? nullptr : open();
-      if (!listed_by_index && !reader) {
+      RepoReader* reader = listed_by_index && index ? nullptr : open();
+      if (none_can_match) {
+        files = passed = index->paths();
+        passed_binary = index->binary_paths();
+        whole = true;
+      } else if (!(listed_by_index && index) && !reader) {
         // error says why
       } else if (target.under.kind != EntryKind::kFolder) {
         whole = true;
@@ -604,7 +630,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           }
           batch.clear();
         };
-        if (listed_by_index) {
+        if (listed_by_index && index) {
           // The commit the index lists: its files in walk order, without reading the tree.
           // Each file to read is found again in the tree first (its path served, its content
           // the one listed), so that nothing but the repository decides what is read; an index

@@ -170,6 +170,32 @@ TEST_F(IndexedSearch, AnswersAreTheScansAndTheIndexIsUsed) {
   }
 }
 
+// A repository none of whose files can match is told so by the shards' few candidates, without
+// its list being read; one holding a candidate, or naming a content no shard holds, is not.
+TEST_F(IndexedSearch, ARepositoryWithoutCandidatesIsToldSoWithoutReadingItsList) {
+  const TrigramQuery token = PlanTrigrams("orgtoken-09700", false, false);
+  const auto util = CurrentTextIndex(Repo("util"));
+  const auto fork = CurrentTextIndex(Repo("util-fork"));
+  const auto app = CurrentTextIndex(Repo("app"));
+  ASSERT_TRUE(util && fork && app);
+  EXPECT_FALSE(util->MayMatchAny(token));
+  EXPECT_TRUE(fork->MayMatchAny(token));  // fork.txt
+  // app's copy of the token is in a binary file: no line of it can match.
+  EXPECT_FALSE(app->MayMatchAny(token));
+  EXPECT_EQ(app->binary_paths(), 1u);
+  EXPECT_TRUE(util->MayMatchAny(PlanTrigrams("StopToken", false, false)));
+  EXPECT_TRUE(util->MayMatchAny(PlanTrigrams("stoptoken", false, true)));
+  EXPECT_TRUE(util->MayMatchAny(PlanTrigrams("[0-9]{4}", true, false)));  // no trigram
+  EXPECT_FALSE(util->MayMatchAny(PlanTrigrams("zzqqxx-not-anywhere", false, false)));
+  // Its shards gone: every content is read, so some file may match.
+  for (const auto& shard : Shards()) fs::remove(shard);
+  const auto bare = CurrentTextIndex(Repo("util"));
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->missing(), bare->blobs());
+  EXPECT_TRUE(bare->MayMatchAny(token));
+  for (const auto& args : {kSearches[0], kSearches[5]}) Same("search", args);
+}
+
 TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
   TestRepo& git = *repos_[1];
   git.Write("fresh.txt", "freshtoken-4242 arrived after the index\n");
