@@ -16,6 +16,7 @@
 
 #include "core/index/file_stamp.h"
 #include "core/secrets/server_log.h"
+#include "core/served/refs_watch.h"
 #include "core/util/private_folder.h"
 #include "core/util/text.h"
 
@@ -25,6 +26,9 @@ namespace {
 // The lists opened, by file, with how the file looked (stat) when opened, and the index made of
 // the list and the store as it was then.
 struct Opened {
+  // The kernel's watch on the list (null where it cannot watch): while it reports no change, the
+  // list opened is the one there, and it is not looked at again.
+  std::shared_ptr<const RefsWatch::Ticket> watched;
   FileStamp file;
   std::shared_ptr<const IndexFile> list;  // null: the file failed its checks
   std::shared_ptr<const TextIndex> index;
@@ -68,6 +72,7 @@ uint64_t PolicyDigest(const PathPolicy& policy) { return Fnv64(policy.Describe()
 
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
   if (repo.settings().index_folder.empty()) return nullptr;
+  RefsWatch::Shared().Catch();  // every change of the list made before this call is seen
   return CurrentTextIndex(repo, CurrentTextStore(TextStoreFolder(repo.settings().index_folder)));
 }
 
@@ -75,7 +80,20 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store) {
   const std::string file = TextIndexFile(repo);
   if (file.empty() || !store) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(OpenedMutex());
+    auto it = OpenedIndexes().find(file);
+    if (it != OpenedIndexes().end() && it->second.watched &&
+        RefsWatch::Shared().Unchanged(*it->second.watched)) {
+      if (!it->second.list) return nullptr;
+      if (it->second.index && &it->second.index->store() == store.get()) {
+        const auto& index = it->second.index;
+        return index->policy() == PolicyDigest(repo.policy()) ? index : nullptr;
+      }
+    }
+  }
   Opened now;
+  now.watched = RefsWatch::Shared().WatchFile(repo.settings().index_folder, "text.list");
   now.file = FileStamp::Of(file);
   if (!now.file.exists) return nullptr;
   std::shared_ptr<const IndexFile> list;

@@ -45,11 +45,15 @@ std::string TextIndexFile(const ServedRepo& repo);
 uint64_t PolicyDigest(const PathPolicy& policy);
 
 // The repository's index as on disk now, when its list opens, for the paths it serves now; else
-// null. Opened once and kept while the list and the store stay the same (looked at with stat on
-// every call). A list that fails its checks is logged once and not used.
+// null. Opened once and kept while the list and the store stay the same: while the kernel reports
+// no change of the list (core/served/refs_watch.h, as of the last RefsWatch::Catch) it is not
+// looked at; where it cannot be watched, with stat on every call. A list that fails its checks is
+// logged once and not used.
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo);
 // The same, with the store as `store` shows it (CurrentTextStore of the repository's
-// TextStoreFolder): a search over many repositories looks at their store once, not once each.
+// TextStoreFolder): a search over many repositories looks at their store once, not once each,
+// and reads the kernel's reports once (RefsWatch::Catch) before asking for each repository's;
+// the overload above reads them itself.
 std::shared_ptr<const TextIndex> CurrentTextIndex(
     const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store);
 

@@ -1,6 +1,7 @@
 #include "core/search/known_default.h"
 
 #include <algorithm>
+#include <atomic>
 #include <iterator>
 #include <mutex>
 #include <unordered_map>
@@ -11,6 +12,7 @@ namespace {
 struct Kept {
   std::weak_ptr<const ServedRepo> repo;
   RefsPlace place;
+  std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp
   RefsStamp stamp;
   ReadPoint at;
   RepoPath other;  // the last path other than the root asked
@@ -39,7 +41,13 @@ std::shared_ptr<Kept> Find(Table& t, const std::shared_ptr<const ServedRepo>& re
   return it->second;
 }
 
+std::atomic<uint64_t> checked_by_watch{0}, checked_by_stamp{0};
+
 }  // namespace
+
+KnownDefaultUse CurrentKnownDefaultUse() {
+  return KnownDefaultUse{checked_by_watch.load(), checked_by_stamp.load()};
+}
 
 std::optional<KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
                                       const RepoPath& path) {
@@ -50,9 +58,15 @@ std::optional<KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& r
     kept = Find(t, repo);
   }
   if (!kept) return std::nullopt;
-  // Outside the lock: a few stat calls. An entry is never changed once made (a new one
-  // replaces it), so it is read here without the lock.
-  if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(kept->place))) return std::nullopt;
+  // Outside the lock: the watch's counters, or a few stat calls. An entry is never changed once
+  // made (a new one replaces it), so it is read here without the lock.
+  if (kept->watched) {
+    checked_by_watch.fetch_add(1, std::memory_order_relaxed);
+    if (!RefsWatch::Shared().Unchanged(*kept->watched)) return std::nullopt;
+  } else {
+    checked_by_stamp.fetch_add(1, std::memory_order_relaxed);
+    if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(kept->place))) return std::nullopt;
+  }
   std::lock_guard<std::mutex> lock(t.mu);
   if (path.is_root()) return kept->root;
   if (kept->at_other && kept->other == path) return kept->at_other;
@@ -60,17 +74,18 @@ std::optional<KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& r
 }
 
 void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
-                 const RefsStamp& before, const ReadPoint& at, const RepoPath& path,
-                 const Result<Node>& node) {
+                 std::shared_ptr<const RefsWatch::Ticket> watched, const RefsStamp& before,
+                 const ReadPoint& at, const RepoPath& path, const Result<Node>& node) {
   Table& t = TheTable();
   std::lock_guard<std::mutex> lock(t.mu);
   std::shared_ptr<Kept> was = Find(t, repo);
-  if (place.empty() || before.racy()) {
+  // A racy stamp cannot tell a later change; the watch can.
+  if (place.empty() || (!watched && before.racy())) {
     if (was) t.kept.erase(repo.get());
     return;
   }
   auto next = std::make_shared<Kept>();
-  if (was && was->stamp.digest() == before.digest() &&
+  if (was && !before.racy() && was->stamp.digest() == before.digest() &&
       git_oid_equal(&was->at.commit.id.oid(), &at.commit.id.oid()) && was->at.label == at.label) {
     *next = *was;  // the same refs: what was kept of other paths stays
   } else {
@@ -79,6 +94,7 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
     next->stamp = before;
     next->at = at;
   }
+  next->watched = std::move(watched);
   KnownPath p;
   p.at = at;
   if (node) {

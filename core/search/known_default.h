@@ -6,7 +6,10 @@
 // core/served/refs_stamp.h) taken before they were read; while a new stamp equals it -- a few
 // calls, no folder listed -- the kept answer is the one opening the repository would give. A racy
 // stamp (a ref changed within the file system's clock tick) is never kept, so a move at any moment
-// is resolved again.
+// is resolved again. Where the kernel can watch them (core/served/refs_watch.h), the files are
+// not looked at at all: the kept answer stands while no change of them was reported (RefsWatch::
+// Catch, called once before a pass of KnownDefault calls, reads the reports) -- no system call a
+// repository, and a ref changed within the clock's tick is kept too.
 //
 // Kept per ServedRepo, by its address and a weak reference to it: an entry whose repository is
 // gone (a catalog replaced) is never used, and is dropped when the table is pruned.
@@ -18,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "core/served/refs_watch.h"
 #include "core/served/served_repo.h"
 #include "core/util/result.h"
 
@@ -29,14 +33,23 @@ struct KnownPath {
   std::string error;         // else why not (RepoReader::Find's error)
 };
 
-// `path` at `repo`'s default branch as kept, when its refs have not moved since; else nullopt.
+// `path` at `repo`'s default branch as kept, when its refs have not moved since (as of the
+// last RefsWatch::Shared().Catch(), for a repository whose refs are watched); else nullopt.
 std::optional<KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
                                       const RepoPath& path);
 
-// Keeps what a search resolved: where the refs are and their stamp taken before reading them,
-// the default branch, and `path` there (a node, or why not).
+// Keeps what a search resolved: where the refs are, the watch's ticket (null where they cannot
+// be watched) and their stamp, both taken before reading them, the default branch, and `path`
+// there (a node, or why not).
 void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
-                 const RefsStamp& before, const ReadPoint& at, const RepoPath& path,
-                 const Result<Node>& node);
+                 std::shared_ptr<const RefsWatch::Ticket> watched, const RefsStamp& before,
+                 const ReadPoint& at, const RepoPath& path, const Result<Node>& node);
+
+// How kept answers were checked since the server started (tests): by the watch, or by a stamp.
+struct KnownDefaultUse {
+  uint64_t watched = 0;
+  uint64_t stamped = 0;
+};
+KnownDefaultUse CurrentKnownDefaultUse();
 
 }  // namespace rr

@@ -2,6 +2,7 @@
 
 #include "core/index/repo_text_index.h"
 #include "core/index/trigrams.h"
+#include "core/served/refs_watch.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -534,6 +535,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   // being read. A pattern that requires none is searched by reading every file.
   const TrigramQuery query = PlanTrigrams(pattern.text(), pattern.regex(), pattern.ignore_case());
 
+  // What the kernel reported changing among the text index's lists (CurrentTextIndex): a list
+  // written before this search is seen by it.
+  RefsWatch::Shared().Catch();
   // The text index's store of each target, looked at once a search (most organisations keep
   // one store for every repository), not once a repository.
   std::mutex stores_mu;

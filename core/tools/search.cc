@@ -59,6 +59,9 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   // them, so that it only ever grows.
   const size_t n = repos.size();
   size_t reached = n;  // repositories opened before the call's time ran out
+  // What the kernel reported moving among the watched refs: every move made before this call is
+  // seen by KnownDefault below.
+  RefsWatch::Shared().Catch();
   for (size_t i = 0; i < n; ++i) {
     if (ctx.stop.stopped()) {
       reached = i;
@@ -86,6 +89,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
         continue;
       }
       const RefsPlace place = reader->Place();
+      std::shared_ptr<const RefsWatch::Ticket> watched = RefsWatch::Shared().Watch(place);
       const RefsStamp before = RefsStamp::TakeOfHead(place);
       auto at = reader->At(std::nullopt);
       if (!at) {
@@ -95,7 +99,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       }
       auto node = reader->Find(*at, path, ctx.stop);
       if (!node && cut_short()) break;
-      KeepDefault(repos[i], place, before, *at, path, node);
+      KeepDefault(repos[i], place, std::move(watched), before, *at, path, node);
       known.emplace();
       known->at = at.take();
       if (node) {

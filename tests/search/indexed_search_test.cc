@@ -17,6 +17,7 @@
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
+#include "core/search/known_default.h"
 #include "tests/search/search_kit.h"
 
 namespace rr::testing::search::indexed_search {
@@ -270,6 +271,29 @@ TEST_F(IndexedSearch, ABranchMovedBetweenTwoSearchesIsSearchedWhereItIsNow) {
   EXPECT_FALSE(HitsIn(packed, "app").empty()) << packed;
 }
 
+// Where the kernel can watch the refs, a search after the first looks at no repository's refs:
+// the reports say they have not moved. A branch moved at once after (within the clock's tick, when
+// a stamp could not be trusted) is found by the very next search all the same.
+TEST_F(IndexedSearch, RefsAreWatchedNotLookedAtAndAMoveIsFoundAtOnce) {
+  if (!RefsWatch::Shared().works()) GTEST_SKIP() << "no inotify here";
+  const std::string q = R"({"pattern":"watchedtoken-7170"})";
+  indexed_->Call("search", q);  // each repository's default branch resolved and kept
+  const KnownDefaultUse before = CurrentKnownDefaultUse();
+  const auto again = indexed_->Call("search", q);
+  const KnownDefaultUse after = CurrentKnownDefaultUse();
+  EXPECT_EQ(after.watched - before.watched, catalog_->all().size()) << again.text;
+  EXPECT_EQ(after.stamped - before.stamped, 0u);
+  TestRepo& app = *repos_[9];
+  app.Write("src/watched.go", "// watchedtoken-7170\n");
+  app.Commit("watched");
+  const std::string found = Same("search", q);
+  EXPECT_EQ(HitsIn(found, "app"), GitGrep(app, "main", {"-F"}, "watchedtoken-7170", {}, "5"));
+  EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
+  app.Git({"update-ref", "refs/heads/main", app.Rev("HEAD~1")});
+  const std::string gone = Same("search", q);
+  EXPECT_TRUE(HitsIn(gone, "app").empty()) << gone;
+}
+
 // The default branch's loose file names another branch (a symbolic ref): the search keeps no
 // default branch for it, so a commit on that other branch is found by the next search, though
 // neither HEAD nor the default branch's own file changed.
@@ -299,6 +323,9 @@ TEST_F(IndexedSearch, ADefaultBranchThatNamesAnotherBranchIsFollowedWhenThatOneM
 TEST_F(IndexedSearch, AnIndexDamagedOnDiskIsNotUsedAndTheAnswerIsTheSame) {
   const std::string file = TextIndexFile(Repo("util-fork"));
   ASSERT_TRUE(fs::exists(file));
+  // Used by a search first, then cut in place: the list kept open is not read again (its pages
+  // past the cut are gone), the file is checked anew and refused.
+  Same("search", R"({"pattern":"orgtoken-09700"})");
   std::string bytes = ReadText(file);
   bytes.resize(bytes.size() / 2);
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;

@@ -1,0 +1,189 @@
+#include "core/served/refs_watch.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace rr {
+namespace {
+
+// Every change of a name within a watched folder, and of the folder itself.
+constexpr uint32_t kMask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE |
+                           IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF |
+                           IN_ONLYDIR | IN_DONT_FOLLOW;
+
+std::string WithoutTrailingSlashes(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+// True when no part of `path` is a link: a link re-pointed later would report nothing.
+bool NoLinkOnTheWay(const std::string& path) {
+  char* real = realpath(path.c_str(), nullptr);
+  if (!real) return false;
+  const bool same = path == real;
+  std::free(real);
+  return same;
+}
+
+// The first bytes of a small file (HEAD, a loose ref), without following a link; "" when it
+// cannot be read.
+std::string ReadSmall(const std::string& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "";
+  char buf[512];
+  const ssize_t n = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+}  // namespace
+
+RefsWatch& RefsWatch::Shared() {
+  static auto* watch = new RefsWatch();  // never destroyed: used until the process ends
+  return *watch;
+}
+
+RefsWatch::RefsWatch() { fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+RefsWatch::~RefsWatch() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+size_t RefsWatch::folders() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return folders_.size();
+}
+
+bool RefsWatch::Add(const std::string& path, const std::string& name, Ticket* ticket) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Folder* folder = nullptr;
+  if (auto it = by_path_.find(path); it != by_path_.end()) {
+    folder = folders_.at(it->second).get();
+  } else {
+    const int wd = inotify_add_watch(fd_, path.c_str(), kMask);
+    if (wd < 0) return false;  // the limit of watches reached, say: stamp instead
+    std::unique_ptr<Folder>& slot = folders_[wd];
+    if (!slot) {  // (else the same folder reached by another path: one watch)
+      slot = std::make_unique<Folder>();
+      slot->path = path;
+    }
+    by_path_[path] = wd;
+    folder = slot.get();
+  }
+  std::atomic<uint64_t>& counter = folder->names[name];
+  ticket->seen.emplace_back(&folder->self, folder->self.load());
+  ticket->seen.emplace_back(&counter, counter.load());
+  return true;
+}
+
+std::shared_ptr<const RefsWatch::Ticket> RefsWatch::Watch(const RefsPlace& place) {
+  if (fd_ < 0 || place.empty()) return nullptr;
+  const std::string git_dir = WithoutTrailingSlashes(place.git_dir);
+  const std::string common =
+      place.common_dir.empty() ? git_dir : WithoutTrailingSlashes(place.common_dir);
+  if (!NoLinkOnTheWay(git_dir) || !NoLinkOnTheWay(common)) return nullptr;
+  auto ticket = std::make_shared<Ticket>();
+  ticket->overflows = overflows_.load();
+  if (!Add(git_dir, "HEAD", ticket.get()) || !Add(common, "packed-refs", ticket.get())) {
+    return nullptr;
+  }
+  // HEAD is read once it is watched: a change from here on is reported.
+  std::string head = ReadSmall(git_dir + "/HEAD");
+  constexpr std::string_view kRef = "ref: refs/";
+  if (head.compare(0, kRef.size(), kRef) != 0) return nullptr;  // detached, or unreadable
+  std::string name = head.substr(5);
+  while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
+  if (name.empty() || name.find("..") != std::string::npos || name.back() == '/' ||
+      name.find("//") != std::string::npos) {
+    return nullptr;
+  }
+  // Down to the branch's loose file, each folder watched for the next name (a folder above it
+  // renamed, or made where there was none, is reported), as far as the folders exist.
+  std::string folder = common;
+  size_t from = 0;
+  for (;;) {
+    const size_t slash = name.find('/', from);
+    const std::string part = name.substr(from, slash == std::string::npos ? slash : slash - from);
+    if (!Add(folder, part, ticket.get())) return nullptr;
+    const std::string next = folder + "/" + part;
+    struct stat st {};
+    if (slash == std::string::npos) {
+      // The loose file, when there is one: a plain file that names a commit, not another ref.
+      if (lstat(next.c_str(), &st) != 0) break;  // packed only: its creation is reported
+      if (!S_ISREG(st.st_mode)) return nullptr;
+      if (ReadSmall(next).compare(0, 4, "ref:") == 0) return nullptr;
+      break;
+    }
+    if (lstat(next.c_str(), &st) != 0) break;  // its creation is reported
+    if (!S_ISDIR(st.st_mode)) return nullptr;  // a link, say
+    folder = next;
+    from = slash + 1;
+  }
+  return ticket;
+}
+
+std::shared_ptr<const RefsWatch::Ticket> RefsWatch::WatchFile(const std::string& folder,
+                                                              const std::string& name) {
+  if (fd_ < 0) return nullptr;
+  const std::string path = WithoutTrailingSlashes(folder);
+  if (!NoLinkOnTheWay(path)) return nullptr;
+  auto ticket = std::make_shared<Ticket>();
+  ticket->overflows = overflows_.load();
+  if (!Add(path, name, ticket.get())) return nullptr;
+  return ticket;
+}
+
+void RefsWatch::Catch() {
+  if (fd_ < 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  alignas(inotify_event) char buf[64 * 1024];
+  for (;;) {
+    const ssize_t n = ::read(fd_, buf, sizeof buf);
+    if (n <= 0) break;  // none left (EAGAIN)
+    for (const char* p = buf; p < buf + n;) {
+      inotify_event ev;
+      std::memcpy(&ev, p, sizeof ev);
+      const char* name = p + sizeof(inotify_event);
+      p += sizeof(inotify_event) + ev.len;
+      if (ev.mask & IN_Q_OVERFLOW) {
+        overflows_.fetch_add(1);  // reports were lost: every ticket is stale
+        continue;
+      }
+      auto it = folders_.find(ev.wd);
+      if (it == folders_.end()) continue;
+      Folder& folder = *it->second;
+      if (ev.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
+        folder.self.fetch_add(1);
+      }
+      if (ev.len > 0) {
+        auto named = folder.names.find(std::string(name, strnlen(name, ev.len)));
+        if (named != folder.names.end()) named->second.fetch_add(1);
+      }
+      if (ev.mask & IN_IGNORED) {
+        // The watch is gone (the folder removed): a folder made at its path is watched anew;
+        // tickets still point at this one's counters, so it is kept.
+        if (auto at = by_path_.find(folder.path); at != by_path_.end() && at->second == ev.wd) {
+          by_path_.erase(at);
+        }
+        gone_.push_back(std::move(it->second));
+        folders_.erase(it);
+      }
+    }
+  }
+}
+
+bool RefsWatch::Unchanged(const Ticket& ticket) const {
+  if (overflows_.load() != ticket.overflows) return false;
+  for (const auto& [counter, seen] : ticket.seen) {
+    if (counter->load() != seen) return false;
+  }
+  return true;
+}
+
+}  // namespace rr

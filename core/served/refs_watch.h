@@ -1,0 +1,92 @@
+// RefsWatch: the kernel's word (inotify) that the files deciding where a repository's HEAD points
+// (and the text index's lists, WatchFile) have not changed, so that a search over thousands of
+// repositories need not look at them one by one (RefsStamp::TakeOfHead: nine system calls a
+// repository, most of a rare token's search over 20,000 of them; core/search/known_default.h).
+//
+// A ticket watches, before the refs are read, the folder holding HEAD (for HEAD), the common
+// folder (for packed-refs) and the folder holding the loose file of the branch HEAD names (for
+// that file; when the folder does not exist, the nearest one above it that does, for the next
+// folder's name). Every change the kernel reports of one of those names -- written, replaced,
+// removed, renamed over, its times or mode changed -- and every change of a watched folder itself
+// (removed, renamed) makes each ticket on it stale; a queue that overflowed makes every ticket
+// stale. Reports are read by Catch: a change made before a Catch is seen by every Unchanged after
+// it. A ticket is never given where a move could go unreported: a HEAD that cannot be read or
+// names no branch, a branch file that is a link or names another ref, a folder reached through a
+// link (a link re-pointed reports nothing), the limit of watches reached, no inotify at all. Then
+// the caller stamps, as before.
+//
+// Watches are kept for the process's life, one a folder however many tickets use it (at most
+// three a repository; the kernel's limit, fs.inotify.max_user_watches, is 8,192 on older kernels
+// and about 1 % of memory's worth on newer ones: past it, repositories are stamped).
+//
+// Thread safety: every function may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/served/refs_stamp.h"
+
+namespace rr {
+
+class RefsWatch {
+ public:
+  // What one ticket watches: each name's counter of reported changes as it was when taken.
+  class Ticket {
+   public:
+    Ticket() = default;
+
+   private:
+    friend class RefsWatch;
+    std::vector<std::pair<const std::atomic<uint64_t>*, uint64_t>> seen;
+    uint64_t overflows = 0;
+  };
+
+  // The process's watch (made on first use).
+  static RefsWatch& Shared();
+
+  // Watches what decides where `place`'s HEAD points now. Null when it cannot be watched (see
+  // above): then stamp. Take it before reading the refs.
+  std::shared_ptr<const Ticket> Watch(const RefsPlace& place);
+  // Watches one file, `name` in `folder` (the text index's list of a repository, say): any
+  // change of it, or of the folder, makes the ticket stale. Null when it cannot be watched.
+  std::shared_ptr<const Ticket> WatchFile(const std::string& folder, const std::string& name);
+  // Reads every report the kernel holds: a change made before this call is seen after it.
+  void Catch();
+  // Nothing reported about the ticket's names since it was taken (as of the last Catch).
+  bool Unchanged(const Ticket& ticket) const;
+
+  // How many folders are watched, and whether watching works at all here (tests, `about`).
+  size_t folders() const;
+  bool works() const { return fd_ >= 0; }
+
+  RefsWatch();
+  ~RefsWatch();
+  RefsWatch(const RefsWatch&) = delete;
+  RefsWatch& operator=(const RefsWatch&) = delete;
+
+ private:
+  struct Folder {
+    std::string path;
+    std::atomic<uint64_t> self{0};  // the folder itself removed, renamed or unmounted
+    // Per name within it that some ticket watches (nodes never move: tickets point at them).
+    std::unordered_map<std::string, std::atomic<uint64_t>> names;
+  };
+  // The counter of `name` in the folder at `path` (watched from now on), or null when the
+  // folder cannot be watched. Adds to `ticket` the folder's own counter and the name's.
+  bool Add(const std::string& path, const std::string& name, Ticket* ticket);
+
+  int fd_ = -1;
+  mutable std::mutex mu_;  // folders_, by_path_, and reading the kernel's reports
+  std::unordered_map<int, std::unique_ptr<Folder>> folders_;  // by watch descriptor
+  std::unordered_map<std::string, int> by_path_;
+  std::vector<std::unique_ptr<Folder>> gone_;  // watches the kernel dropped; tickets point here
+  std::atomic<uint64_t> overflows_{0};
+};
+
+}  // namespace rr

@@ -1,0 +1,157 @@
+// RefsWatch on repositories the tests build: every way git moves what HEAD points at is reported
+// once caught (a commit on the default branch, git pack-refs, a packed branch moved, packed-refs
+// replaced, HEAD switched, the branch's file rewritten in place, a branch in a folder made after
+// the ticket, a linked worktree's commit), what does not move it is not (another branch, a tag,
+// the index), and no ticket is given where a move could go unreported (a detached HEAD, a
+// branch file that is a link or names another ref, a repository reached through a link).
+#include "core/served/refs_watch.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/testkit/git_fixture.h"
+
+namespace rr::testing {
+namespace refs_watch_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RefsWatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!RefsWatch::Shared().works()) GTEST_SKIP() << "no inotify here";
+    repo_.Write("a.txt", "a\n");
+    first_ = repo_.Commit("First");
+    repo_.Git({"branch", "feature"});
+  }
+
+  // What `change` does must make a ticket taken before it stale, once caught.
+  template <typename F>
+  void ExpectSeen(const char* what, F change, const RefsPlace* place = nullptr) {
+    RefsWatch& w = RefsWatch::Shared();
+    w.Catch();
+    auto ticket = w.Watch(place ? *place : place_);
+    ASSERT_TRUE(ticket) << what;
+    w.Catch();
+    ASSERT_TRUE(w.Unchanged(*ticket)) << what;
+    change();
+    EXPECT_TRUE(w.Unchanged(*ticket)) << what << ": seen before it was caught";
+    w.Catch();
+    EXPECT_FALSE(w.Unchanged(*ticket)) << what << " was not seen";
+  }
+  // What `change` does must leave a ticket as it was.
+  template <typename F>
+  void ExpectUnseen(const char* what, F change) {
+    RefsWatch& w = RefsWatch::Shared();
+    w.Catch();
+    auto ticket = w.Watch(place_);
+    ASSERT_TRUE(ticket) << what;
+    change();
+    w.Catch();
+    EXPECT_TRUE(w.Unchanged(*ticket)) << what << " was seen";
+  }
+
+  TempDir tmp_;
+  TestRepo repo_{tmp_ / "shop"};
+  RefsPlace place_{repo_.path() + "/.git", ""};
+  std::string first_;
+};
+
+TEST_F(RefsWatchTest, EveryMoveOfTheDefaultBranchIsSeen) {
+  ExpectSeen("a commit on main", [&] {
+    repo_.Write("a.txt", "a2\n");
+    repo_.Commit("Second");
+  });
+  const std::string second = repo_.Rev("main");
+  ExpectSeen("git pack-refs --all", [&] { repo_.Git({"pack-refs", "--all"}); });
+  ExpectSeen("a packed branch moved", [&] {
+    repo_.Git({"update-ref", "refs/heads/main", first_});
+    repo_.Git({"pack-refs", "--all"});
+  });
+  ExpectSeen("packed-refs replaced", [&] {
+    const std::string file = place_.git_dir + "/packed-refs";
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find(first_ + " refs/heads/main");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, first_.size(), second);
+    std::ofstream(file + ".lock") << text;
+    fs::rename(file + ".lock", file);
+  });
+  EXPECT_EQ(repo_.Rev("main"), second);
+  ExpectSeen("HEAD switched", [&] { repo_.Git({"symbolic-ref", "HEAD", "refs/heads/feature"}); });
+  ExpectSeen("HEAD switched back", [&] { repo_.Git({"symbolic-ref", "HEAD", "refs/heads/main"}); });
+  repo_.Git({"update-ref", "refs/heads/main", second});  // loose again
+  ExpectSeen("main's file rewritten in place", [&] {
+    std::ofstream(place_.git_dir + "/refs/heads/main", std::ios::trunc) << first_ << "\n";
+  });
+  EXPECT_EQ(repo_.Rev("main"), first_);
+  ExpectSeen("main removed", [&] { fs::remove(place_.git_dir + "/refs/heads/main"); });
+}
+
+TEST_F(RefsWatchTest, ABranchInAFolderMadeAfterTheTicketIsSeen) {
+  repo_.Git({"symbolic-ref", "HEAD", "refs/heads/team/x"});  // no such branch, no such folder
+  ExpectSeen("team/x made", [&] { repo_.Git({"update-ref", "refs/heads/team/x", first_}); });
+  ExpectSeen("team/x moved", [&] {
+    repo_.Write("a.txt", "a3\n");
+    repo_.Commit("On team/x");
+  });
+  ExpectSeen("refs/heads/team removed with it",
+             [&] { fs::remove_all(place_.git_dir + "/refs/heads/team"); });
+}
+
+TEST_F(RefsWatchTest, WhatDoesNotMoveTheDefaultBranchIsNotSeen) {
+  ExpectUnseen("another branch moved", [&] {
+    repo_.Git({"update-ref", "refs/heads/feature", repo_.Rev("HEAD")});
+  });
+  ExpectUnseen("a tag", [&] { repo_.Git({"tag", "v1"}); });
+  ExpectUnseen("the index", [&] {
+    repo_.Write("b.txt", "b\n");
+    repo_.Git({"add", "b.txt"});
+  });
+}
+
+TEST_F(RefsWatchTest, ALinkedWorktreesCommitIsSeen) {
+  repo_.Git({"worktree", "add", "-q", tmp_ / "wt", "feature"});
+  const RefsPlace wt{repo_.path() + "/.git/worktrees/wt", repo_.path() + "/.git"};
+  ExpectSeen(
+      "a commit in the worktree",
+      [&] {
+        CommandResult r = rr::testing::Run({"git", "commit", "-q", "--allow-empty", "-m", "In it"},
+                                           tmp_ / "wt", repo_.Env());
+        ASSERT_EQ(r.status, 0) << r.err;
+      },
+      &wt);
+}
+
+TEST_F(RefsWatchTest, NoTicketWhereAMoveCouldGoUnreported) {
+  RefsWatch& w = RefsWatch::Shared();
+  EXPECT_TRUE(w.Watch(place_));
+  EXPECT_FALSE(w.Watch(RefsPlace{}));
+  // Reached through a link: the link re-pointed would report nothing.
+  fs::create_directory_symlink(repo_.path(), tmp_ / "link");
+  EXPECT_FALSE(w.Watch(RefsPlace{tmp_ / "link/.git", ""}));
+  // The branch's file a link, or naming another ref: the other's moves would not show.
+  const std::string main_file = place_.git_dir + "/refs/heads/main";
+  fs::rename(main_file, place_.git_dir + "/refs/heads/real");
+  fs::create_symlink("real", main_file);
+  EXPECT_FALSE(w.Watch(place_));
+  fs::remove(main_file);
+  std::ofstream(main_file) << "ref: refs/heads/feature\n";
+  EXPECT_FALSE(w.Watch(place_));
+  std::ofstream(main_file, std::ios::trunc) << first_ << "\n";
+  EXPECT_TRUE(w.Watch(place_));
+  // HEAD names no branch (detached), or cannot be read.
+  repo_.Git({"checkout", "-q", "--detach"});
+  EXPECT_FALSE(w.Watch(place_));
+  fs::remove(place_.git_dir + "/HEAD");
+  EXPECT_FALSE(w.Watch(place_));
+}
+
+}  // namespace
+}  // namespace refs_watch_test
+}  // namespace rr::testing
