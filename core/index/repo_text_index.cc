@@ -336,10 +336,15 @@ bool TextIndexer::Wanted() {
   return any;
 }
 
+bool TextIndexer::Unmoved(const Seen& seen) {
+  if (seen.watched) return RefsWatch::Shared().Unchanged(*seen.watched);
+  return seen.stamp.Unchanged(RefsStamp::Take(seen.place));
+}
+
 bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
   totals->repositories++;
   auto seen = seen_.find(repo.name());
-  if (seen != seen_.end() && seen->second.stamp.Unchanged(RefsStamp::Take(seen->second.place))) {
+  if (seen != seen_.end() && Unmoved(seen->second)) {
     totals->indexed++;
     totals->index_bytes += seen->second.index_bytes;
     totals->text_bytes += seen->second.text_bytes;
@@ -352,6 +357,7 @@ bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
     auto reader = repo.OpenOnce();
     if (reader) place = reader->Place();
   }
+  std::shared_ptr<const RefsWatch::Ticket> watched = RefsWatch::Shared().Watch(place);
   const RefsStamp before = place.empty() ? RefsStamp() : RefsStamp::Take(place);
   const auto start = std::chrono::steady_clock::now();
   auto b = BuildTextIndex(repo, stop());
@@ -367,7 +373,7 @@ bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
     return false;
   }
   last_error_.erase(repo.name());
-  seen_[repo.name()] = Seen{place, before, b->index_bytes, b->text_bytes};
+  seen_[repo.name()] = Seen{place, std::move(watched), before, b->index_bytes, b->text_bytes};
   totals->indexed++;
   totals->index_bytes += b->index_bytes;
   totals->text_bytes += b->text_bytes;
@@ -385,6 +391,7 @@ bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
 
 void TextIndexer::Pass() {
   const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  RefsWatch::Shared().Catch();  // every move made before the pass is seen
   Totals totals;
   auto publish = [&](bool pass_done) {
     std::lock_guard<std::mutex> lock(StatsMutex());
@@ -432,6 +439,7 @@ void TextIndexer::Revisit(const ServedRepo& repo) {
 
 void TextIndexer::CatchUp(const std::vector<std::string>& names) {
   const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  RefsWatch::Shared().Catch();
   for (const std::string& name : names) {
     if (stopping()) return;
     auto repo = catalog->Find(name);
@@ -442,13 +450,14 @@ void TextIndexer::CatchUp(const std::vector<std::string>& names) {
 
 void TextIndexer::Glance() {
   const std::shared_ptr<const Catalog> catalog = catalog_->Get();
+  RefsWatch::Shared().Catch();
   for (const auto& repo : catalog->all()) {
     if (stopping()) return;
     // A mirror moves only by its sync, which nudges; a repository never indexed (or failing)
     // waits for the next pass.
     if (repo->settings().mirror) continue;
     auto seen = seen_.find(repo->name());
-    if (seen == seen_.end() || seen->second.stamp.Unchanged(RefsStamp::Take(seen->second.place))) {
+    if (seen == seen_.end() || Unmoved(seen->second)) {
       continue;
     }
     Revisit(*repo);

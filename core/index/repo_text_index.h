@@ -12,14 +12,15 @@
 // TextIndexer is the background thread that keeps the indexes up to date, as HistoryIndexer
 // keeps the history's (both are periodic services, core/runtime/periodic.h): one repository at a
 // time, at the lowest CPU and I/O priority; a pass opens nothing for a repository whose refs have
-// not moved since its index was built (RefsStamp), then waits `recheck` (spread by a tenth either
-// way, so that many servers sharing a machine do not pass in step) before the next; each index
-// built is logged with the new text it read and its speed. After a pass that changed anything,
-// the store drops what no list names any more (CompactTextStore). Between passes it catches up at
-// once with what moved: a mirror's sync nudges it with the mirror's name (Nudge(name), wired in
-// the app), and every `glance` it takes the refs' stamps of the local repositories and indexes
-// those that moved. A search never waits for it: what is not indexed yet is read, as without an
-// index.
+// not moved since its index was built (RefsWatch where the kernel can watch what decides its
+// default branch: no system call a repository; else RefsStamp), then waits `recheck` (spread by a
+// tenth either way, so that many servers sharing a machine do not pass in step) before the next;
+// each index built is logged with the new text it read and its speed. After a pass that changed
+// anything, the store drops what no list names any more (CompactTextStore). Between passes it
+// catches up at once with what moved: a mirror's sync nudges it with the mirror's name
+// (Nudge(name), wired in the app), and every `glance` it looks at the local repositories' refs --
+// the kernel's reports where they are watched, else their stamps -- and indexes those that moved. A
+// search never waits for it: what is not indexed yet is read, as without an index.
 #pragma once
 
 #include <chrono>
@@ -34,6 +35,7 @@
 #include "core/runtime/periodic.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
+#include "core/served/refs_watch.h"
 #include "core/served/served_repo.h"
 #include "core/util/stop.h"
 
@@ -137,9 +139,14 @@ class TextIndexer final : public PeriodicService {
   std::shared_ptr<LiveCatalog> catalog_;
   struct Seen {
     RefsPlace place;
+    // What decides the default branch, watched by the kernel (core/served/refs_watch.h); where
+    // it cannot be, the refs' stamp.
+    std::shared_ptr<const RefsWatch::Ticket> watched;
     RefsStamp stamp;
     uint64_t index_bytes = 0, text_bytes = 0;
   };
+  // The refs have not moved since `seen` (as of the last RefsWatch::Catch, where watched).
+  static bool Unmoved(const Seen& seen);
   std::map<std::string, Seen> seen_;  // repository -> its refs when its index was last current
   std::map<std::string, std::string> last_error_;
 };
