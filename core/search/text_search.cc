@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "core/util/heap_trim.h"
 
@@ -740,6 +741,27 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
 
   // 2. The searching threads: every file handed on, read and matched.
   enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
+  // Across several repositories the same content under the same path (a fork, a copy, a
+  // repository made from another) comes back again and again -- over an organisation built from
+  // a few codebases, thousands of times: what it came to (searched or binary, its matching lines
+  // and the secret filter's veto, which reads the path) is kept for the rest of the search and
+  // not read, matched and scanned again. What depends on the repository (a content it cannot
+  // read, a detector that failed) is never kept; nor is more than kMemoBytes of lines; nor is
+  // anything of a mirror that fetches what its copy lacks (below).
+  struct Done {
+    Outcome outcome = Outcome::kSearched;
+    FileHits hits;  // without its target and node
+  };
+  constexpr size_t kMemoBytes = 64 * 1024 * 1024;
+  const bool memoised = targets.size() > 1;
+  std::mutex memo_mu;
+  std::unordered_map<std::string, std::shared_ptr<const Done>> memo;
+  size_t memo_bytes = 0;
+  auto memo_key = [](const Node& node) {
+    std::string key(reinterpret_cast<const char*>(node.oid.id), GIT_OID_RAWSZ);
+    key += node.path.str();
+    return key;
+  };
   auto search = [&] {
     ReaderCache readers;
     while (auto item = queue.Pop()) {
@@ -761,24 +783,50 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         ~Counted() { count(); }
       } counted{count_file};
       const Node& node = item->node;
-      Result<RepoReader>* reader = readers.Of(targets[t].repo);
-      if (!*reader) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (result.targets[t].problem.empty()) result.targets[t].problem = reader->error();
-        continue;
-      }
       Outcome outcome = Outcome::kSearched;
       FileHits h;
-      auto data = (*reader)->Read(node);
-      if (data) read_bytes.fetch_add(data->bytes().size(), std::memory_order_relaxed);
-      if (!data) {
-        outcome = Outcome::kUnreadable;
-      } else if (data->kind == FileData::Kind::kBinary) {
-        outcome = Outcome::kBinary;
-      } else if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h,
-                              &failures, BlobIdOf(node))) {
-        outcome = Outcome::kWithheld;
-        h = FileHits{};
+      std::shared_ptr<const Done> done;
+      std::string memo_at;
+      // (A mirror that fetches what its copy lacks could fail to read what another read: its
+      // files are read as they come, so that the answer never depends on the order.)
+      const bool memo_here = memoised && targets[t].repo->settings().fetcher == nullptr;
+      if (memo_here) {
+        memo_at = memo_key(node);
+        std::lock_guard<std::mutex> lock(memo_mu);
+        if (auto it = memo.find(memo_at); it != memo.end()) done = it->second;
+      }
+      if (done) {
+        outcome = done->outcome;
+        h = done->hits;
+      } else {
+        Result<RepoReader>* reader = readers.Of(targets[t].repo);
+        if (!*reader) {
+          std::lock_guard<std::mutex> lock(mu);
+          if (result.targets[t].problem.empty()) result.targets[t].problem = reader->error();
+          continue;
+        }
+        auto data = (*reader)->Read(node);
+        if (data) read_bytes.fetch_add(data->bytes().size(), std::memory_order_relaxed);
+        if (!data) {
+          outcome = Outcome::kUnreadable;
+        } else if (data->kind == FileData::Kind::kBinary) {
+          outcome = Outcome::kBinary;
+        } else if (!SearchBytes(data->bytes(), node.path.str(), pattern, secrets, options, &h,
+                                &failures, BlobIdOf(node))) {
+          outcome = Outcome::kWithheld;
+          h = FileHits{};
+        }
+        if (memo_here && (outcome == Outcome::kSearched || outcome == Outcome::kBinary)) {
+          size_t cost = memo_at.size() + sizeof(Done) + 64;
+          for (const auto& l : h.lines) cost += l.text.size() + sizeof(ShownLine);
+          std::lock_guard<std::mutex> lock(memo_mu);
+          if (memo_bytes + cost <= kMemoBytes) {
+            auto kept_done = std::make_shared<Done>();
+            kept_done->outcome = outcome;
+            kept_done->hits = h;
+            if (memo.emplace(std::move(memo_at), std::move(kept_done)).second) memo_bytes += cost;
+          }
+        }
       }
       size_t bytes = 0;
       if (h.matches) {

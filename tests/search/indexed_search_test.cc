@@ -197,6 +197,30 @@ TEST_F(IndexedSearch, ARepositoryWithoutCandidatesIsToldSoWithoutReadingItsList)
   for (const auto& args : {kSearches[0], kSearches[5]}) Same("search", args);
 }
 
+// A content several repositories hold is matched once a search (util-fork holds every file of
+// util), yet each repository's part of the answer is its own, as git grep finds in each: a file
+// the fork changed at the same path, a file of util the fork copied under another path, a file
+// only one of them holds.
+TEST_F(IndexedSearch, ContentsSeveralRepositoriesHoldAreAnsweredAsEachOnesOwn) {
+  TestRepo& util = *repos_[0];
+  TestRepo& fork = *repos_[8];
+  const std::string stop = ReadText(fs::path(fork.path()) / "stop.h");
+  fork.Write("stop.h", stop + "// memotoken StopToken changed in the fork\n");
+  fork.Write("copied/stop_copy.h", stop);
+  fork.Commit("changed and copied");
+  util.Write("only_here.h", "// memotoken StopToken in util alone\n");
+  util.Commit("util alone");
+  for (const char* pattern : {"StopToken", "memotoken", "Stopped()"}) {
+    const std::string args =
+        std::string(R"({"pattern":")") + pattern + R"(","repos":["util","util-fork"]})";
+    const std::string answer = Same("search", args);
+    EXPECT_EQ(answer.find("[partial"), std::string::npos) << answer;
+    EXPECT_EQ(HitsIn(answer, "util"), GitGrep(util, "HEAD", {"-F"}, pattern, {}, "5")) << answer;
+    EXPECT_EQ(HitsIn(answer, "util-fork"), GitGrep(fork, "HEAD", {"-F"}, pattern, {}, "5"))
+        << answer;
+  }
+}
+
 TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
   TestRepo& git = *repos_[1];
   git.Write("fresh.txt", "freshtoken-4242 arrived after the index\n");
