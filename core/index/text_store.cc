@@ -191,7 +191,9 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
     for (size_t s = 0; s < store_->shards.size(); ++s) {
       const size_t at = store_->shards[s]->Find(oid);
       if (at == SIZE_MAX) continue;
-      where_[b] = (uint64_t{s} << 32) | at;
+      const uint32_t w = Place(s, at);
+      if (w == kNone) continue;  // does not fit: another shard's copy, else read
+      where_[b] = w;
       used[s] = true;
       break;
     }
@@ -201,7 +203,7 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
     if (used[s]) used_.push_back(static_cast<uint32_t>(s));
   }
   held_.reserve(n - missing_);
-  for (const uint64_t w : where_) {
+  for (const uint32_t w : where_) {
     if (w != kNone) held_.push_back(w);
   }
   std::sort(held_.begin(), held_.end());
@@ -211,8 +213,8 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
 }
 
 BlobKind TextIndex::Kind(size_t blob) const {
-  const uint64_t w = where_[blob];
-  return w == kNone ? BlobKind::kUnread : store_->shards[w >> 32]->Kind(w & 0xFFFFFFFFu);
+  const uint32_t w = where_[blob];
+  return w == kNone ? BlobKind::kUnread : store_->shards[ShardOf(w)]->Kind(NumberOf(w));
 }
 
 bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
@@ -225,8 +227,8 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
     maybe[s] = std::shared_ptr<const std::vector<bool>>(set, &set->maybe);
   }
   for (size_t b = 0; b < where_.size(); ++b) {
-    const uint64_t w = where_[b];
-    if (w != kNone) (*out)[b] = (*maybe[w >> 32])[w & 0xFFFFFFFFu];
+    const uint32_t w = where_[b];
+    if (w != kNone) (*out)[b] = (*maybe[ShardOf(w)])[NumberOf(w)];
   }
   return true;
 }
@@ -245,9 +247,9 @@ bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
     sets.push_back(std::move(set));
   }
   for (size_t i = 0; i < used_.size(); ++i) {
-    const uint64_t shard = uint64_t{used_[i]} << 32;
     for (const uint32_t b : sets[i]->blobs) {
-      if (std::binary_search(held_.begin(), held_.end(), shard | b)) return true;
+      const uint32_t w = Place(used_[i], b);
+      if (w != kNone && std::binary_search(held_.begin(), held_.end(), w)) return true;
     }
   }
   return false;

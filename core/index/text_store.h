@@ -84,12 +84,24 @@ class TextIndex {
   PathEntry Path(size_t i) const { return list_->Path(i); }
 
  private:
-  static constexpr uint64_t kNone = UINT64_MAX;
+  // A blob's place in the store in 32 bits (20,000 repositories' lists keep hundreds of millions
+  // of them): the shard in the top kShardBits, its number there below. A place that does not fit
+  // (a shard past the 63rd, a number past 2^26) is kept as none: that content is read, as one
+  // no shard holds.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  static constexpr unsigned kShardBits = 6;
+  static constexpr uint32_t kNumberMask = (uint32_t{1} << (32 - kShardBits)) - 1;
+  static uint32_t Place(size_t shard, size_t number) {
+    if (shard >= (size_t{1} << kShardBits) - 1 || number > kNumberMask) return kNone;
+    return static_cast<uint32_t>(shard << (32 - kShardBits)) | static_cast<uint32_t>(number);
+  }
+  static size_t ShardOf(uint32_t w) { return w >> (32 - kShardBits); }
+  static size_t NumberOf(uint32_t w) { return w & kNumberMask; }
   std::shared_ptr<const IndexFile> list_;
   std::shared_ptr<const TextStoreSnapshot> store_;
-  std::vector<uint64_t> where_;  // per blob: shard << 32 | its number there, or kNone
+  std::vector<uint32_t> where_;  // per blob: its Place, or kNone
   std::vector<uint32_t> used_;   // the shards holding any of them
-  std::vector<uint64_t> held_;   // where_'s values but kNone, sorted
+  std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
   size_t missing_ = 0;
 };
 

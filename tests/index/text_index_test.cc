@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 
+#include "core/index/text_store.h"
 #include "tests/testkit/git_fixture.h"
 
 namespace rr {
@@ -289,6 +290,47 @@ TEST(TextIndex, AChangedFileWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
   }
   EXPECT_GT(refused, 100u);
   EXPECT_GT(opened, 0u);  // changes inside a path's text or a content id keep the structure
+}
+
+// A repository's index keeps each content's place in the store in 32 bits: a store of more
+// shards than that has room for (a merge left undone) still answers, the contents of the shards
+// past it read as contents no shard holds -- never looked up in the wrong shard.
+TEST(TextIndex, ContentsInShardsPastWhatAPlaceHoldsAreRead) {
+  TempDir tmp;
+  const std::string folder = tmp / "text";
+  constexpr int kShards = 70;
+  for (int i = 0; i < kShards; ++i) {
+    IndexFileWriter w;
+    w.AddBlob(OidOf(100 + i), BlobKind::kText, "the one content of shard " + std::to_string(i));
+    ASSERT_TRUE(WriteTextShard(folder, w));
+  }
+  auto store = CurrentTextStore(folder);
+  ASSERT_EQ(store->shards.size(), static_cast<size_t>(kShards));
+  IndexFileWriter list;
+  for (int i = 0; i < kShards; ++i) {
+    list.AddPath("f" + std::to_string(i), list.AddSized(OidOf(100 + i), BlobKind::kText, 30),
+                 false);
+  }
+  const std::string file = tmp / "text.list";
+  ASSERT_TRUE(list.Write(file, OidOf(9), 0));
+  auto opened = IndexFile::Open(file);
+  ASSERT_TRUE(opened) << opened.error();
+  TextIndex index(*opened, store);
+  // Places for shards 0 to 62: the other 7 do not fit.
+  EXPECT_EQ(index.missing(), 7u);
+  // Which content sits past the room depends on the shards' (random) names; each is read.
+  std::vector<bool> maybe;
+  ASSERT_TRUE(index.Candidates(PlanTrigrams("shard 5", false, false), &maybe));
+  size_t unread = 0;
+  for (size_t b = 0; b < index.blobs(); ++b) {
+    const bool read = index.Kind(b) == BlobKind::kUnread;
+    unread += read;
+    const int i = static_cast<int>(b);  // the list's blobs were added as i = 0, 1, ...
+    const bool holds = i == 5 || (i >= 50 && i <= 59);  // "shard 5", "shard 50", ...
+    EXPECT_EQ(maybe[b], read || holds) << i;
+  }
+  EXPECT_EQ(unread, 7u);
+  EXPECT_TRUE(index.MayMatchAny(PlanTrigrams("shard 5", false, false)));
 }
 
 }  // namespace
