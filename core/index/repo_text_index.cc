@@ -97,6 +97,7 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
   now.file = FileStamp::Of(file);
   if (!now.file.exists) return nullptr;
   std::shared_ptr<const IndexFile> list;
+  std::shared_ptr<const TextIndex> previous;  // the same list over the store as it was
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());
     auto it = OpenedIndexes().find(file);
@@ -107,6 +108,7 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
         return index->policy() == PolicyDigest(repo.policy()) ? index : nullptr;
       }
       list = it->second.list;
+      previous = it->second.index;
     }
   }
   if (!list) {
@@ -120,9 +122,11 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     }
     list = opened.take();
   }
-  // Each of its blobs found in the store, once for this list and this store.
+  // Each of its blobs found in the store, once for this list and this store; when the store
+  // changed (a shard added by a commit indexed anywhere, say), only what moved is looked up.
   now.list = list;
-  now.index = std::make_shared<const TextIndex>(list, store);
+  now.index = previous ? std::make_shared<const TextIndex>(*previous, store)
+                       : std::make_shared<const TextIndex>(list, store);
   std::shared_ptr<const TextIndex> index = now.index;
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());

@@ -186,30 +186,90 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
   where_.assign(n, kNone);
   std::vector<bool> used(store_->shards.size(), false);
   for (size_t b = 0; b < n; ++b) {
-    if (list_->Kind(b) == BlobKind::kUnread) continue;  // read by every search
-    const git_oid& oid = list_->Oid(b);
-    for (size_t s = 0; s < store_->shards.size(); ++s) {
-      const size_t at = store_->shards[s]->Find(oid);
-      if (at == SIZE_MAX) continue;
-      const uint32_t w = Place(s, at);
-      if (w == kNone) continue;  // does not fit: another shard's copy, else read
-      where_[b] = w;
-      used[s] = true;
-      break;
+    if (list_->Kind(b) != BlobKind::kUnread) LookUp(b, &used);  // unread: read by every search
+  }
+  Finish(used, nullptr);
+  // The content ids were read to find them; a search of the many repositories that hold no
+  // candidate reads nothing of the list again.
+  list_->LetGo();
+}
+
+TextIndex::TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store)
+    : list_(before.list_), store_(std::move(store)) {
+  // Where each shard of the store as it was is in the store now (the same mapped file), if
+  // still there: in the same order, since both list the shards by name.
+  const auto& was = before.store_->shards;
+  std::vector<size_t> moved(was.size(), SIZE_MAX);
+  for (size_t o = 0, s = 0; o < was.size(); ++o) {
+    for (size_t k = s; k < store_->shards.size(); ++k) {
+      if (store_->shards[k] == was[o]) {
+        moved[o] = k;
+        s = k + 1;
+        break;
+      }
     }
-    if (where_[b] == kNone) missing_++;
+  }
+  const size_t n = list_->blobs();
+  where_.assign(n, kNone);
+  std::vector<bool> used(store_->shards.size(), false);
+  bool looked_up = false;
+  for (size_t b = 0; b < n; ++b) {
+    if (list_->Kind(b) == BlobKind::kUnread) continue;
+    const uint32_t w = before.where_[b];
+    if (w != kNone && moved[ShardOf(w)] != SIZE_MAX) {
+      const uint32_t now = Place(moved[ShardOf(w)], NumberOf(w));
+      if (now != kNone) {
+        where_[b] = now;
+        used[moved[ShardOf(w)]] = true;
+        continue;
+      }
+    }
+    // Held by no shard then, or its shard is gone (merged, compacted away): looked up.
+    LookUp(b, &used);
+    looked_up = true;
+  }
+  if (looked_up) {
+    Finish(used, nullptr);
+    list_->LetGo();
+    return;
+  }
+  // Every place moved with its shard, the shards in the same order: still sorted.
+  std::vector<uint32_t> held;
+  held.reserve(before.held_.size());
+  for (const uint32_t w : before.held_) held.push_back(Place(moved[ShardOf(w)], NumberOf(w)));
+  Finish(used, &held);
+}
+
+void TextIndex::LookUp(size_t b, std::vector<bool>* used) {
+  const git_oid& oid = list_->Oid(b);
+  for (size_t s = 0; s < store_->shards.size(); ++s) {
+    const size_t at = store_->shards[s]->Find(oid);
+    if (at == SIZE_MAX) continue;
+    const uint32_t w = Place(s, at);
+    if (w == kNone) continue;  // does not fit: another shard's copy, else read
+    where_[b] = w;
+    (*used)[s] = true;
+    return;
+  }
+}
+
+void TextIndex::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted) {
+  missing_ = 0;
+  for (size_t b = 0; b < where_.size(); ++b) {
+    if (where_[b] == kNone && list_->Kind(b) != BlobKind::kUnread) missing_++;
   }
   for (size_t s = 0; s < used.size(); ++s) {
     if (used[s]) used_.push_back(static_cast<uint32_t>(s));
   }
-  held_.reserve(n - missing_);
+  if (sorted) {
+    held_ = std::move(*sorted);
+    return;
+  }
+  held_.reserve(where_.size() - missing_);
   for (const uint32_t w : where_) {
     if (w != kNone) held_.push_back(w);
   }
   std::sort(held_.begin(), held_.end());
-  // The content ids were read to find them; a search of the many repositories that hold no
-  // candidate reads nothing of the list again.
-  list_->LetGo();
 }
 
 BlobKind TextIndex::Kind(size_t blob) const {

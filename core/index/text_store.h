@@ -55,6 +55,12 @@ class TextIndex {
  public:
   using PathEntry = IndexFile::PathEntry;
   TextIndex(std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store);
+  // `before`'s list over another snapshot of the same store: the places of its contents in the
+  // shards both snapshots hold are kept (moved with their shards), and only the contents held by
+  // no shard then, or by a shard gone since (merged, compacted), are looked up -- so a new shard
+  // (a commit indexed anywhere) does not make every repository's index look all its contents up
+  // again. The same as made from the list anew.
+  TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store);
 
   const git_oid& commit() const { return list_->commit(); }
   uint64_t policy() const { return list_->policy(); }
@@ -102,6 +108,10 @@ class TextIndex {
   std::vector<uint32_t> where_;  // per blob: its Place, or kNone
   std::vector<uint32_t> used_;   // the shards holding any of them
   std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
+  // Finds `b`'s content in the store's shards (the first that holds it in a place that fits).
+  void LookUp(size_t b, std::vector<bool>* used);
+  // The shards used, what is missing, and the places sorted (`sorted`, when given, already are).
+  void Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted);
   size_t missing_ = 0;
 };
 

@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "core/index/text_store.h"
@@ -331,6 +333,91 @@ TEST(TextIndex, ContentsInShardsPastWhatAPlaceHoldsAreRead) {
   }
   EXPECT_EQ(unread, 7u);
   EXPECT_TRUE(index.MayMatchAny(PlanTrigrams("shard 5", false, false)));
+}
+
+// A repository's index moved onto a new snapshot of the store -- a shard added (a commit indexed
+// anywhere), a shard gone and its contents in another (merged), contents no shard held then held
+// now -- answers exactly as one made from its list anew.
+TEST(TextIndex, AnIndexMovedOntoANewStoreIsTheOneMadeAnew) {
+  TempDir tmp;
+  const std::string folder = tmp / "text";
+  auto content = [](int i) { return "content " + std::to_string(i) + " common words"; };
+  std::set<std::string> before_files;
+  auto files = [&] {
+    std::set<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(folder)) {
+      if (e.path().extension() == ".tri") out.insert(e.path().string());
+    }
+    return out;
+  };
+  // Each shard written is named to sort before every one before it, so that every shard the
+  // store held moves to another place in the new snapshot.
+  int names = 0xfff;
+  auto shard_of = [&](int from, int to) {
+    IndexFileWriter w;
+    for (int i = from; i < to; ++i) w.AddBlob(OidOf(i), BlobKind::kText, content(i));
+    const auto was = std::filesystem::exists(folder) ? files() : std::set<std::string>{};
+    auto written = WriteTextShard(folder, w);
+    ASSERT_TRUE(written) << written.error();
+    for (const auto& f : files()) {
+      if (was.count(f)) continue;
+      char name[64];
+      std::snprintf(name, sizeof name, "/shard-%016x.tri", names--);
+      std::filesystem::rename(f, folder + name);
+    }
+  };
+  for (int i = 0; i < 5; ++i) shard_of(i * 10, i * 10 + 10);  // contents 0..49
+  // The list: contents 0..44 (held), 60..62 (held by no shard yet), 70 (unread).
+  IndexFileWriter list;
+  for (int i = 0; i < 45; ++i)
+    list.AddPath("f" + std::to_string(i), list.AddSized(OidOf(i), BlobKind::kText, 30), false);
+  for (int i = 60; i < 63; ++i)
+    list.AddPath("g" + std::to_string(i), list.AddSized(OidOf(i), BlobKind::kText, 30), false);
+  list.AddPath("huge", list.AddSized(OidOf(70), BlobKind::kUnread, 0), false);
+  const std::string file = tmp / "text.list";
+  ASSERT_TRUE(list.Write(file, OidOf(99), 0));
+  auto opened = IndexFile::Open(file);
+  ASSERT_TRUE(opened) << opened.error();
+  auto same = [&](const TextIndex& moved, const TextIndex& fresh) {
+    EXPECT_EQ(moved.missing(), fresh.missing());
+    for (size_t b = 0; b < fresh.blobs(); ++b) EXPECT_EQ(moved.Kind(b), fresh.Kind(b)) << b;
+    for (const char* p : {"common", "content 3", "content 61", "content 4", "zzqq"}) {
+      const TrigramQuery q = PlanTrigrams(p, false, false);
+      std::vector<bool> a, b;
+      ASSERT_TRUE(moved.Candidates(q, &a));
+      ASSERT_TRUE(fresh.Candidates(q, &b));
+      EXPECT_EQ(a, b) << p;
+      EXPECT_EQ(moved.MayMatchAny(q), fresh.MayMatchAny(q)) << p;
+    }
+  };
+  const TextIndex first(*opened, CurrentTextStore(folder));
+  EXPECT_EQ(first.missing(), 3u);
+  // A shard added with two of the contents no shard held.
+  before_files = files();
+  shard_of(60, 62);
+  auto second_store = CurrentTextStore(folder);
+  const TextIndex second(first, second_store);
+  same(second, TextIndex(*opened, second_store));
+  EXPECT_EQ(second.missing(), 1u);
+  // A shard gone (contents 10..19), its contents written again in a new one; another added.
+  std::string gone;
+  for (const auto& f : before_files) {
+    auto ix = IndexFile::Open(f);
+    if (ix && (*ix)->Find(OidOf(10)) != SIZE_MAX) gone = f;
+  }
+  ASSERT_FALSE(gone.empty());
+  std::filesystem::remove(gone);
+  shard_of(10, 20);
+  shard_of(62, 63);
+  auto third_store = CurrentTextStore(folder);
+  const TextIndex third(second, third_store);
+  same(third, TextIndex(*opened, third_store));
+  EXPECT_EQ(third.missing(), 0u);
+  // Nothing to look up: a shard added that the list does not name.
+  shard_of(80, 90);
+  auto fourth_store = CurrentTextStore(folder);
+  const TextIndex fourth(third, fourth_store);
+  same(fourth, TextIndex(*opened, fourth_store));
 }
 
 }  // namespace
