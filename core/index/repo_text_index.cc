@@ -16,6 +16,7 @@
 
 #include "core/index/file_stamp.h"
 #include "core/secrets/server_log.h"
+#include "core/served/known_default.h"
 #include "core/served/refs_watch.h"
 #include "core/util/private_folder.h"
 #include "core/util/text.h"
@@ -340,12 +341,28 @@ bool TextIndexer::Wanted() {
   return any;
 }
 
+void TextIndexer::WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
+                              const std::shared_ptr<const RefsWatch::Ticket>& watched) {
+  // Only where the kernel watches the refs (a ticket taken before they were read for the build):
+  // a search trusts what is kept by that ticket alone.
+  if (!watched || place.empty()) return;
+  auto reader = repo->OpenOnce();
+  if (!reader) return;
+  const RefsStamp before = RefsStamp::TakeOfHead(place);
+  auto at = reader->At(std::nullopt);
+  if (!at) return;
+  auto root = reader->Find(*at, RepoPath::Root(), stop());
+  if (stopping()) return;
+  KeepDefault(repo, place, watched, before, *at, RepoPath::Root(), root);
+}
+
 bool TextIndexer::Unmoved(const Seen& seen) {
   if (seen.watched) return RefsWatch::Shared().Unchanged(*seen.watched);
   return seen.stamp.Unchanged(RefsStamp::Take(seen.place));
 }
 
-bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
+bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals* totals) {
+  const ServedRepo& repo = *shared;
   totals->repositories++;
   auto seen = seen_.find(repo.name());
   if (seen != seen_.end() && Unmoved(seen->second)) {
@@ -377,6 +394,7 @@ bool TextIndexer::Visit(const ServedRepo& repo, Totals* totals) {
     return false;
   }
   last_error_.erase(repo.name());
+  WarmDefault(shared, place, watched);
   seen_[repo.name()] = Seen{place, std::move(watched), before, b->index_bytes, b->text_bytes};
   totals->indexed++;
   totals->index_bytes += b->index_bytes;
@@ -412,7 +430,7 @@ void TextIndexer::Pass() {
   for (const auto& repo : catalog->all()) {
     if (stopping()) return;
     if (TextIndexFile(*repo).empty()) continue;
-    if (Visit(*repo, &totals)) publish(false);
+    if (Visit(repo, &totals)) publish(false);
     if (stopping()) return;
   }
   // What no repository's list names any more is dropped from the store (core/index/text_store.h).
@@ -420,8 +438,8 @@ void TextIndexer::Pass() {
   publish(true);
 }
 
-void TextIndexer::Revisit(const ServedRepo& repo) {
-  auto before = seen_.find(repo.name());
+void TextIndexer::Revisit(const std::shared_ptr<const ServedRepo>& repo) {
+  auto before = seen_.find(repo->name());
   const bool was = before != seen_.end();
   const uint64_t was_index = was ? before->second.index_bytes : 0;
   const uint64_t was_text = was ? before->second.text_bytes : 0;
@@ -448,7 +466,7 @@ void TextIndexer::CatchUp(const std::vector<std::string>& names) {
     if (stopping()) return;
     auto repo = catalog->Find(name);
     if (!repo || TextIndexFile(**repo).empty()) continue;
-    Revisit(**repo);
+    Revisit(*repo);
   }
 }
 
@@ -464,7 +482,7 @@ void TextIndexer::Glance() {
     if (seen == seen_.end() || Unmoved(seen->second)) {
       continue;
     }
-    Revisit(*repo);
+    Revisit(repo);
   }
 }
 

@@ -126,7 +126,7 @@ class TextIndexer final : public PeriodicService {
   // Every local repository whose index was current: brought up to date if its refs moved.
   void Glance() override;
   // Visit outside a pass: the stats a pass published are changed by what the visit changed.
-  void Revisit(const ServedRepo& repo);
+  void Revisit(const std::shared_ptr<const ServedRepo>& repo);
 
   // What a pass adds up, for CurrentTextIndexStats.
   struct Totals {
@@ -134,7 +134,7 @@ class TextIndexer final : public PeriodicService {
   };
   // Brings `repo`'s index to its default branch unless its refs have not moved since it was
   // last current; adds it to `totals`. True when an index was built.
-  bool Visit(const ServedRepo& repo, Totals* totals);
+  bool Visit(const std::shared_ptr<const ServedRepo>& repo, Totals* totals);
 
   std::shared_ptr<LiveCatalog> catalog_;
   struct Seen {
@@ -147,6 +147,11 @@ class TextIndexer final : public PeriodicService {
   };
   // The refs have not moved since `seen` (as of the last RefsWatch::Catch, where watched).
   static bool Unmoved(const Seen& seen);
+  // Keeps the default branch just indexed for searches (core/served/known_default.h), so that
+  // the first search after a start (or after a move) need not open every repository to know
+  // where to search; only where `watched` (taken before the refs were read) watches its refs.
+  void WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
+                   const std::shared_ptr<const RefsWatch::Ticket>& watched);
   std::map<std::string, Seen> seen_;  // repository -> its refs when its index was last current
   std::map<std::string, std::string> last_error_;
 };

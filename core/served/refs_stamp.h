@@ -47,7 +47,7 @@ class RefsStamp {
   static RefsStamp Take(const RefsPlace& place);
   // How the files that decide where HEAD points look now: HEAD, the loose file of the branch it
   // names and packed-refs -- not the folders of the other refs, whose moves do not change it
-  // (a search's default branch, core/search/known_default.h: a few calls instead of a listing of
+  // (a search's default branch, core/served/known_default.h: a few calls instead of a listing of
   // every folder under refs/). Never trusted when HEAD cannot be read or the branch's loose file
   // names another ref (its moves would not show). Compare it only with a stamp taken the same way.
   static RefsStamp TakeOfHead(const RefsPlace& place);

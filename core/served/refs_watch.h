@@ -1,7 +1,7 @@
 // RefsWatch: the kernel's word (inotify) that the files deciding where a repository's HEAD points
 // (and the text index's lists, WatchFile) have not changed, so that a search over thousands of
 // repositories need not look at them one by one (RefsStamp::TakeOfHead: nine system calls a
-// repository, most of a rare token's search over 20,000 of them; core/search/known_default.h).
+// repository, most of a rare token's search over 20,000 of them; core/served/known_default.h).
 //
 // A ticket watches, before the refs are read, the folder holding HEAD (for HEAD), the common
 // folder (for packed-refs) and the folder holding the loose file of the branch HEAD names (for

@@ -1,7 +1,7 @@
 #include "core/tools/search.h"
 
-#include "core/search/known_default.h"
 #include "core/search/text_search.h"
+#include "core/served/known_default.h"
 #include "core/tools/common.h"
 #include "core/tools/first_few.h"
 #include "core/tools/read_guidance.h"

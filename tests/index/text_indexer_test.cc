@@ -13,6 +13,7 @@
 #include "core/config/config.h"
 #include "core/index/repo_text_index.h"
 #include "core/runtime/clock.h"
+#include "core/served/known_default.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
 
@@ -97,6 +98,31 @@ TEST_F(TextIndexerTest, ACommitInALocalRepositoryIsIndexedAtTheNextGlance) {
   EXPECT_EQ(IndexedCommit(Repo("web")), web_->Rev("HEAD"));
   EXPECT_EQ(indexer->passes(), 1u) << "caught up without a pass";
   EXPECT_EQ(CurrentTextIndexStats().indexed, 2u);
+}
+
+// What the indexer resolved is kept for searches (core/served/known_default.h): the first search
+// after a start need not open each repository to know where its default branch is. A move after
+// it is seen as every move is (the kernel's report), and the kept answer is dropped.
+TEST_F(TextIndexerTest, TheDefaultBranchItIndexedIsKeptForSearches) {
+  if (!RefsWatch::Shared().works()) GTEST_SKIP() << "no inotify here";
+  auto shop = *live_->Get()->Find("shop");
+  RefsWatch::Shared().Catch();
+  EXPECT_FALSE(KnownDefault(shop, RepoPath::Root())) << "nothing kept before the indexer";
+  auto indexer = Indexer(milliseconds(0));
+  indexer->Start();
+  FirstPass(*indexer);
+  RefsWatch::Shared().Catch();
+  auto kept = KnownDefault(shop, RepoPath::Root());
+  ASSERT_TRUE(kept);
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, &kept->at.commit.id.oid());
+  EXPECT_EQ(hex, shop_->Rev("HEAD"));
+  ASSERT_TRUE(kept->node);
+  EXPECT_EQ(kept->node->kind, EntryKind::kFolder);
+  shop_->Write("later.txt", "later\n");
+  shop_->Commit("later");
+  RefsWatch::Shared().Catch();
+  EXPECT_FALSE(KnownDefault(shop, RepoPath::Root())) << "kept past a move";
 }
 
 TEST_F(TextIndexerTest, WithoutGlancesACommitWaitsForTheNextPass) {

@@ -17,7 +17,7 @@
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
-#include "core/search/known_default.h"
+#include "core/served/known_default.h"
 #include "tests/search/search_kit.h"
 
 namespace rr::testing::search::indexed_search {

@@ -1,4 +1,4 @@
-#include "core/search/known_default.h"
+#include "core/served/known_default.h"
 
 #include <algorithm>
 #include <atomic>
