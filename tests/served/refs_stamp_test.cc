@@ -9,10 +9,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/ref_moves.h"
 
 namespace rr::testing {
 namespace refs_stamp_test {
@@ -66,19 +68,6 @@ class RefsStampTest : public ::testing::Test {
     EXPECT_TRUE(before.Unchanged(Take())) << what << " was seen";
   }
 
-  // packed-refs replaced the way git replaces it (a lock file renamed over it), main's line
-  // moved from first_ to `commit`, nothing under refs/ touched.
-  void PackedMainTo(const std::string& commit) {
-    const std::string file = place_.git_dir + "/packed-refs";
-    std::ifstream in(file);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t at = text.find(first_ + " refs/heads/main");
-    ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, first_.size(), commit);
-    std::ofstream(file + ".lock") << text;
-    fs::rename(file + ".lock", file);
-  }
-
   bool of_head_ = false;  // TakeOfHead, not Take
 
   TempDir tmp_;
@@ -125,7 +114,7 @@ TEST_F(RefsStampTest, RefsMovedWhileTheyArePackedAreSeen) {
   EXPECT_NE(second, first_);
   // packed-refs replaced the way git replaces it (a lock file renamed over it), with nothing
   // under refs/ touched: main moves forward again.
-  ExpectSeen("packed-refs replaced", [&] { PackedMainTo(second); });
+  ExpectSeen("packed-refs replaced", [&] { PackedMainTo(place_.git_dir, first_, second); });
   EXPECT_EQ(repo_.Rev("main"), second);
 }
 
@@ -186,26 +175,9 @@ TEST_F(RefsStampTest, NoPlaceIsNeverTrusted) {
 TEST_F(RefsStampTest, OfHeadSeesEveryMoveOfTheDefaultBranch) {
   of_head_ = true;
   EXPECT_NE(RefsStamp::Take(place_).digest(), Take().digest());
-  ExpectSeen("a commit on main", [&] {
-    repo_.Write("a.txt", "a2\n");
-    repo_.Commit("Second");
-  });
-  const std::string second = repo_.Rev("main");
-  ExpectSeen("git pack-refs --all", [&] { repo_.Git({"pack-refs", "--all"}); });
-  ExpectSeen("a packed branch moved", [&] {
-    repo_.Git({"update-ref", "refs/heads/main", first_});
-    repo_.Git({"pack-refs", "--all"});
-  });
-  ExpectSeen("packed-refs replaced", [&] { PackedMainTo(second); });
-  EXPECT_EQ(repo_.Rev("main"), second);
-  ExpectSeen("main's loose file made again", [&] {
-    repo_.Git({"update-ref", "refs/heads/main", first_});
-  });
-  ExpectSeen("main's file rewritten in place", [&] {
-    std::ofstream(place_.git_dir + "/refs/heads/main", std::ios::trunc) << second << "\n";
-  });
-  EXPECT_EQ(repo_.Rev("main"), second);
-  ExpectSeen("HEAD switched", [&] { repo_.Git({"symbolic-ref", "HEAD", "refs/heads/feature"}); });
+  const std::string second = EachMoveOfMain(
+      repo_, first_,
+      [&](const char* what, const std::function<void()>& change) { ExpectSeen(what, change); });
   ExpectSeen("HEAD detached", [&] { repo_.Git({"update-ref", "--no-deref", "HEAD", second}); });
 }
 

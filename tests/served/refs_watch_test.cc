@@ -10,9 +10,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "tests/testkit/git_fixture.h"
+#include "tests/testkit/ref_moves.h"
 
 namespace rr::testing {
 namespace refs_watch_test {
@@ -62,34 +64,10 @@ class RefsWatchTest : public ::testing::Test {
 };
 
 TEST_F(RefsWatchTest, EveryMoveOfTheDefaultBranchIsSeen) {
-  ExpectSeen("a commit on main", [&] {
-    repo_.Write("a.txt", "a2\n");
-    repo_.Commit("Second");
+  EachMoveOfMain(repo_, first_, [&](const char* what, const std::function<void()>& change) {
+    ExpectSeen(what, change);
   });
-  const std::string second = repo_.Rev("main");
-  ExpectSeen("git pack-refs --all", [&] { repo_.Git({"pack-refs", "--all"}); });
-  ExpectSeen("a packed branch moved", [&] {
-    repo_.Git({"update-ref", "refs/heads/main", first_});
-    repo_.Git({"pack-refs", "--all"});
-  });
-  ExpectSeen("packed-refs replaced", [&] {
-    const std::string file = place_.git_dir + "/packed-refs";
-    std::ifstream in(file);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t at = text.find(first_ + " refs/heads/main");
-    ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, first_.size(), second);
-    std::ofstream(file + ".lock") << text;
-    fs::rename(file + ".lock", file);
-  });
-  EXPECT_EQ(repo_.Rev("main"), second);
-  ExpectSeen("HEAD switched", [&] { repo_.Git({"symbolic-ref", "HEAD", "refs/heads/feature"}); });
   ExpectSeen("HEAD switched back", [&] { repo_.Git({"symbolic-ref", "HEAD", "refs/heads/main"}); });
-  repo_.Git({"update-ref", "refs/heads/main", second});  // loose again
-  ExpectSeen("main's file rewritten in place", [&] {
-    std::ofstream(place_.git_dir + "/refs/heads/main", std::ios::trunc) << first_ << "\n";
-  });
-  EXPECT_EQ(repo_.Rev("main"), first_);
   ExpectSeen("main removed", [&] { fs::remove(place_.git_dir + "/refs/heads/main"); });
 }
 
