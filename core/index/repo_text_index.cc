@@ -81,16 +81,19 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store) {
   const std::string file = TextIndexFile(repo);
   if (file.empty() || !store) return nullptr;
+  // What was opened answers when it is of this store (or was refused): the index, null for a
+  // refused list or another policy; nullopt to go on.
+  auto kept = [&](const Opened& o) -> std::optional<std::shared_ptr<const TextIndex>> {
+    if (!o.list) return std::shared_ptr<const TextIndex>();
+    if (!o.index || &o.index->store() != store.get()) return std::nullopt;
+    return o.index->policy() == PolicyDigest(repo.policy()) ? o.index : nullptr;
+  };
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());
     auto it = OpenedIndexes().find(file);
     if (it != OpenedIndexes().end() && it->second.watched &&
         RefsWatch::Shared().Unchanged(*it->second.watched)) {
-      if (!it->second.list) return nullptr;
-      if (it->second.index && &it->second.index->store() == store.get()) {
-        const auto& index = it->second.index;
-        return index->policy() == PolicyDigest(repo.policy()) ? index : nullptr;
-      }
+      if (auto answer = kept(it->second)) return *answer;
     }
   }
   Opened now;
@@ -103,11 +106,7 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     std::lock_guard<std::mutex> lock(OpenedMutex());
     auto it = OpenedIndexes().find(file);
     if (it != OpenedIndexes().end() && it->second.file == now.file) {
-      if (!it->second.list) return nullptr;
-      if (it->second.index && &it->second.index->store() == store.get()) {
-        const auto& index = it->second.index;
-        return index->policy() == PolicyDigest(repo.policy()) ? index : nullptr;
-      }
+      if (auto answer = kept(it->second)) return *answer;
       list = it->second.list;
       previous = it->second.index;
     }
@@ -148,6 +147,9 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
   if (!at) return Error{at.error()};
   const uint64_t policy = PolicyDigest(repo.policy());
   TextIndexBuild out;
+  out.at = *at;
+  auto root = reader->Find(*at, RepoPath::Root(), stop);
+  out.root = root;
   if (auto current = CurrentTextIndex(repo);
       current && current->missing() == 0 &&
       git_oid_equal(&current->commit(), &at->commit.id.oid()) != 0) {
@@ -156,7 +158,6 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     out.text_bytes = current->text_bytes();
     return out;
   }
-  auto root = reader->Find(*at, RepoPath::Root(), stop);
   if (!root) return Error{root.error()};
   // This thread's CPU time: at the lowest priority on a busy machine, the wall time says more
   // about the machine than about the indexing.
@@ -342,18 +343,13 @@ bool TextIndexer::Wanted() {
 }
 
 void TextIndexer::WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
-                              const std::shared_ptr<const RefsWatch::Ticket>& watched) {
-  // Only where the kernel watches the refs (a ticket taken before they were read for the build):
-  // a search trusts what is kept by that ticket alone.
-  if (!watched || place.empty()) return;
-  auto reader = repo->OpenOnce();
-  if (!reader) return;
-  const RefsStamp before = RefsStamp::TakeOfHead(place);
-  auto at = reader->At(std::nullopt);
-  if (!at) return;
-  auto root = reader->Find(*at, RepoPath::Root(), stop());
-  if (stopping()) return;
-  KeepDefault(repo, place, watched, before, *at, RepoPath::Root(), root);
+                              std::shared_ptr<const RefsWatch::Ticket> watched,
+                              const TextIndexBuild& build) {
+  // Only where the kernel watches the refs (the ticket taken before the build read them): a
+  // search trusts what is kept by that ticket alone, and no stamp is kept with it.
+  if (!watched || place.empty() || !build.at || !build.root) return;
+  KeepDefault(repo, place, std::move(watched), RefsStamp(), *build.at, RepoPath::Root(),
+              *build.root);
 }
 
 bool TextIndexer::Unmoved(const Seen& seen) {
@@ -394,7 +390,7 @@ bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals*
     return false;
   }
   last_error_.erase(repo.name());
-  WarmDefault(shared, place, watched);
+  WarmDefault(shared, place, watched, *b);
   seen_[repo.name()] = Seen{place, std::move(watched), before, b->index_bytes, b->text_bytes};
   totals->indexed++;
   totals->index_bytes += b->index_bytes;

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct TextIndexBuild {
   uint64_t text_bytes = 0;   // built: the new text read; else the text its commit holds
   uint64_t index_bytes = 0;  // its list (the store is counted once, in TextIndexStats)
   uint64_t shard_bytes = 0;  // the shard written with the new blobs, if any
+  // Where the default branch was found, and its root there (for the searches' kept default
+  // branch, core/served/known_default.h).
+  std::optional<ReadPoint> at;
+  std::optional<Result<Node>> root;
 };
 // Brings the repository's index to its default branch as it is now, reading only the contents
 // the store does not hold yet.
@@ -151,7 +156,7 @@ class TextIndexer final : public PeriodicService {
   // the first search after a start (or after a move) need not open every repository to know
   // where to search; only where `watched` (taken before the refs were read) watches its refs.
   void WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
-                   const std::shared_ptr<const RefsWatch::Ticket>& watched);
+                   std::shared_ptr<const RefsWatch::Ticket> watched, const TextIndexBuild& build);
   std::map<std::string, Seen> seen_;  // repository -> its refs when its index was last current
   std::map<std::string, std::string> last_error_;
 };

@@ -186,7 +186,8 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
   where_.assign(n, kNone);
   std::vector<bool> used(store_->shards.size(), false);
   for (size_t b = 0; b < n; ++b) {
-    if (list_->Kind(b) != BlobKind::kUnread) LookUp(b, &used);  // unread: read by every search
+    // Unread: read by every search.
+    if (list_->Kind(b) != BlobKind::kUnread && !LookUp(b, &used)) missing_++;
   }
   Finish(used, nullptr);
   // The content ids were read to find them; a search of the many repositories that hold no
@@ -225,7 +226,7 @@ TextIndex::TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSna
       }
     }
     // Held by no shard then, or its shard is gone (merged, compacted away): looked up.
-    LookUp(b, &used);
+    if (!LookUp(b, &used)) missing_++;
     looked_up = true;
   }
   if (looked_up) {
@@ -240,7 +241,7 @@ TextIndex::TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSna
   Finish(used, &held);
 }
 
-void TextIndex::LookUp(size_t b, std::vector<bool>* used) {
+bool TextIndex::LookUp(size_t b, std::vector<bool>* used) {
   const git_oid& oid = list_->Oid(b);
   for (size_t s = 0; s < store_->shards.size(); ++s) {
     const size_t at = store_->shards[s]->Find(oid);
@@ -249,15 +250,12 @@ void TextIndex::LookUp(size_t b, std::vector<bool>* used) {
     if (w == kNone) continue;  // does not fit: another shard's copy, else read
     where_[b] = w;
     (*used)[s] = true;
-    return;
+    return true;
   }
+  return false;
 }
 
 void TextIndex::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted) {
-  missing_ = 0;
-  for (size_t b = 0; b < where_.size(); ++b) {
-    if (where_[b] == kNone && list_->Kind(b) != BlobKind::kUnread) missing_++;
-  }
   for (size_t s = 0; s < used.size(); ++s) {
     if (used[s]) used_.push_back(static_cast<uint32_t>(s));
   }

@@ -108,9 +108,10 @@ class TextIndex {
   std::vector<uint32_t> where_;  // per blob: its Place, or kNone
   std::vector<uint32_t> used_;   // the shards holding any of them
   std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
-  // Finds `b`'s content in the store's shards (the first that holds it in a place that fits).
-  void LookUp(size_t b, std::vector<bool>* used);
-  // The shards used, what is missing, and the places sorted (`sorted`, when given, already are).
+  // Finds `b`'s content in the store's shards (the first that holds it in a place that fits);
+  // false when none does.
+  bool LookUp(size_t b, std::vector<bool>* used);
+  // The shards used, and the places sorted (`sorted`, when given, already are).
   void Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted);
   size_t missing_ = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "core/index/repo_text_index.h"
 #include "core/index/trigrams.h"
+#include "core/search/content_memo.h"
 #include "core/served/refs_watch.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -17,7 +18,6 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <unordered_map>
 
 #include "core/util/heap_trim.h"
 
@@ -741,27 +741,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
 
   // 2. The searching threads: every file handed on, read and matched.
   enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
-  // Across several repositories the same content under the same path (a fork, a copy, a
-  // repository made from another) comes back again and again -- over an organisation built from
-  // a few codebases, thousands of times: what it came to (searched or binary, its matching lines
-  // and the secret filter's veto, which reads the path) is kept for the rest of the search and
-  // not read, matched and scanned again. What depends on the repository (a content it cannot
-  // read, a detector that failed) is never kept; nor is more than kMemoBytes of lines; nor is
-  // anything of a mirror that fetches what its copy lacks (below).
-  struct Done {
-    Outcome outcome = Outcome::kSearched;
-    FileHits hits;  // without its target and node
-  };
-  constexpr size_t kMemoBytes = 64 * 1024 * 1024;
+  // Over several repositories, each content under a path is read once (core/search/content_memo.h).
+  ContentMemo memo;
   const bool memoised = targets.size() > 1;
-  std::mutex memo_mu;
-  std::unordered_map<std::string, std::shared_ptr<const Done>> memo;
-  size_t memo_bytes = 0;
-  auto memo_key = [](const Node& node) {
-    std::string key(reinterpret_cast<const char*>(node.oid.id), GIT_OID_RAWSZ);
-    key += node.path.str();
-    return key;
-  };
   auto search = [&] {
     ReaderCache readers;
     while (auto item = queue.Pop()) {
@@ -785,18 +767,17 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       const Node& node = item->node;
       Outcome outcome = Outcome::kSearched;
       FileHits h;
-      std::shared_ptr<const Done> done;
+      std::shared_ptr<const ContentMemo::Done> done;
       std::string memo_at;
       // (A mirror that fetches what its copy lacks could fail to read what another read: its
       // files are read as they come, so that the answer never depends on the order.)
       const bool memo_here = memoised && targets[t].repo->settings().fetcher == nullptr;
       if (memo_here) {
-        memo_at = memo_key(node);
-        std::lock_guard<std::mutex> lock(memo_mu);
-        if (auto it = memo.find(memo_at); it != memo.end()) done = it->second;
+        memo_at = ContentMemo::Key(node);
+        done = memo.Find(memo_at);
       }
       if (done) {
-        outcome = done->outcome;
+        outcome = done->binary ? Outcome::kBinary : Outcome::kSearched;
         h = done->hits;
       } else {
         Result<RepoReader>* reader = readers.Of(targets[t].repo);
@@ -817,15 +798,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           h = FileHits{};
         }
         if (memo_here && (outcome == Outcome::kSearched || outcome == Outcome::kBinary)) {
-          size_t cost = memo_at.size() + sizeof(Done) + 64;
-          for (const auto& l : h.lines) cost += l.text.size() + sizeof(ShownLine);
-          std::lock_guard<std::mutex> lock(memo_mu);
-          if (memo_bytes + cost <= kMemoBytes) {
-            auto kept_done = std::make_shared<Done>();
-            kept_done->outcome = outcome;
-            kept_done->hits = h;
-            if (memo.emplace(std::move(memo_at), std::move(kept_done)).second) memo_bytes += cost;
-          }
+          memo.Keep(std::move(memo_at), outcome == Outcome::kBinary, h);
         }
       }
       size_t bytes = 0;

@@ -36,10 +36,8 @@
 //   - Progress: `progress` hears how many files are searched, and of how many once every tree
 //     is walked.
 //   - Over several repositories, a content under the same path that another repository of the
-//     search already had read (a fork, a copy) is not read, matched or scanned again: what it
-//     came to is kept for the rest of the search (at most 64 MB of lines; never what depends on
-//     the repository: a content it could not read, a detector that failed, a mirror that fetches
-//     what its copy lacks).
+//     search already had read (a fork, a copy) is not read, matched or scanned again
+//     (core/search/content_memo.h; never for a mirror that fetches what its copy lacks).
 //   - The result is in the order the files are in their trees (git's path order), whatever the
 //     threads did: deterministic (which files keep their lines too).
 #pragma once
