@@ -912,6 +912,8 @@ def summarise(corpus_path, report, list_n, label, named_value=None):
         print(f"| false positives, of those, cases that give no value to a setting named for a "
               f"secret | {pct(plain_flagged, len(plain))} ({plain_flagged} of {len(plain)}) | "
               f"≤ 1 % |")
+        plain_ids = {r["id"] for r in plain}
+        plain_fps = [f for f in fps if f[0].split("`")[1] in plain_ids]
     print(f"| failed scans | {len(failed)} | 0 |\n")
     print("| syntax | secrets | recall |\n|---|---:|---:|")
     for s, (a, c) in sorted(by_syntax.items(), key=lambda kv: kv[1][1] / max(1, kv[1][0])):
@@ -935,6 +937,9 @@ def summarise(corpus_path, report, list_n, label, named_value=None):
     show("Failed scans", failed)
     show("Misses", misses)
     show("False positives", fps)
+    if named_value is not None:
+        show("False positives that count against the target (no other rule's secret, no value "
+             "given to a setting named for a secret)", plain_fps)
     print()
     return tot
 

@@ -561,10 +561,16 @@ def write_corpus(rules, out_path, source):
 # whatever a scanner's rule for one provider says: such a negative is no clear non-secret.
 # A key that no word qualifies (`KEY=`, `adobe Key=`, `bitfinexKey :=`) is one when its value has
 # a token's shape: 20 or more characters of a token's alphabet, digits and letters mixed
-# (plugins/secrets/assignments.cc, kBareKey).
+# (plugins/secrets/assignments.cc, kBareKey). The name may also be given apart from its value
+# as a pair: .NET's and NuGet's `<add key="ClearTextPassword" value="…"/>`, and a call's two
+# strings `("X-Api-Key", "…")` (a header set, a map filled).
 NAMED_VALUE = re.compile(
     r"(?i)(?:(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|"
     r"private[_.-]?key|credential|auth)[\w.-]*[\"'\]]*\s*(?:=>|:=|::=|\+=|=|:|\s-\s)\s*"
     r"[\"'`{(]?[^\s\"'`<>]{3,}"
+    r"|\bkey\s*=\s*[\"'][\w.-]*(?:pass(?:word|wd|phrase)|secret|token|api[_.-]?key|apikey)[\"']"
+    r"\s+value\s*=\s*[\"'][^\"']{3,}"
+    r"|[(,]\s*[\"'][\w.-]*(?:pass(?:word|wd|phrase)|secret|token|api[_.-]?key|apikey)[\"']"
+    r"\s*,\s*[\"'][^\s\"'<>]{3,}"
     r"|key[\"'\]]*\s*(?:=>|:=|::=|\+=|=|:)\s*[\"'`]?"
     r"(?=[A-Za-z0-9+/=_.-]{20,})(?=[^\s\"'`]*[0-9])(?=[^\s\"'`]*[A-Za-z]))")

@@ -296,7 +296,6 @@ bool IsTranslationOfPassword(std::string_view v) {
   return false;
 }
 
-// A snake_case value naming a field rather than being one ("user_password", "access_token").
 // A value naming a field rather than being one: an identifier made of words, one of them a
 // secret's ("user_password", "accessToken", "id-it-revPassphrase", "_authToken").
 bool IsFieldName(std::string_view v) {
@@ -306,9 +305,12 @@ bool IsFieldName(std::string_view v) {
   Words words;
   Split(v, &words);
   if (words.count < 2 && v.find_first_of("_-.") == std::string_view::npos) {
-    // One word: only the secret words themselves, in any case ("PASSWORD").
-    return words.count == 1 && (IsPasswordWord(words.word[0]) || words.word[0] == "token" ||
-                                words.word[0] == "secret" || words.word[0] == "apikey");
+    // One word: only the secret words themselves, in any case ("PASSWORD", "passwd"). A word
+    // that merely ends as one ("rootpasswd", "adminpassword") is written as a password is, not
+    // as a field's name: no separator or capital parts its words.
+    if (words.count != 1) return false;
+    const std::string_view w = words.word[0];
+    return IsPasswordWordItself(w) || w == "token" || w == "secret" || w == "apikey";
   }
   for (int i = 0; i < words.count; ++i) {
     const std::string_view w = words.word[i];
@@ -1152,7 +1154,16 @@ class Settings final : public Detector {
         IsTranslationOfPassword(value)) {
       return false;
     }
-    if (IsFieldName(value) || IsPattern(value)) return false;
+    // A value naming a field (user_password, userPassword) is a reference in code and JSON; in
+    // a file of settings (YAML, .env, INI, XML) only one whose words a separator parts is read
+    // so: camelCase there is written as a password is ("TestSourcePassword").
+    const bool settings_file = format == Format::kYaml || format == Format::kEnv ||
+                               format == Format::kIni || format == Format::kXml;
+    if (IsFieldName(value) &&
+        !(settings_file && value.find_first_of("_-.") == std::string_view::npos)) {
+      return false;
+    }
+    if (IsPattern(value)) return false;
     if (kind != Kind::kPassword && kind != Kind::kSecret && IsHeaderName(value)) return false;
     if (format == Format::kTranslation && MixOf(value).digit == 0) return false;
     if (format == Format::kYaml && (value[0] == '*' || value[0] == '&' || value[0] == '!')) {

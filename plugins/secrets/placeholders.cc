@@ -194,8 +194,11 @@ bool HasCountedRun(std::string_view token) {
   return false;
 }
 
-// Values published in providers' own documentation, shown in countless READMEs: Stripe's test
-// key of its API reference, jwt.io's sample token, Telegram's Bot API example.
+// Values published in providers' own documentation and SDKs, shown in countless READMEs and
+// vendored copies: Stripe's test key of its API reference, jwt.io's sample token, Telegram's
+// Bot API example, and the API keys of the example and test configurations committed in
+// Firebase's Android SDK (its google-services.json files), which every copy of those samples
+// carries.
 bool IsPublishedExample(std::string_view token) {
   static constexpr std::string_view kExamples[] = {
       "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
@@ -204,6 +207,21 @@ bool IsPublishedExample(std::string_view token) {
       "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
       "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
       "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+      "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+      "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+      "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+      "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+      "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+      "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+      "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+      "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+      "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+      "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+      "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+      "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+      "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+      "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+      "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
   };
   for (auto e : kExamples) {
     if (token == e) return true;

@@ -197,11 +197,13 @@ bool IsRandomRun(const Words& words) {
   return short_words >= 4;
 }
 
+bool IsPasswordWordItself(std::string_view w) {
+  return In(w, {"password", "passwords", "passwd", "pwd", "pw", "pass", "passphrase", "pswd",
+                "passw", "pword", "passwort", "kennwort", "passcode"});
+}
+
 bool IsPasswordWord(std::string_view w) {
-  if (In(w, {"password", "passwords", "passwd", "pwd", "pw", "pass", "passphrase", "pswd", "passw",
-             "pword", "passwort", "kennwort", "passcode", "pin"})) {
-    return w != "pin";
-  }
+  if (IsPasswordWordItself(w)) return true;
   return EndsWith(w, "password") || EndsWith(w, "passwd") || EndsWith(w, "passphrase") ||
          (w.size() > 3 && EndsWith(w, "pwd") && w != "oldpwd") || EndsWith(w, "passwort");
 }

@@ -31,6 +31,10 @@ Kind KindOfWords(const Words& words);
 // A word that names a password (password, passwd, pwd, db_passphrase…).
 bool IsPasswordWord(std::string_view w);
 
+// One of the words for a password itself (password, passwd, pwd, passphrase…), not a word that
+// ends as one (rootpasswd).
+bool IsPasswordWordItself(std::string_view w);
+
 // A "name" cut out of random text (base64, a hash): many words of one or two letters.
 bool IsRandomRun(const Words& words);
 

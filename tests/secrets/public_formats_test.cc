@@ -186,6 +186,24 @@ TEST(DetectorSyntaxes, TerraformQuotedPasswordOfWordsIsAPassphrase) {
       "infra/main.tf"));
 }
 
+// A value that names a field (user_password, userPassword) is kept where it is read as one: in
+// code, and as words a separator parts. One word that only ends as a password's word, and
+// camelCase words in a file of settings, are written as passwords are: hidden.
+TEST(DetectorSyntaxes, APasswordWrittenLikeAFieldsNameIsHiddenWhereItCannotBeOne) {
+  const std::string word = Chars(5, "abcdefghijklmnopqrstuvwxyz", 73) + "passwd";
+  EXPECT_TRUE(Hides("password       = \"" + word + "\"\n", word, "infra/main.tf"));
+  EXPECT_TRUE(Hides("DB_PASSWORD=" + word + "\n", word, "deploy/service.env"));
+  const std::string camel = Cat({"Stage", Chars(6, "abcdefghijklmnopqrstuvwxyz", 74), "Password"});
+  EXPECT_TRUE(
+      Hides("<add key=\"ClearTextPassword\" value=\"" + camel + "\" />\n", camel, "NuGet.Config"));
+  EXPECT_TRUE(Hides("db:\n  password: " + camel + "\n", camel, "config/app.yml"));
+  EXPECT_TRUE(Hides("DB_PASSWORD=" + camel + "\n", camel, "deploy/service.env"));
+  // Read as a field's name: camelCase in code, words a separator parts, the word itself.
+  EXPECT_TRUE(HidesNothing("password = \"" + camel + "\"\n", "app/forms.py"));
+  EXPECT_TRUE(HidesNothing("db:\n  password: user_password\n  secret: SECRET\n", "config/app.yml"));
+  EXPECT_TRUE(HidesNothing("DB_PASSWORD=passwd\n", "deploy/service.env"));
+}
+
 // The setting syntaxes of tools' own credential files and of CI and service managers: each
 // hides a generated password, and keeps a reference or a placeholder in the same place.
 TEST(DetectorSyntaxes, ToolsCredentialFilesServiceAndCiSettings) {
@@ -370,6 +388,20 @@ TEST(DetectorPlaceholders, DocumentationPlaceholdersAreKept) {
                    "secrets.enc.yaml"));
   EXPECT_TRUE(
       HidesNothing("-e SUMO_ACCESS_KEY=`vault read -field=key secret/sumo`\n", "deploy/run.sh"));
+}
+
+// The API keys of the example and test configurations committed in Firebase's Android SDK are
+// published: kept wherever they are copied to. The same key with one character changed is a
+// key of someone's own and is hidden.
+TEST(DetectorPlaceholders, FirebaseSdkExampleKeysAreKeptOtherGoogleKeysHidden) {
+  const std::string published = Cat({"AI", "zaSyAnLA7Nfe", "LquW1tJFpx_eQCxoX-oo6YyIs"});
+  EXPECT_TRUE(HidesNothing(published + "\n", "notes.txt"));
+  EXPECT_TRUE(HidesNothing("{\"api_key\": [{\"current_key\": \"" + published + "\"}]}\n",
+                           "app/google-services.json"));
+  const std::string own = Cat({"AI", "zaSyAnLA7Nfe", "LquW1tJFpx_eQCxoX-oo6YyIt"});
+  EXPECT_TRUE(Hides(own + "\n", own, "notes.txt"));
+  EXPECT_TRUE(Hides("{\"api_key\": [{\"current_key\": \"" + own + "\"}]}\n", own,
+                    "app/google-services.json"));
 }
 
 // A run of eight letters or digits counted in order (qRsTuVwX, 23456789) is typed by a person:
