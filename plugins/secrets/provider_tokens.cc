@@ -583,15 +583,22 @@ class ProviderTokens final : public Detector {
   }
 
   // A JWT's header is base64url of a JSON object: `{"alg":…}`. A run of eyJ… whose header does not
-  // decode to one (cut short, or letters typed into it) is no token. jwt.io's published example
-  // — the header {"alg":"HS256","typ":"JWT"} and claims naming the subject "1234567890" and
-  // "John Doe" — is a value published for documentation and is kept, as the placeholder rule
-  // keeps others; the same claims under any other header are hidden.
+  // decode to one (cut short, or letters typed into it that decode to control bytes) is no token.
+  // jwt.io's published example — the header {"alg":"HS256","typ":"JWT"} and claims naming the
+  // subject "1234567890" and "John Doe" — is a value published for documentation and is kept, as
+  // the placeholder rule keeps others; the same claims under any other header are hidden.
   static bool JwtAccepted(std::string_view token) {
     const size_t dot = token.find('.');
     if (dot == std::string_view::npos) return true;
     const std::string header = DecodeBase64(token, 0, 512);
     if (header.size() < 2 || header.front() != '{' || header.back() != '}') return false;
+    // JSON is text: no control byte but its blanks. Letters typed into the base64 mostly decode
+    // to some (the narrowest proof of no JSON: a header whose bytes are only not UTF-8 is still
+    // hidden, as the rules lean towards hiding).
+    for (char c : header) {
+      const auto u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t' && c != '\r' && c != '\n') || u == 0x7f) return false;
+    }
     if (header != kJwtIoHeader) return true;
     const std::string claims = DecodeBase64(token, dot + 1, 512);
     return claims.find("\"sub\":\"1234567890\"") == std::string::npos ||

@@ -326,6 +326,19 @@ TEST(DetectorProviderTokens, JwtIoPublishedExampleIsKeptOtherJwtsHidden) {
   const std::string cut = B64Url(R"({"alg":"HS256","typ":"JWT")") + "." +
                           B64Url(R"({"sub":")" + Chars(kDigits, 10, 145) + R"("})") + "." + sig;
   EXPECT_TRUE(HidesNothing("sample: " + cut + "\n", "docs/notes.md"));
+  // Letters typed into a header keep its braces but decode to control bytes: no JSON, no token.
+  // Line breaks inside the JSON are still JSON.
+  const std::string claims = B64Url(R"({"sub":")" + Chars(kDigits, 10, 146) + R"("})");
+  for (const char* letters : {"qwer", "asdfghjk"}) {
+    std::string typed = B64Url(R"({"alg":"HS256","typ":"JWT"})");
+    typed.insert(6, letters);
+    typed.insert(24, letters);
+    EXPECT_TRUE(
+        HidesNothing("sample: " + typed + "." + claims + "." + sig + "\n", "docs/notes.md"));
+  }
+  const std::string broken =
+      B64Url("{\"typ\":\"JWT\",\r\n\"alg\":\"HS256\"}") + "." + claims + "." + sig;
+  EXPECT_TRUE(HidesExactly("sample: " + broken + "\n", broken, "docs/notes.md"));
 }
 
 // GitLab's incoming-mail (25), pipeline-trigger (40), agent (50 or more) and OAuth application
