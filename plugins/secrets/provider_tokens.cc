@@ -108,9 +108,11 @@ const RuleSpec kRules[] = {
    Start::kAtKeyword, 0, 0, kNone},
   // OpenAI
   // An admin key is 58 characters, OpenAI's signature T3BlbkFJ and 58 more; "sk-admin-" with
-  // another length or no signature is no key of theirs.
+  // another length or no signature is no key of theirs. A project key of the first keys' length
+  // (20 characters, the signature, 20 more) without the signature in its place is none either.
   {"OpenAI key", "sk-proj-|sk-svcacct-|sk-none-",
-   R"(sk-(?:proj|svcacct|None)-[A-Za-z0-9_-]{20,})", Start::kAtKeyword, 0, 0, kNone},
+   R"(sk-(?:proj|svcacct|None)-(?![A-Za-z0-9]{20}(?!T3BlbkFJ)[A-Za-z0-9]{28}(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{20,})",
+   Start::kAtKeyword, 0, 0, kNone},
   {"OpenAI key", "sk-admin-",
    R"((?<![A-Za-z0-9_-])sk-admin-[A-Za-z0-9_-]{58}T3BlbkFJ[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-]))",
    Start::kAtKeyword, 0, 0, kNone},

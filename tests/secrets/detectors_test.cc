@@ -367,8 +367,9 @@ TEST(DetectorProviderTokens, OctopusPrefixInAUrlPathIsKept) {
 }
 
 // Pinecone keys are "pcsk_", a key id of 5 or 6 characters, "_", 63 characters; OpenAI admin keys
-// are "sk-admin-", 58 characters, the signature T3BlbkFJ, 58 more. The prefix with another
-// shape is no key of theirs and is kept where nothing else names it a secret.
+// are "sk-admin-", 58 characters, the signature T3BlbkFJ, 58 more, and project keys of the first
+// keys' length 20, the signature, 20. The prefix with another shape is no key of theirs and is
+// kept where nothing else names it a secret.
 TEST(DetectorProviderTokens, PineconeAndOpenAiAdminKeysOnlyInTheirOwnShape) {
   const std::string pinecone =
       Cat({"pc", "sk_", Chars(kAlnum, 5, 122), "_", Chars(kAlnum, 63, 123)});
@@ -383,6 +384,16 @@ TEST(DetectorProviderTokens, PineconeAndOpenAiAdminKeysOnlyInTheirOwnShape) {
   EXPECT_TRUE(HidesExactly("client = OpenAI(\"" + admin + "\")\n", admin, "app/ai.py"));
   const std::string unsigned_admin = Cat({"sk-", "admin-", Chars(kAlnum, 120, 129)});
   EXPECT_TRUE(HidesNothing("e.g. " + unsigned_admin + "\n", "docs/notes.md"));
+  // A project key of the first keys' length holds the signature after 20 characters; another
+  // run of 8 there makes no key. Longer project keys are hidden whatever they hold.
+  const std::string first =
+      Cat({"sk-", "proj-", Chars(kAlnum, 20, 130), "T3Blbk", "FJ", Chars(kAlnum, 20, 131)});
+  EXPECT_TRUE(HidesExactly("key: " + first + "\n", first, "docs/notes.md"));
+  const std::string resigned =
+      Cat({"sk-", "proj-", Chars(kAlnum, 20, 130), "T4Blbk", "FJ", Chars(kAlnum, 20, 131)});
+  EXPECT_TRUE(HidesNothing("e.g. " + resigned + "\n", "docs/notes.md"));
+  const std::string longer = Cat({"sk-", "proj-", Chars(kAlnum, 96, 132)});
+  EXPECT_TRUE(HidesExactly("e.g. " + longer + "\n", longer, "docs/notes.md"));
 }
 
 // --- Passwords in URLs
