@@ -565,7 +565,8 @@ def write_corpus(rules, out_path, source):
 # as a pair: .NET's and NuGet's `<add key="ClearTextPassword" value="…"/>`, and a call's two
 # strings `("X-Api-Key", "…")` (a header set, a map filled).
 NAMED_VALUE = re.compile(
-    r"(?i)(?:(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|"
+    r"(?i)(?:(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|app[_.-]?key|"
+    r"access[_.-]?key|"
     r"private[_.-]?key|credential|auth)[\w.-]*[\"'\]]*\s*(?:=>|:=|::=|\+=|=|:|\s-\s)\s*"
     r"[\"'`{(]?[^\s\"'`<>]{3,}"
     r"|\bkey\s*=\s*[\"'][\w.-]*(?:pass(?:word|wd|phrase)|secret|token|api[_.-]?key|apikey)[\"']"
