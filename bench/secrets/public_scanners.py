@@ -531,16 +531,19 @@ def write_corpus(rules, out_path, source):
                     "kind": "file", "path": path, "text": text + "\n",
                     "secrets": [{"value": s, "what": rid} for s in secrets]},
                     ensure_ascii=False) + "\n")
-                for s in secrets:
+                for j, s in enumerate(secrets):
                     if s in seen:
                         continue
                     seen.add(s)
+                    # One record a secret: a case's second secret is k.1 (a shared id would count
+                    # each of them missed when one is).
+                    case = f"{k}" if j == 0 else f"{k}.{j}"
                     for name, spath, template, banned in pc.SYNTAXES:
                         if any(c in s for c in banned):
                             continue
                         n += 1
                         out.write(json.dumps({
-                            "id": f"{source}/{rid}/{name}/{k}", "category": f"{source}:{rid}",
+                            "id": f"{source}/{rid}/{name}/{case}", "category": f"{source}:{rid}",
                             "kind": "file", "path": spath,
                             "text": template.format(i=ident, I=ident.upper(), s=s),
                             "secrets": [{"value": s, "what": rid}]}, ensure_ascii=False) + "\n")
