@@ -46,22 +46,30 @@ inline bool IsNameChar(char c) {
   return ClassOf(c) & (kLower | kUpper | kDigit | kUnderscore | kDash) || c == '.';
 }
 
-// The quote before position `at` (", ', `, or an escaped \" \'): its length, 0 when none.
+// A quote escaped once or more, as JSON written inside a string writes it: \" inside one string,
+// \\\" inside a string inside another (a runner's TOML holding DOCKER_AUTH_CONFIG's JSON). An
+// odd run of backslashes escapes the quote; an even one is escaped backslashes before a quote.
+
+// The quote before position `at` (", ', `, or an escaped \" \' \\\"…): its length, 0 when none.
 size_t QuoteBefore(std::string_view t, size_t at, char* quote) {
   if (at == 0) return 0;
   const char c = t[at - 1];
   if (c != '"' && c != '\'' && c != '`') return 0;
   *quote = c;
-  return at >= 2 && t[at - 2] == '\\' ? 2 : 1;
+  size_t run = 0;
+  while (at - 1 > run && t[at - 2 - run] == '\\') ++run;
+  return run % 2 == 1 ? run + 1 : 1;
 }
 
 size_t QuoteAt(std::string_view t, size_t at, char* quote) {
   if (at >= t.size()) return 0;
-  if (t[at] == '\\' && at + 1 < t.size() && (t[at + 1] == '"' || t[at + 1] == '\'')) {
-    *quote = t[at + 1];
-    return 2;
+  size_t run = 0;
+  while (at + run < t.size() && t[at + run] == '\\') ++run;
+  if (run % 2 == 1 && at + run < t.size() && (t[at + run] == '"' || t[at + run] == '\'')) {
+    *quote = t[at + run];
+    return run + 1;
   }
-  if (t[at] == '"' || t[at] == '\'' || t[at] == '`') {
+  if (run == 0 && (t[at] == '"' || t[at] == '\'' || t[at] == '`')) {
     *quote = t[at];
     return 1;
   }
@@ -72,10 +80,14 @@ size_t QuoteAt(std::string_view t, size_t at, char* quote) {
 // closing quote, or the end of the line when it does not close there.
 size_t ClosingQuote(std::string_view t, size_t from, size_t line_end, char quote, size_t qlen) {
   for (size_t i = from; i < line_end; ++i) {
-    if (qlen == 2) {
-      if (t[i] == '\\' && i + 1 < line_end) {
-        if (t[i + 1] == quote) return i;
-        ++i;
+    if (qlen >= 2) {
+      if (t[i] == '\\') {
+        size_t run = 0;
+        while (i + run < line_end && t[i + run] == '\\') ++run;
+        if (run == qlen - 1 && i + run < line_end && t[i + run] == quote) return i;
+        // An odd run escapes the character after it, which is skipped with it; an even one
+        // is backslashes only.
+        i += run % 2 == 1 ? run : run - 1;
       }
       continue;
     }
@@ -914,13 +926,18 @@ class Settings final : public Detector {
     return false;
   }
 
-  // True when a quoted name at `quote_at` stands where a key does: first on its line, or
-  // after '{', ',', '(', '[', or a YAML list's '-' (not after a ternary's '?').
+  // True when a quoted name at `quote_at` stands where a key does: first on its line (or after
+  // an escaped line break or tab, in JSON written inside a string: `{\n\"auth\": …`), or after
+  // '{', ',', '(', '[', or a YAML list's '-' (not after a ternary's '?').
   static bool KeyPosition(std::string_view t, size_t line_start, size_t quote_at) {
     size_t i = quote_at;
     while (i > line_start && IsBlank(t[i - 1])) --i;
-    if (i > line_start && t[i - 1] == '\\') --i;
+    while (i > line_start && t[i - 1] == '\\') --i;
     if (i == line_start) return true;
+    if (i >= line_start + 2 && t[i - 2] == '\\' &&
+        (t[i - 1] == 'n' || t[i - 1] == 'r' || t[i - 1] == 't')) {
+      return true;
+    }
     const char c = t[i - 1];
     return c == '{' || c == ',' || c == '(' || c == '[' || c == '-' || c == '+' ||
            (i - 1 == line_start && c == ' ');
@@ -1187,8 +1204,11 @@ class Settings final : public Detector {
     switch (kind) {
       case Kind::kPassword:
         return value.size() >= 4 || (value.size() >= 3 && m.digit > 0 && m.digit < 3);
-      case Kind::kToken:  // a numeric one only when long and no counted sequence (1234567890…)
-        return digits_only ? value.size() >= 16 && !IsPlaceholderToken(value) : value.size() >= 8;
+      case Kind::kToken:  // a numeric one only when long and no counted sequence (1234567890…);
+                          // a short one (6 or 7) when it mixes letters and digits (d7N8bs)
+        return digits_only ? value.size() >= 16 && !IsPlaceholderToken(value)
+                           : value.size() >= 8 ||
+                                 (value.size() >= 6 && m.digit > 0 && m.lower + m.upper > 0);
       case Kind::kAuth:
         return value.size() >= 8 && (m.digit > 0 || m.upper > 0 || m.symbol > 0);
       case Kind::kSecret:

@@ -204,6 +204,35 @@ TEST(DetectorSyntaxes, APasswordWrittenLikeAFieldsNameIsHiddenWhereItCannotBeOne
   EXPECT_TRUE(HidesNothing("DB_PASSWORD=passwd\n", "deploy/service.env"));
 }
 
+// JSON written inside a string, once (`{\n\"auth\": \"…\"}`, its lines broken by escapes) or
+// twice (a GitLab runner's TOML holding DOCKER_AUTH_CONFIG's JSON: \\\" for each quote): the
+// quotes are escaped, the names and values are still read.
+TEST(DetectorSyntaxes, JsonWrittenInsideAStringAtAnyDepth) {
+  const std::string auth = Chars(28, kAlnum, 75) + "==";
+  EXPECT_TRUE(Hides("{\\n\\\"auths\\\": {\\n\\\"auth\\\": \\\"" + auth + "\\\"\\n}\\n}\n", auth,
+                    "notes/registry.txt"));
+  const std::string runner =
+      "environment = [\"DOCKER_AUTH_CONFIG={\\\\\\\"auths\\\\\\\":{\\\\\\\"" +
+      std::string("registry.example.com:8081") + "\\\\\\\":{\\\\\\\"auth\\\\\\\":\\\\\\\"" + auth +
+      "\\\\\\\"}}}\"]\n";
+  EXPECT_TRUE(Hides(runner, auth, "config/config.toml"));
+  // The same quotes round a reference keep it.
+  EXPECT_TRUE(HidesNothing(
+      "environment = "
+      "[\"DOCKER_AUTH_CONFIG={\\\\\\\"auth\\\\\\\":\\\\\\\"${REGISTRY_AUTH}\\\\\\\"}\"]\n",
+      "config/config.toml"));
+}
+
+// A token's value of six or seven characters is one when it mixes letters and digits; letters
+// alone that short are a word.
+TEST(DetectorSyntaxes, AShortTokenOfLettersAndDigitsIsHidden) {
+  const std::string short_token = Cat({Chars(3, kAlnum, 76), "7", Chars(2, kAlnum, 77)});
+  EXPECT_TRUE(Hides("POSTGRES_TOKEN=" + short_token + "\n", short_token, "deploy/service.env"));
+  EXPECT_TRUE(Hides("  rabbitmq_token: " + short_token + "\n", short_token, "config/app.yml"));
+  EXPECT_TRUE(
+      HidesNothing("TOKEN=bearer\nAUTH_TOKEN=abcdef\nCSRF_TOKEN=a1b2c\n", "deploy/service.env"));
+}
+
 // The setting syntaxes of tools' own credential files and of CI and service managers: each
 // hides a generated password, and keeps a reference or a placeholder in the same place.
 TEST(DetectorSyntaxes, ToolsCredentialFilesServiceAndCiSettings) {
