@@ -676,6 +676,11 @@ def promised_part(rule_id, secret):
             return None
         first, last = s.index(body[0]), s.rindex(body[-1]) + len(body[-1])
         return s[first:last]
+    # A connection string's secret is the value of its secret's key, not its endpoint or id
+    # (Azure's Endpoint=…;Id=…;Secret=…, AccountKey=…, SharedAccessKey=…, Password=…).
+    m = re.search(r"(?i)(?:^|;)\s*(?:secret|password|pwd|accountkey|sharedaccesskey)=([^;]+)", s)
+    if m and ";" in s:
+        return m.group(1)
     for marker in ("/services/", "/webhookb2/", "/workflows/", "/triggers/"):
         if marker in s:
             return s.split(marker, 1)[1]
@@ -842,10 +847,15 @@ MADE_UP_WORDS = ("fake", "example", "xxxx", "dummy", "placeholder", "redacted", 
                  "0123456789", "abcdefghij")
 
 
+# A value that is only a secret's word ("password"), or that an ellipsis cuts short
+# ("MyPa$$w0rd...", "MIIEvAIB..."), is written by hand as well.
+MADE_UP_ALONE = ("password", "passwd", "secret", "token", "changeme")
+
+
 def made_up(value):
     v = value.lower()
     return (re.search(r"(.)\1{7}", value) is not None or any(w in v for w in MADE_UP_WORDS)
-            or len(set(value)) <= 5)
+            or len(set(value)) <= 5 or v in MADE_UP_ALONE or "..." in v or "\u2026" in v)
 
 
 JWT = re.compile(r"(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{8,})\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
@@ -909,7 +919,8 @@ def summarise(corpus_path, report, list_n, label, named_value=None):
     print(f"| recall, the value written as a setting or as the case has it (all but "
           f"\"{FORMAT_ALONE}\") | {pct(named[1], named[0])} ({named[1]} of {named[0]}) | ≥ 99 % |")
     print(f"| … of those, values not made up by hand (no run of eight of one character, "
-          f"placeholder word, counted run, or five distinct characters at most) | "
+          f"placeholder word, counted run, five distinct characters at most, a secret's word "
+          f"alone, or an ellipsis) | "
           f"{pct(real[1], real[0])} ({real[1]} of {real[0]}) | ≥ 99 % |")
     # A rule's false positive that is another rule's true positive (the scanner's rules for one
     # provider's two kinds of key list each other's keys) is no clear non-secret.

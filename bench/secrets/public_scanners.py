@@ -291,8 +291,12 @@ def trufflehog_cases(tree, wanted=None):
                     problems.append(f"{rel}:{name}: case {label!r}: want is not a list of text")
                     continue
                 secrets = []
+                # The provider's own name, where a want glues it to a token ("…https://gitlab"),
+                # is no secret.
+                names = set(re.split(r"[._/]", rid.lower()))
                 for w in want:
-                    secrets.extend(s for s in secrets_in(w, text) if s not in secrets)
+                    secrets.extend(s for s in secrets_in(w, text)
+                                   if s not in secrets and s.lower() not in names)
                 if not secrets:
                     problems.append(f"{rel}:{name}: case {label!r}: no wanted value in the input")
                     continue
