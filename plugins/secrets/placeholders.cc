@@ -198,7 +198,7 @@ bool HasCountedRun(std::string_view token) {
 // vendored copies: Stripe's test key of its API reference, jwt.io's sample token, Telegram's
 // Bot API example, and the API keys of the example and test configurations committed in
 // Firebase's Android SDK (its google-services.json files), which every copy of those samples
-// carries.
+// carries, and the well-known account key of Azure's storage emulator.
 bool IsPublishedExample(std::string_view token) {
   static constexpr std::string_view kExamples[] = {
       "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
@@ -222,6 +222,8 @@ bool IsPublishedExample(std::string_view token) {
       "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
       "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
       "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+      // The account key of Azure's storage emulators (Azurite), the same in every install.
+      "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
   };
   for (auto e : kExamples) {
     if (token == e) return true;

@@ -142,6 +142,12 @@ const RuleSpec kRules[] = {
    Start::kAtKeyword, 0, 1, kNone},
   {"Azure access key", "sharedaccesskey=", R"((?i:sharedaccesskey)=([A-Za-z0-9+/]{20,}={0,2}))",
    Start::kAtKeyword, 0, 1, kNone},
+  // A 512-bit key in base64 (64 bytes: 86 characters and "=="), as Azure Storage's and Cosmos
+  // DB's account keys are written, whatever names it (`{ "AccountKey", "…" }`, `-storagekey …`,
+  // `process.env.ACCOUNT_KEY || "…"`). Not a SHA-512 digest, which integrity fields name.
+  {"512-bit key", "==",
+   R"((?<![A-Za-z0-9+/=])(?<!sha512-)(?<!sha512=)(?<!sha512:)[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=]))",
+   Start::kBefore, 86, 0, kNeedsDigitAndLetter | kNeedsBothCases},
   {"Azure SAS signature", "sig=", R"((?<=[?&;])sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD])*))",
    Start::kAtKeyword, 0, 1, kNone},
   {"Azure client secret", "q~",

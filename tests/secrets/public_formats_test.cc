@@ -329,6 +329,28 @@ TEST(DetectorPlaceholders, AValueMaskedWithHashesIsKept) {
 
 // --- Providers' formats
 
+// A 512-bit key in base64 (86 characters and "==": Azure Storage's and Cosmos DB's account keys)
+// is hidden whatever names it; a SHA-512 digest an integrity field names, the storage
+// emulator's published key, and a run of another length are kept.
+TEST(DetectorProviderTokens, A512BitKeyInBase64IsHiddenWhateverNamesIt) {
+  const std::string b64 = kAlnum + "+/";
+  const std::string key = Chars(86, b64, 78) + "==";
+  EXPECT_TRUE(
+      Hides("new Dictionary<string, string> {\n  { \"AccountKey\", \"" + key + "\" },\n};\n", key,
+            "src/Storage.cs"));
+  EXPECT_TRUE(Hides("cleanup.exe -storagename acct -storagekey " + key + " -container backups\n",
+                    key, "scripts/cleanup.ps1"));
+  EXPECT_TRUE(Hides("export const key =\n  process.env.ACCOUNT_KEY ||\n  \"" + key + "\";\n", key,
+                    "src/storage.ts"));
+  EXPECT_TRUE(HidesNothing("\"integrity\": \"sha512-" + key + "\"\n", "package-lock.json"));
+  EXPECT_TRUE(HidesNothing(
+      Cat({"The emulator's account key is Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6",
+           "IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw== in every install.\n"}),
+      "docs/emulator.md"));
+  const std::string longer = Chars(87, b64, 79) + "=";
+  EXPECT_TRUE(HidesNothing("checksum " + longer + "\n", "docs/notes.md"));
+}
+
 TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
   const std::string jwt = Cat({"ey", "JhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.", Chars(43, kAlnum, 6)});
   // base64 of the JWT above, as a Kubernetes Secret's data holds it: starts "ZXlK".
