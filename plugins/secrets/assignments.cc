@@ -628,6 +628,8 @@ class Settings final : public Detector {
                  (format == Format::kUnknown || IsSqlPath(paths.At(b))) &&
                  (b == line_start || IsBlank(t[b - 1])) && IsFullPasswordWord(words)) ||
                 (words.count == 1 && EqualsNoCase(t.substr(b, e - b), "bearer")) ||
+                ((kind == Kind::kPassword || kind == Kind::kSecret) && !name_quoted && !in_string &&
+                 QuotedStatement(t, line_start, b, p, line_end)) ||
                 (kind == Kind::kAuth && SchemeFollows(t, p, line_end)))) {
       op = Op::kSpace;  // also nginx's `proxy_set_header Authorization "Basic …"`
     } else if (c == '-' && c1 == ' ' && p > after_name && !name_quoted && !in_string) {
@@ -948,6 +950,17 @@ class Settings final : public Detector {
   static bool IsFullPasswordWord(const Words& words) {
     const std::string_view w = words.word[words.count - 1];
     return w.size() > 4 && IsPasswordWord(w);
+  }
+
+  // A configuration statement `name "value";` first on its line (BIND's and rndc's
+  // `secret "…";`, `password "…";`): the quoted value closes, then only ';' ends the line.
+  static bool QuotedStatement(std::string_view t, size_t line_start, size_t b, size_t p,
+                              size_t line_end) {
+    if (SkipBlanks(t, line_start, b) != b || (t[p] != '"' && t[p] != '\'')) return false;
+    const size_t close = ClosingQuote(t, p + 1, line_end, t[p], 1);
+    if (close >= line_end || close == p + 1) return false;
+    const size_t semi = SkipBlanks(t, close + 1, line_end);
+    return semi < line_end && t[semi] == ';' && SkipBlanks(t, semi + 1, line_end) == line_end;
   }
 
   static bool IsSqlPath(std::string_view path) {

@@ -223,6 +223,22 @@ TEST(DetectorSyntaxes, JsonWrittenInsideAStringAtAnyDepth) {
       "config/config.toml"));
 }
 
+// A configuration statement `name "value";` first on its line, as BIND's and rndc's key clauses
+// write a secret (and detect-secrets' tests a password in several languages' files).
+TEST(DetectorSyntaxes, AQuotedStatementFirstOnItsLine) {
+  const std::string b64 = Chars(43, kAlnum, 80) + "=";
+  EXPECT_TRUE(Hides("key \"rndc-key\" {\n\talgorithm hmac-sha256;\n\tsecret \"" + b64 + "\";\n};\n",
+                    b64, "etc/bind/rndc.key"));
+  const std::string wild = "q{{r}s)t${u]vwx(yz[frob>-_$#zork}}";
+  EXPECT_TRUE(Hides("password \"" + wild + "\";\n", wild, "src/Config.java"));
+  // A reference, an empty value, a name not first on its line, no ';' after: kept.
+  EXPECT_TRUE(
+      HidesNothing("\tsecret \"${RNDC_SECRET}\";\n\tpassword \"\";\n"
+                   "log(\"set\") password \"" +
+                       wild + "\";\nsecret \"" + wild + "\" is old\n",
+                   "etc/bind/named.conf"));
+}
+
 // A token's value of six or seven characters is one when it mixes letters and digits; letters
 // alone that short are a word.
 TEST(DetectorSyntaxes, AShortTokenOfLettersAndDigitsIsHidden) {
