@@ -847,15 +847,17 @@ MADE_UP_WORDS = ("fake", "example", "xxxx", "dummy", "placeholder", "redacted", 
                  "0123456789", "abcdefghij")
 
 
-# A value that is only a secret's word ("password"), or that an ellipsis cuts short
-# ("MyPa$$w0rd...", "MIIEvAIB..."), is written by hand as well.
+# A value that is only a secret's word ("password"), that an ellipsis cuts short
+# ("MyPa$$w0rd...", "MIIEvAIB..."), or that holds a short unit four times over
+# ("abcd1234abcd1234abcd1234abcd1234…"), is written by hand as well.
 MADE_UP_ALONE = ("password", "passwd", "secret", "token", "changeme")
 
 
 def made_up(value):
     v = value.lower()
     return (re.search(r"(.)\1{7}", value) is not None or any(w in v for w in MADE_UP_WORDS)
-            or len(set(value)) <= 5 or v in MADE_UP_ALONE or "..." in v or "\u2026" in v)
+            or len(set(value)) <= 5 or v in MADE_UP_ALONE or "..." in v or "\u2026" in v
+            or re.search(r"(.{2,8})\1{3,}", value) is not None)
 
 
 JWT = re.compile(r"(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{8,})\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
@@ -920,7 +922,7 @@ def summarise(corpus_path, report, list_n, label, named_value=None):
           f"\"{FORMAT_ALONE}\") | {pct(named[1], named[0])} ({named[1]} of {named[0]}) | ≥ 99 % |")
     print(f"| … of those, values not made up by hand (no run of eight of one character, "
           f"placeholder word, counted run, five distinct characters at most, a secret's word "
-          f"alone, or an ellipsis) | "
+          f"alone, an ellipsis, or a short unit four times over) | "
           f"{pct(real[1], real[0])} ({real[1]} of {real[0]}) | ≥ 99 % |")
     # A rule's false positive that is another rule's true positive (the scanner's rules for one
     # provider's two kinds of key list each other's keys) is no clear non-secret.
