@@ -132,7 +132,11 @@ for e in p["env"]: print("env\t" + e)' "$bundle/config.json")
     mount -o remount,bind,ro "$rootfs"
     # The root is read-only for the server: even root cannot write there now.
     if (: >"$rootfs/etc/rr-probe") 2>/dev/null; then echo "the root is writable" >&2; exit 1; fi
-    exec chroot --userspec="$user" "$rootfs" "$@"
+    # Not exec (nor last, which bash would exec): bash stays the namespace'"'"'s first process.
+    # chroot --userspec changes the server'"'"'s user, which clears the signal --kill-child set
+    # on it; the namespace ends when its first process does, and takes the server with it.
+    chroot --userspec="$user" "$rootfs" "$@" &
+    wait $!
   ' image-run "$rootfs" "$repo" "$volume" "$user" \
     env -i -C /var/lib/repo-reader "${envv[@]}" "REPO_READER_TOKEN=$token" "${argv[@]}" \
     >"$work/image-run.log" 2>&1 &
@@ -164,5 +168,16 @@ done
 step "the server's own files went to the volume (the root is read-only)"
 find "$volume" -mindepth 1 | grep -q . || fail "nothing in the volume /var/lib/repo-reader"
 find "$volume" -mindepth 1 -maxdepth 2 | sed 's/^/  /'
+if [ "$how" != podman ]; then
+  step "stopping the namespace stops the server (nothing left listening on $port)"
+  kill -KILL "$server"
+  wait "$server" 2>/dev/null || true
+  gone=""
+  for _ in $(seq 1 50); do
+    curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/healthz" || { gone=1; break; }
+    sleep 0.1
+  done
+  [ -n "$gone" ] || fail "the server still answers on $port after its namespace was killed"
+fi
 step "done ($how)"
 echo "1 passed, 0 failed"
