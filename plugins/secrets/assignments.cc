@@ -947,6 +947,16 @@ class Settings final : public Detector {
 
   // "password", "passwd", "passphrase" but not "pass" or "pw", which are also verbs and
   // abbreviations in prose ("did not pass "-v" options").
+  // The name's last word ends as "password", "passwd" or "passphrase" (not "pwd", a shell's
+  // working folder, nor "pw" or "pass").
+  static bool NamesPasswordInFull(const Words& words) {
+    const std::string_view w = words.word[words.count - 1];
+    for (std::string_view full : {"password", "passwd", "passphrase", "passwort"}) {
+      if (w.size() >= full.size() && w.substr(w.size() - full.size()) == full) return true;
+    }
+    return false;
+  }
+
   static bool IsFullPasswordWord(const Words& words) {
     const std::string_view w = words.word[words.count - 1];
     return w.size() > 4 && IsPasswordWord(w);
@@ -1177,9 +1187,14 @@ class Settings final : public Detector {
       if (EqualsNoCase(value, words.word[i])) return false;
     }
     if (value.find("://") != std::string_view::npos) return false;
-    // Words are a passphrase where nothing else is written: a quoted password of Terraform
-    // (`password = "correct horse battery"`); elsewhere words are a message or its translation.
-    const bool passphrase = kind == Kind::kPassword && format == Format::kHcl && v.quoted;
+    // Words are a passphrase where nothing else is written: a quoted password of Terraform, of
+    // an INI or .conf file, of a .env or shell file named so in full (`password = "correct
+    // horse battery"`; a shell's `winpwd='cygpath -aw .'` names a folder); elsewhere (code,
+    // JSON, YAML, XML) words are a message or its translation.
+    const bool passphrase =
+        kind == Kind::kPassword && v.quoted &&
+        (format == Format::kHcl ||
+         ((format == Format::kIni || format == Format::kEnv) && NamesPasswordInFull(words)));
     if (IsPathLike(value) || (IsProseText(value) && !passphrase) ||
         IsTranslationOfPassword(value)) {
       return false;

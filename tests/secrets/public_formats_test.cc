@@ -172,12 +172,17 @@ TEST(DetectorSyntaxes, KubernetesSecretDataValuesAreHidden) {
       HidesNothing("kind: SecretProviderClass\ndata:\n  objects: vault-db\n", "deploy/spc.yaml"));
 }
 
-TEST(DetectorSyntaxes, TerraformQuotedPasswordOfWordsIsAPassphrase) {
+TEST(DetectorSyntaxes, QuotedPasswordOfWordsIsAPassphraseInAFileOfSettings) {
   const std::string words = Cat({Chars(7, "abcdefghijklmnopqrstuvwxyz", 70), " ",
                                  Chars(5, "abcdefghijklmnopqrstuvwxyz", 71), " ",
                                  Chars(8, "abcdefghijklmnopqrstuvwxyz", 72)});
   EXPECT_TRUE(Hides("resource \"aws_db_instance\" \"main\" {\n  password = \"" + words + "\"\n}\n",
                     words, "infra/main.tf"));
+  // An INI or .conf file, a .env file: nothing but settings either.
+  EXPECT_TRUE(Hides("[db]\npassword = \"" + words + "\"\n", words, "etc/app.conf"));
+  EXPECT_TRUE(Hides("DB_PASSWORD=\"" + words + "\"\n", words, "deploy/.env"));
+  // A shell's *pwd names a folder: its command is kept.
+  EXPECT_TRUE(HidesNothing("alias winpwd='cygpath -aw .'\n", "t/test-lib.sh"));
   // Words elsewhere are a message; a description and a variable are no password.
   EXPECT_TRUE(HidesNothing("errors:\n  password: \"" + words + "\"\n", "config/messages.yml"));
   EXPECT_TRUE(HidesNothing(
