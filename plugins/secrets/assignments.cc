@@ -646,6 +646,10 @@ class Settings final : public Detector {
     p = SkipBlanks(t, p, line_end);
     if (p >= line_end) {
       if (op == Op::kElement) ElementOnItsOwnLine(t, line_end, format, name, sink);
+      if (op == Op::kAssign && !in_string && !name_quoted &&
+          (format == Format::kCode || format == Format::kUnknown)) {
+        ValueOnTheNextLine(t, line_end, format, name, sink);
+      }
       return;
     }
 
@@ -731,6 +735,38 @@ class Settings final : public Detector {
       return;
     }
     Report(sink, t, vb, ve, WhatOf(name.kind));
+  }
+
+  // `const apiKey =` ending its line and the quoted value alone on the next, as a formatter
+  // wraps a long assignment (Prettier, Black, clang-format): `"…";`, `"…",` or `"…"`.
+  static void ValueOnTheNextLine(std::string_view t, size_t line_end, Format format,
+                                 const Name& name, SpanSink& sink) {
+    if (line_end >= t.size()) return;
+    const size_t next = LineEnd(t, line_end) + 1;
+    if (next >= t.size()) return;
+    const size_t next_end = ContentEnd(t, next);
+    size_t p = next;
+    if (p < next_end && (t[p] == '+' || t[p] == ' ')) ++p;  // a diff's line
+    p = SkipBlanks(t, p, next_end);
+    if (p >= next_end || (t[p] != '"' && t[p] != '\'' && t[p] != '`')) return;
+    const size_t close = ClosingQuote(t, p + 1, next_end, t[p], 1);
+    if (close >= next_end) return;
+    size_t after = SkipBlanks(t, close + 1, next_end);
+    if (after < next_end && (t[after] == ';' || t[after] == ',')) ++after;
+    after = SkipBlanks(t, after, next_end);
+    const std::string_view rest = t.substr(after, next_end - after);
+    // Only a comment may follow; anything else means an expression goes on.
+    if (!rest.empty() && rest.substr(0, 2) != "//" && rest.substr(0, 2) != "/*" && rest[0] != '#') {
+      return;
+    }
+    const std::string_view inside = t.substr(p + 1, close - p - 1);
+    const Value v{p + 1, close, true, t[p] == '`' && inside.find("${") != std::string_view::npos};
+    if (v.begin >= v.end) return;
+    if (!Judge(name.kind, format, v, t.substr(v.begin, v.end - v.begin),
+               t.substr(name.b, name.e - name.b), *name.words, false)) {
+      return;
+    }
+    Report(sink, t, v.begin, v.end, WhatOf(name.kind));
   }
 
   // A YAML block scalar: `password: |` (or >, |-, >+2…) and the lines below it indented more

@@ -244,6 +244,24 @@ TEST(DetectorSyntaxes, AQuotedStatementFirstOnItsLine) {
                    "etc/bind/named.conf"));
 }
 
+// An assignment a formatter wrapped: the name and `=` end a line, the quoted value stands alone
+// on the next (Prettier's `const apiKey =\n  "…";`, Black's `API_KEY = (\n`… not: a call).
+TEST(DetectorSyntaxes, AValueAloneOnTheLineAfterItsAssignment) {
+  const std::string key = Value(81);
+  EXPECT_TRUE(
+      Hides("const scrapingBeeApiKey =\n  \"" + key + "\"; // the key\n", key, "src/client.ts"));
+  EXPECT_TRUE(Hides("DB_PASSWORD =\n    '" + key + "'\n", key, "app/settings.py"));
+  // An expression that goes on, a template, a call: kept.
+  EXPECT_TRUE(HidesNothing("const apiKey =\n  \"" + key +
+                               "\" + suffix;\n"
+                               "const token =\n  `${prefix}-" +
+                               key +
+                               "`;\n"
+                               "password =\n  getPassword(\"" +
+                               key + "\")\n",
+                           "src/client.ts"));
+}
+
 // A token's value of six or seven characters is one when it mixes letters and digits; letters
 // alone that short are a word.
 TEST(DetectorSyntaxes, AShortTokenOfLettersAndDigitsIsHidden) {
