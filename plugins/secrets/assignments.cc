@@ -707,17 +707,25 @@ class Settings final : public Detector {
     return q + 1;
   }
 
+  // Where the text of the line after the one ending at `line_end` starts (past a diff's mark
+  // and blanks), and its end in *end; npos when there is no next line.
+  static size_t NextLineText(std::string_view t, size_t line_end, size_t* end) {
+    if (line_end >= t.size()) return std::string_view::npos;
+    const size_t next = LineEnd(t, line_end) + 1;
+    if (next >= t.size()) return std::string_view::npos;
+    *end = ContentEnd(t, next);
+    size_t p = next;
+    if (p < *end && (t[p] == '+' || t[p] == ' ')) ++p;  // a diff's line
+    return SkipBlanks(t, p, *end);
+  }
+
   // `<apiKey>` alone on its line, the value on the next line and the closing tag on the one
   // after: the middle line is the value.
   static void ElementOnItsOwnLine(std::string_view t, size_t line_end, Format format,
                                   const Name& name, SpanSink& sink) {
-    if (line_end >= t.size()) return;
-    const size_t next = LineEnd(t, line_end) + 1;
-    if (next >= t.size()) return;
-    const size_t next_end = ContentEnd(t, next);
-    size_t vb = next;
-    if (vb < next_end && (t[vb] == '+' || t[vb] == ' ')) ++vb;  // a diff's line
-    vb = SkipBlanks(t, vb, next_end);
+    size_t next_end = 0;
+    const size_t vb = NextLineText(t, line_end, &next_end);
+    if (vb == std::string_view::npos) return;
     size_t ve = next_end;
     while (ve > vb && IsBlank(t[ve - 1])) --ve;
     if (vb >= ve || t[vb] == '<') return;
@@ -741,13 +749,9 @@ class Settings final : public Detector {
   // wraps a long assignment (Prettier, Black, clang-format): `"…";`, `"…",` or `"…"`.
   static void ValueOnTheNextLine(std::string_view t, size_t line_end, Format format,
                                  const Name& name, SpanSink& sink) {
-    if (line_end >= t.size()) return;
-    const size_t next = LineEnd(t, line_end) + 1;
-    if (next >= t.size()) return;
-    const size_t next_end = ContentEnd(t, next);
-    size_t p = next;
-    if (p < next_end && (t[p] == '+' || t[p] == ' ')) ++p;  // a diff's line
-    p = SkipBlanks(t, p, next_end);
+    size_t next_end = 0;
+    const size_t p = NextLineText(t, line_end, &next_end);
+    if (p == std::string_view::npos) return;
     if (p >= next_end || (t[p] != '"' && t[p] != '\'' && t[p] != '`')) return;
     const size_t close = ClosingQuote(t, p + 1, next_end, t[p], 1);
     if (close >= next_end) return;
