@@ -142,6 +142,11 @@ const RuleSpec kRules[] = {
    Start::kAtKeyword, 0, 1, kNone},
   {"Azure access key", "sharedaccesskey=", R"((?i:sharedaccesskey)=([A-Za-z0-9+/]{20,}={0,2}))",
    Start::kAtKeyword, 0, 1, kNone},
+  // Tableau's personal access token secret: 16 bytes in base64 (22 characters and "=="), ':',
+  // 32 letters and digits.
+  {"Tableau token", "==:",
+   R"((?<![A-Za-z0-9+/])[A-Za-z0-9+/]{22}==:[A-Za-z0-9]{32}(?![A-Za-z0-9]))", Start::kBefore, 22,
+   0, kNeedsDigitAndLetter},
   // A 512-bit key in base64 (64 bytes: 86 characters and "=="), as Azure Storage's and Cosmos
   // DB's account keys are written, whatever names it (`{ "AccountKey", "…" }`, `-storagekey …`,
   // `process.env.ACCOUNT_KEY || "…"`). Not a SHA-512 digest, which integrity fields name.

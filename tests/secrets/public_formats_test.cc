@@ -411,6 +411,7 @@ TEST(DetectorProviderTokens, MoreProvidersFormatsAreHiddenWhateverTheirName) {
         Cat({std::string(22, 'A'), Chars(30, kAlnum, 25), "%2B", Chars(40, kAlnum, 26)}),
         Cat({"django", "-insecure-", Chars(30, kLowerAlnum, 27), "(!x)@",
              Chars(15, kLowerAlnum, 28)}),
+        Cat({Chars(22, kAlnum, 82), "==:", Chars(32, kAlnum, 83)}),  // Tableau's token
         b64jwt, docker}) {
     EXPECT_TRUE(Hides("remote = \"" + token + "\"\n", token, "config/app.toml")) << token;
     EXPECT_TRUE(Hides("Rotated " + token + " today.\n", token, {}, TextKind::kCommitMessage));
