@@ -986,20 +986,11 @@ class Settings final : public Detector {
   }
 
   // "password", "passwd", "passphrase" but not "pass" or "pw", which are also verbs and
-  // abbreviations in prose ("did not pass "-v" options").
-  // The name's last word ends as "password", "passwd" or "passphrase" (not "pwd", a shell's
-  // working folder, nor "pw" or "pass").
-  static bool NamesPasswordInFull(const Words& words) {
-    const std::string_view w = words.word[words.count - 1];
-    for (std::string_view full : {"password", "passwd", "passphrase", "passwort"}) {
-      if (w.size() >= full.size() && w.substr(w.size() - full.size()) == full) return true;
-    }
-    return false;
-  }
-
+  // abbreviations in prose ("did not pass "-v" options"), nor a word ending "pwd", which in a
+  // shell names a working folder (`winpwd='cygpath -aw .'`).
   static bool IsFullPasswordWord(const Words& words) {
     const std::string_view w = words.word[words.count - 1];
-    return w.size() > 4 && IsPasswordWord(w);
+    return w.size() > 4 && IsPasswordWord(w) && w.substr(w.size() - 3) != "pwd";
   }
 
   // A configuration statement `name "value";` first on its line (BIND's and rndc's
@@ -1234,7 +1225,7 @@ class Settings final : public Detector {
     const bool passphrase =
         kind == Kind::kPassword && v.quoted &&
         (format == Format::kHcl ||
-         ((format == Format::kIni || format == Format::kEnv) && NamesPasswordInFull(words)));
+         ((format == Format::kIni || format == Format::kEnv) && IsFullPasswordWord(words)));
     if (IsPathLike(value) || (IsProseText(value) && !passphrase) ||
         IsTranslationOfPassword(value)) {
       return false;
