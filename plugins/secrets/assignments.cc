@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "detectors.h"
+#include "quotes.h"
 #include "setting_names.h"
 
 namespace rr_secrets {
@@ -44,60 +45,6 @@ namespace {
 
 inline bool IsNameChar(char c) {
   return ClassOf(c) & (kLower | kUpper | kDigit | kUnderscore | kDash) || c == '.';
-}
-
-// A quote escaped once or more, as JSON written inside a string writes it: \" inside one string,
-// \\\" inside a string inside another (a runner's TOML holding DOCKER_AUTH_CONFIG's JSON). An
-// odd run of backslashes escapes the quote; an even one is escaped backslashes before a quote.
-
-// The quote before position `at` (", ', `, or an escaped \" \' \\\"…): its length, 0 when none.
-size_t QuoteBefore(std::string_view t, size_t at, char* quote) {
-  if (at == 0) return 0;
-  const char c = t[at - 1];
-  if (c != '"' && c != '\'' && c != '`') return 0;
-  *quote = c;
-  size_t run = 0;
-  while (at - 1 > run && t[at - 2 - run] == '\\') ++run;
-  return run % 2 == 1 ? run + 1 : 1;
-}
-
-size_t QuoteAt(std::string_view t, size_t at, char* quote) {
-  if (at >= t.size()) return 0;
-  size_t run = 0;
-  while (at + run < t.size() && t[at + run] == '\\') ++run;
-  if (run % 2 == 1 && at + run < t.size() && (t[at + run] == '"' || t[at + run] == '\'')) {
-    *quote = t[at + run];
-    return run + 1;
-  }
-  if (run == 0 && (t[at] == '"' || t[at] == '\'' || t[at] == '`')) {
-    *quote = t[at];
-    return 1;
-  }
-  return 0;
-}
-
-// The end of a quoted value opened by `quote` (of `qlen` bytes) at `from`: the position of its
-// closing quote, or the end of the line when it does not close there.
-size_t ClosingQuote(std::string_view t, size_t from, size_t line_end, char quote, size_t qlen) {
-  for (size_t i = from; i < line_end; ++i) {
-    if (qlen >= 2) {
-      if (t[i] == '\\') {
-        size_t run = 0;
-        while (i + run < line_end && t[i + run] == '\\') ++run;
-        if (run == qlen - 1 && i + run < line_end && t[i + run] == quote) return i;
-        // An odd run escapes the character after it, which is skipped with it; an even one
-        // is backslashes only.
-        i += run % 2 == 1 ? run : run - 1;
-      }
-      continue;
-    }
-    if (t[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (t[i] == quote) return i;
-  }
-  return line_end;
 }
 
 size_t SkipBlanks(std::string_view t, size_t i, size_t end) {
@@ -376,51 +323,6 @@ bool IsCommentStart(std::string_view t, size_t line_start, size_t at) {
          head.substr(0, 1) == ";" || head.substr(0, 1) == "%" || head.substr(0, 4) == "REM " ||
          head.substr(0, 3) == "\"\"\"" || head.substr(0, 2) == "> ";
 }
-
-// The quote of a string literal open at `at`, reading from `from` where the quote `open` (or
-// none) is open: an odd count of unescaped quotes of one kind. 0x7f: a comment began.
-// *stopped: where reading stopped (past `at` when an escape straddles it).
-char ScanQuotes(std::string_view t, size_t from, size_t at, char open, size_t* stopped) {
-  *stopped = std::max(from, at);
-  if (open == 0x7f) return open;
-  size_t i = from;
-  for (; i < at; ++i) {
-    const char c = t[i];
-    if (c == '\\') {
-      ++i;
-    } else if (open) {
-      if (c == open) open = 0;
-    } else if (c == '"' || c == '\'' || c == '`') {
-      open = c;
-    } else if (c == '#' || (c == '/' && i + 1 < at && t[i + 1] == '/')) {
-      return 0x7f;
-    }
-  }
-  *stopped = std::max(i, at);
-  return open;
-}
-
-// The quote of a string literal open at `at` on its line, or 0 (0x7f in a comment).
-char OpenQuoteBefore(std::string_view t, size_t line_start, size_t at) {
-  size_t stopped;
-  return ScanQuotes(t, line_start, at, 0, &stopped);
-}
-
-// OpenQuoteBefore for the keyword occurrences of one text, in order: a line is read once
-// however many occurrences it holds.
-struct QuoteState {
-  size_t line_start = std::string_view::npos, pos = 0;
-  char open = 0;
-  char OpenAt(std::string_view t, size_t ls, size_t at) {
-    if (ls != line_start || at < pos) {
-      line_start = ls;
-      pos = ls;
-      open = 0;
-    }
-    open = ScanQuotes(t, pos, at, open, &pos);
-    return open == 0x7f ? 0 : open;
-  }
-};
 
 class Settings final : public Detector {
  public:
