@@ -556,6 +556,10 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     return it->second;
   };
 
+  // Over several repositories, each content under a path is read once (core/search/content_memo.h).
+  ContentMemo memo;
+  const bool memoised = targets.size() > 1;
+
   // 1. The walkers: each takes the next target, walks it and hands its files on as it goes.
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
@@ -622,8 +626,10 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         bool cut = false;
         auto flush = [&] {
           if (batch.empty()) return;
-          if (!reader) reader = open();  // never null here: the files came through it
-          if (reader) reader->FetchMissing(batch, stop);
+          if (fetching) {                  // (only a mirror that fetches has anything to fetch)
+            if (!reader) reader = open();  // never null here: the files came through it
+            if (reader) reader->FetchMissing(batch, stop);
+          }
           for (Node& n : batch) {
             if (cut) break;
             if (!queue.Push(WorkItem{t, files, std::move(n)}, stop)) {
@@ -642,6 +648,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           // that disagrees is not used.
           const std::string& under = target.under.path.str();
           std::vector<std::pair<size_t, Node>> to_read;  // (place among the files, file)
+          const bool memo_listed = memoised && !fetching;
           // (the place is kept for the order only: the files are handed on in it)
           size_t listed_files = 0;
           for (size_t i = 0; i < index->paths() && index; ++i) {
@@ -652,8 +659,19 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             }
             const size_t place = listed_files++;
             if (pass_over(e.blob)) continue;
-            if (!reader && !(reader = open())) break;
             auto path = RepoPath::Parse(e.path);
+            if (path && memo_listed) {
+              // Already read under this path in another repository of this search: answered
+              // from the memo, the list trusted for where the content is as it is trusted for
+              // what cannot match. The repository is neither opened nor its tree read.
+              Node listed{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable};
+              if (memo.Find(ContentMemo::Key(listed))) {
+                to_read.emplace_back(place, std::move(listed));
+                continue;
+              }
+              path = RepoPath::Parse(e.path);
+            }
+            if (!reader && !(reader = open())) break;
             auto node = path ? reader->Find(target.at, *path, stop) : Result<Node>(Error{""});
             if (!node || node->kind != EntryKind::kFile ||
                 !git_oid_equal(&node->oid, &index->Oid(e.blob))) {
@@ -741,9 +759,6 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
 
   // 2. The searching threads: every file handed on, read and matched.
   enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
-  // Over several repositories, each content under a path is read once (core/search/content_memo.h).
-  ContentMemo memo;
-  const bool memoised = targets.size() > 1;
   auto search = [&] {
     ReaderCache readers;
     while (auto item = queue.Pop()) {

@@ -451,5 +451,45 @@ TEST_F(IndexedSearch, ContentsNoRepositoryNamesAreDroppedFromTheStore) {
   Same("grep", R"({"repo":"docs","pattern":"search","ignore_case":true,"context":1})");
 }
 
+// Over an organisation of copies, a content another repository of the same search already read
+// under the same path is answered from that (core/search/content_memo.h) with the list trusted
+// for where it is: the copies holding a match are not opened. Before, each one was opened, its
+// tree read to find the file again, though nothing of it was read (2,222 repositories a search
+// for a rare identifier over 20,000: docs/performance.md).
+TEST(IndexedSearchCopies, CopiesOfAContentAlreadyReadAreNotOpened) {
+  TempDir tmp;
+  Config config, scan;
+  std::vector<std::unique_ptr<TestRepo>> repos;
+  for (int i = 0; i < 40; ++i) {
+    const std::string name = "copy-" + std::to_string(i);
+    repos.push_back(std::make_unique<TestRepo>(tmp / name));
+    repos.back()->Write("src/handler.go", "func copiedHandler() {}\n// sharedtoken-7731\n");
+    repos.back()->Write("README.md", "copy " + std::to_string(i) + "\n");
+    repos.back()->Commit("copy");
+    config.repos.push_back(Served(name, repos.back()->path()));
+  }
+  config.source = "test";
+  scan = config;
+  config.cache_folder = tmp / "cache";
+  fs::create_directories(config.cache_folder);
+  auto catalog = BuildCatalog(config);
+  ASSERT_TRUE(catalog) << catalog.error();
+  for (const auto& repo : (*catalog)->all()) ASSERT_TRUE(BuildTextIndex(*repo, StopToken()));
+  ToolHarness indexed(ToolHarness::FromConfig{}, config), read_all(ToolHarness::FromConfig{}, scan);
+  const std::string q = R"({"pattern":"sharedtoken-7731"})";
+  uint64_t unopened = 0;
+  for (int round = 0; round < 3; ++round) {
+    const TextIndexUse before = CurrentTextIndexUse();
+    const auto with = indexed.Call("search", q);
+    unopened += CurrentTextIndexUse().unopened - before.unopened;
+    EXPECT_EQ(with.text, read_all.Call("search", q).text);
+    EXPECT_NE(with.text.find("40 lines in 40 files of 40 repositories"), std::string::npos)
+        << with.text;
+  }
+  // Each search reads the content once and opens the repositories it reached before that; the
+  // rest (most, however the threads run) are answered unopened.
+  EXPECT_GT(unopened, 0u);
+}
+
 }  // namespace
 }  // namespace rr::testing::search::indexed_search
