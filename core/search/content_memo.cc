@@ -4,9 +4,11 @@
 
 namespace rr {
 
-std::string ContentMemo::Key(const Node& node) {
-  std::string key(reinterpret_cast<const char*>(node.oid.id), GIT_OID_RAWSZ);
-  key += node.path.str();
+std::string ContentMemo::Key(const Node& node) { return Key(node.oid, node.path.str()); }
+
+std::string ContentMemo::Key(const git_oid& oid, std::string_view path) {
+  std::string key(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+  key += path;
   return key;
 }
 

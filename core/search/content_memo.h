@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/search/text_search.h"
@@ -33,6 +34,8 @@ class ContentMemo {
 
   // The key of `node`'s content under its path.
   static std::string Key(const Node& node);
+  // The key of content `oid` under `path`.
+  static std::string Key(const git_oid& oid, std::string_view path);
   // What the content came to, when kept; null else.
   std::shared_ptr<const Done> Find(const std::string& key) const;
   // Keeps what the content came to (the first time, while it fits).

@@ -645,7 +645,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           // The commit the index lists: its files in walk order, without reading the tree.
           // Each file to read is found again in the tree first (its path served, its content
           // the one listed), so that nothing but the repository decides what is read; an index
-          // that disagrees is not used.
+          // that disagrees is not used. (A file the memo already answers is not read at all.)
           const std::string& under = target.under.path.str();
           std::vector<std::pair<size_t, Node>> to_read;  // (place among the files, file)
           const bool memo_listed = memoised && !fetching;
@@ -660,16 +660,13 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             const size_t place = listed_files++;
             if (pass_over(e.blob)) continue;
             auto path = RepoPath::Parse(e.path);
-            if (path && memo_listed) {
+            if (path && memo_listed && memo.Find(ContentMemo::Key(index->Oid(e.blob), e.path))) {
               // Already read under this path in another repository of this search: answered
               // from the memo, the list trusted for where the content is as it is trusted for
               // what cannot match. The repository is neither opened nor its tree read.
-              Node listed{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable};
-              if (memo.Find(ContentMemo::Key(listed))) {
-                to_read.emplace_back(place, std::move(listed));
-                continue;
-              }
-              path = RepoPath::Parse(e.path);
+              to_read.emplace_back(
+                  place, Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable});
+              continue;
             }
             if (!reader && !(reader = open())) break;
             auto node = path ? reader->Find(target.at, *path, stop) : Result<Node>(Error{""});
