@@ -118,9 +118,11 @@ class CheckedSink : public repo_reader::SpanSink {
 
 // A value hidden once is hidden wherever it recurs in the same text: a secret written twice
 // (`token = 'v' | 'v'`, a value and its echo in a log line) is not shown by its second copy.
-// Only values of 12 bytes or more (shorter ones recur by chance: a word, a port) that mix
-// letters and digits with no blank, and only where the copy stands alone (no letter or digit
-// either side), so a span never ends inside a longer token.
+// Only values of 12 bytes or more (shorter ones recur by chance: a word, a port) with no blank
+// that mix letters and digits, or letters of both cases changing case at every third letter or
+// more often (`vZrEclFwOqeA`; words in camelCase change far less: `TestSourcePassword`), and
+// only where the copy stands alone (no letter or digit either side), so a span never ends
+// inside a longer token.
 void HideRepeats(std::string_view text, std::vector<HiddenSpan>* spans) {
   constexpr size_t kMin = 12, kMax = 4096, kMaxValues = 64;
   std::vector<std::pair<std::string_view, size_t>> values;  // value, the span it came from
@@ -132,12 +134,18 @@ void HideRepeats(std::string_view text, std::vector<HiddenSpan>* spans) {
     // Only a value shaped like a key (letters and digits, no blank): a detector's mistake on a
     // word or a setting (`protocol=http`) is not copied to every line that repeats it.
     bool digit = false, letter = false, blank = false;
+    size_t changes = 0;  // between neighbouring letters of different case
+    int last_case = 0;   // of the letter before: 1 lower, 2 upper; 0 none
     for (char c : v) {
       digit |= c >= '0' && c <= '9';
-      letter |= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      const int letter_case = c >= 'a' && c <= 'z' ? 1 : c >= 'A' && c <= 'Z' ? 2 : 0;
+      letter |= letter_case != 0;
       blank |= c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (letter_case && last_case && letter_case != last_case) ++changes;
+      last_case = letter_case;
     }
-    if (digit && letter && !blank) values.emplace_back(v, k);
+    const bool mixed_case = changes * 3 >= size;
+    if (letter && (digit || mixed_case) && !blank) values.emplace_back(v, k);
   }
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end(),

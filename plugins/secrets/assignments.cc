@@ -736,6 +736,17 @@ class Settings final : public Detector {
     if (op == Op::kElement && !ClosesElement(t, v.end, line_end)) return;
     std::string_view value = t.substr(v.begin, v.end - v.begin);
     if (v.quoted) {
+      // Blanks padding a quoted token (`token = ' iahNbq… '`) are not part of it: a value of
+      // one word between them is judged, and hidden, without them.
+      size_t b = v.begin, e = v.end;
+      while (b < e && IsBlank(t[b])) ++b;
+      while (e > b && IsBlank(t[e - 1])) --e;
+      if (b < e && (b != v.begin || e != v.end) &&
+          t.substr(b, e - b).find_first_of(" \t") == std::string_view::npos) {
+        v.begin = b;
+        v.end = e;
+        value = t.substr(b, e - b);
+      }
       const size_t n = SchemeLength(value);
       if (n) {
         v.begin += n;
@@ -758,7 +769,9 @@ class Settings final : public Detector {
   // A template's braces name where a value comes from; a key written inside them is still a key
   // (`{name AQAAABAAA <key>}`, `{{ "<key>" | b64encode }}`): each run of 20 or more base64
   // characters with both cases and digits, not an identifier's camelCase words, or of one case
-  // and digits in a token's shape, is hidden.
+  // and digits in a token's shape, is hidden -- with the whole word it stands in (up to a blank,
+  // a brace or a quote), so a key holding '=', ':' or '%' inside (`…qLX=iEOIrJRZ`) is never
+  // shown in part.
   static void KeysInsideATemplate(std::string_view t, size_t begin, size_t end, Kind kind,
                                   SpanSink& sink) {
     for (size_t i = begin; i < end;) {
@@ -776,7 +789,13 @@ class Settings final : public Detector {
       if (run.size() >= 20 && !IsPlaceholderToken(run) &&
           ((m.upper >= 2 && m.lower >= 2 && m.digit >= 2 && m.lower < 2 * m.upper) ||
            ((m.upper == 0 || m.lower == 0) && IsTokenShaped(run)))) {
-        Report(sink, t, i, j, WhatOf(kind));
+        auto in_word = [](char c) {
+          return !IsBlank(c) && c != '{' && c != '}' && c != '"' && c != '\'' && c != '`';
+        };
+        size_t b = i;
+        while (b > begin && in_word(t[b - 1])) --b;
+        while (j < end && in_word(t[j])) ++j;
+        Report(sink, t, b, j, WhatOf(kind));
       }
       i = j;
     }

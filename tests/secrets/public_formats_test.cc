@@ -536,6 +536,15 @@ TEST(DetectorPlaceholders, AKeyWrittenInsideATemplateIsHiddenTheTemplateKept) {
   const std::string lower = Cat({"k9", Chars(30, kLowerAlnum, 62)});
   const std::string lower_xml = "<secret>{billing AQAAABAAA " + lower + "}</secret>\n";
   EXPECT_TRUE(Hides(lower_xml, lower, "jenkins/credentials.xml"));
+  // A key holding '=', ':' or '%' inside is hidden as the whole word it stands in, never in
+  // part (the run after the '=' alone is too short to be a key).
+  for (const std::string sep : {"=", ":", "%"}) {
+    const std::string joined = Cat({"ATCTT3x", Chars(15, kAlnum, 63), sep, "iEOIrJRZ"});
+    const std::string joined_xml = "<secret>{AQAAABAAA " + joined + "}</secret>\n";
+    EXPECT_TRUE(Hides(joined_xml, joined, "jenkins/credentials.xml")) << sep;
+    EXPECT_NE(Scan(joined_xml, "jenkins/credentials.xml").redacted.find("{AQAAABAAA "),
+              std::string::npos);
+  }
   // Names, members and hashes inside a template are no keys.
   EXPECT_TRUE(
       HidesNothing("token: ${{ secrets.DEPLOY_TOKEN_V2 }}\n"
@@ -546,6 +555,18 @@ TEST(DetectorPlaceholders, AKeyWrittenInsideATemplateIsHiddenTheTemplateKept) {
 }
 
 // --- A hidden span covers its whole token
+
+// Blanks padding a quoted value are not the value's: the token between them is judged, and
+// hidden, as when written without them; a value of several words is not made one by them.
+TEST(DetectorWholeTokens, BlanksPaddingAQuotedTokenAreNotPartOfIt) {
+  const std::string v = Value(64);
+  EXPECT_TRUE(Hides("pandascore token = ' " + v + " '\n", v, "notes/case.txt"));
+  EXPECT_TRUE(Hides("API_TOKEN = \"  " + v + "\"\n", v, "app/settings.py"));
+  EXPECT_TRUE(Hides("{\"token\": \"" + v + " \"}\n", v, "config/app.json"));
+  const Scanned s = Scan("pandascore token = ' " + v + " '\n", "notes/case.txt");
+  EXPECT_NE(s.redacted.find("' [hidden: "), std::string::npos) << s.redacted;
+  EXPECT_TRUE(HidesNothing("message = \" see the docs \"\n", "app/settings.py"));
+}
 
 TEST(DetectorWholeTokens, ASpanNeverEndsInsideAToken) {
   // A format matched by its first characters, the token going on after them: hidden whole,

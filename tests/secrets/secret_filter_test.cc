@@ -208,19 +208,24 @@ class AfterKeyDetector : public SecretDetector {
 // A value a detector hid once is hidden wherever else the text holds it standing alone: the
 // second copy of a secret (`token = 'v' | 'v'`, a log echoing it) is not shown. A copy inside a
 // longer token, a value shorter than 12 bytes, and one without both letters and digits (a
-// detector's mistake on a word or a setting) are left to the detectors.
+// detector's mistake on a word or a setting) are left to the detectors -- unless its letters
+// change case as a random key's do (at every third letter or more often), which camelCase
+// words never do.
 TEST(SecretFilter, AHiddenValueIsHiddenWhereverItRecurs) {
   auto f = Make({std::make_shared<AfterKeyDetector>()});
   const std::string value = "q8Zr2LmXw4Tn";
   const std::string text = "key=" + value + "\nsaid '" + value + "' | \"" + value + "\"\nin x" +
                            value + "y\nkey=ab12cd\nhas ab12cd too\n" +
-                           "key=protocol=http\nagain protocol=http\n";
+                           "key=protocol=http\nagain protocol=http\n" +
+                           "key=vZrEclFwOqeA\nsaid 'vZrEclFwOqeA'\n" +
+                           "key=TestSourcePassword\nsaid 'TestSourcePassword'\n";
   const ScanResult r = f->Scan(text, TextKind::kFile);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(SecretFilter::Redact(text, r.spans),
             "key=[hidden: value]\nsaid '[hidden: value]' | \"[hidden: value]\"\nin x" + value +
                 "y\nkey=[hidden: value]\nhas ab12cd too\nkey=[hidden: value]\n"
-                "again protocol=http\n");
+                "again protocol=http\nkey=[hidden: value]\nsaid '[hidden: value]'\n"
+                "key=[hidden: value]\nsaid 'TestSourcePassword'\n");
 }
 
 TEST(SecretFilter, ADetectorThatThrowsFailsTheScanInsteadOfPassingTheText) {
