@@ -755,12 +755,16 @@ Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const
   RepoReader* owners_reader = reader;
   std::optional<CommitId> owners_commit, operator_commit;
   if (s.own) {
-    if (!owners_reader) {
-      auto r = repo.Open();
-      if (!r) return Error{r.error()};
-      owners_reader = &owned_reader.emplace(r.take());
+    if (head) {
+      owners_commit = head;  // the caller resolved it: the repository is opened on a miss only
+    } else {
+      if (!owners_reader) {
+        auto r = repo.Open();
+        if (!r) return Error{r.error()};
+        owners_reader = &owned_reader.emplace(r.take());
+      }
+      owners_commit = HeadCommit(*owners_reader);
     }
-    owners_commit = reader && head ? head : HeadCommit(*owners_reader);
   }
   if (g) {
     auto r = g->Open();
@@ -787,6 +791,11 @@ Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const
     operators = set.take();
   }
   if (owners_commit) {
+    if (!owners_reader) {
+      auto r = repo.Open();
+      if (!r) return Error{r.error()};
+      owners_reader = &owned_reader.emplace(r.take());
+    }
     auto set = OwnersAt(repo, *owners_reader, *owners_commit, stop);
     if (!set) return Error{set.error()};
     owners = set.take();

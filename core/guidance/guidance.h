@@ -129,7 +129,10 @@ class Guidance {
 //
 // A caller that already holds `repo` open (a tool call's target) passes its handle as `reader`,
 // and the commit its default branch is at as `head` when it resolved that too: the lookup then
-// borrows no second handle and reads HEAD no second time. `head` is only read with `reader`.
+// borrows no second handle and reads HEAD no second time. A caller that resolved the default
+// branch without holding the repository open (a search over many, core/served/known_default.h)
+// passes `head` alone: what is kept for that commit answers without the repository being
+// opened, which is then opened only to find the guidance of a commit not seen before.
 Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const StopToken& stop,
                                                    RepoReader* reader = nullptr,
                                                    const std::optional<CommitId>& head = {});

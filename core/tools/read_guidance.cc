@@ -277,8 +277,9 @@ std::string GuidanceSummary(const ServedRepo& repo, const StopToken& stop) {
   return s;
 }
 
-std::string GuidanceMark(const ServedRepo& repo, const StopToken& stop) {
-  auto g = GuidanceOf(repo, stop);
+std::string GuidanceMark(const ServedRepo& repo, const StopToken& stop,
+                         const std::optional<CommitId>& head) {
+  auto g = GuidanceOf(repo, stop, nullptr, head);
   if (!g || (*g)->empty()) return "";
   return " · carries guidance for agents — " + ReadGuidanceCall(kReadGuidanceTool, repo.name()) +
          " reads it";

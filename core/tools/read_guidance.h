@@ -8,6 +8,7 @@
 // find_commits, which are about many repositories).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/served/served_repo.h"
@@ -28,7 +29,10 @@ class ReadGuidanceTool : public Tool {
 std::string GuidanceSummary(const ServedRepo& repo, const StopToken& stop);
 
 // " · carries guidance for agents — read_guidance {"repo":"shop"} reads it" for a repository
-// heading, or "" when the repository carries none.
-std::string GuidanceMark(const ServedRepo& repo, const StopToken& stop);
+// heading, or "" when the repository carries none. `head`: the commit the caller resolved the
+// default branch at, when it did (GuidanceOf then opens the repository only for a commit whose
+// guidance it has not found yet).
+std::string GuidanceMark(const ServedRepo& repo, const StopToken& stop,
+                         const std::optional<CommitId>& head = std::nullopt);
 
 }  // namespace rr

@@ -208,7 +208,13 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       unreadable_files += report.unreadable;
     }
     if (report.matched_files == 0) continue;
-    d.AddOwnLine("## " + targets[t].at.Where(repos[i]->name()) + GuidanceMark(*repos[i], ctx.stop));
+    // The mark of a heading past the answer's cap is never shown (the answer is cut before it):
+    // it is not looked up. Where it is, the commit searched is the default branch's now, so a
+    // repository whose guidance is kept for it is not opened.
+    d.AddOwnLine("## " + targets[t].at.Where(repos[i]->name()) +
+                 (budget > ctx.answer_characters
+                      ? std::string()
+                      : GuidanceMark(*repos[i], ctx.stop, targets[t].at.commit.id)));
     for (const FileHits* f : by_target[t]) {
       if (budget > ctx.answer_characters) break;
       budget += AppendHits(*f, width, false, &d);

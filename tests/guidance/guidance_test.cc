@@ -2,13 +2,17 @@
 // first line of every tool's answer, the scoped rules joined for the paths a call names, the
 // half-answer limit, a front matter that cannot be read, the operator's guidance repository, and
 // the marks of list_repos, search, find_files and find_commits.
+#include "core/guidance/guidance.h"
+
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "core/app/wiring.h"
 #include "core/config/config.h"
 #include "core/guidance/guidance_join.h"
+#include "core/tools/read_guidance.h"
 #include "tests/guidance/guidance_kit.h"
 #include "tests/testkit/git_fixture.h"
 #include "tests/testkit/tool_harness.h"
@@ -433,6 +437,44 @@ TEST(GuidanceCache, TheDefaultBranchMovingChangesWhatIsShown) {
   shop.Commit("Three");
   auto r = h.Call("read_file", R"({"repo":"shop","path":"src/a.py"})");
   EXPECT_TRUE(HasNot(r.text, "guidance")) << r.text;
+}
+
+// A caller that resolved the default branch itself (a search over many repositories, whose
+// headings carry the mark) passes the commit: what is kept for it answers without the
+// repository being opened -- here it could not be, its folder moved away -- and a commit not
+// seen before is read from the repository, as without it.
+TEST(GuidanceCache, ACallerThatKnowsTheCommitIsAnsweredWithoutOpeningTheRepository) {
+  TempDir tmp;
+  TestRepo shop(tmp / "shop");
+  shop.Write("AGENTS.md", "First rule.\n");
+  const std::string first = shop.Commit("One");
+  RepoSettings settings;
+  settings.name = "shop";
+  settings.path = shop.path();
+  const ServedRepo repo(settings);
+  StopToken stop;
+  auto warm = GuidanceOf(repo, stop);
+  ASSERT_TRUE(warm) << warm.error();
+  ASSERT_EQ((*warm)->pieces.size(), 1u);
+  git_oid oid;
+  ASSERT_EQ(git_oid_fromstr(&oid, first.c_str()), 0);
+  const CommitId at(oid);
+  const std::string moved = tmp / "moved";
+  ASSERT_EQ(std::rename(shop.path().c_str(), moved.c_str()), 0);
+  auto kept = GuidanceOf(repo, stop, nullptr, at);
+  ASSERT_TRUE(kept) << kept.error();
+  EXPECT_EQ(kept->get(), warm->get());
+  EXPECT_EQ((*kept)->pieces.size(), 1u);
+  EXPECT_FALSE(GuidanceMark(repo, stop, at).empty());
+  // Back in place, a commit not seen before is read from the repository.
+  ASSERT_EQ(std::rename(moved.c_str(), shop.path().c_str()), 0);
+  shop.Write("AGENTS.md", "Second rule.\n");
+  shop.Write("src/AGENTS.md", "For src.\n");
+  const std::string second = shop.Commit("Two");
+  ASSERT_EQ(git_oid_fromstr(&oid, second.c_str()), 0);
+  auto next = GuidanceOf(repo, stop, nullptr, CommitId(oid));
+  ASSERT_TRUE(next) << next.error();
+  EXPECT_EQ((*next)->pieces.size(), 2u);
 }
 
 }  // namespace
