@@ -64,6 +64,18 @@ std::string Megabytes(uint64_t bytes) {
 
 }  // namespace
 
+TextIndexSlot& ServedRepo::text_index_slot() const {
+  std::call_once(text_index_once_, [this] {
+    text_index_slot_ = std::make_shared<TextIndexSlot>();
+    text_index_slot_->store_folder = TextStoreFolder(settings().index_folder);
+  });
+  return *text_index_slot_;
+}
+
+const std::string& TextStoreFolderOf(const ServedRepo& repo) {
+  return repo.text_index_slot().store_folder;
+}
+
 std::string TextIndexFile(const ServedRepo& repo) {
   const std::string& folder = repo.settings().index_folder;
   return folder.empty() ? std::string() : folder + "/text.list";
@@ -77,8 +89,45 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
   return CurrentTextIndex(repo, CurrentTextStore(TextStoreFolder(repo.settings().index_folder)));
 }
 
+namespace {
+std::shared_ptr<const TextIndex> OpenTextIndex(
+    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store,
+    std::shared_ptr<const RefsWatch::Ticket>* watched);
+}  // namespace
+
 std::shared_ptr<const TextIndex> CurrentTextIndex(
     const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store) {
+  if (repo.settings().index_folder.empty() || !store) return nullptr;
+  // What this repository kept answers while its list is unchanged and the store is the same:
+  // no file name made, no table searched.
+  TextIndexSlot& slot = repo.text_index_slot();
+  {
+    std::lock_guard<std::mutex> lock(slot.mu);
+    if (slot.index && slot.watched && &slot.index->store() == store.get() &&
+        RefsWatch::Shared().Unchanged(*slot.watched)) {
+      return slot.serves_as_listed ? slot.index : nullptr;
+    }
+  }
+  std::shared_ptr<const RefsWatch::Ticket> watched;
+  auto index = OpenTextIndex(repo, store, &watched);
+  if (index && watched) {
+    const bool serves = index->policy() == PolicyDigest(repo.policy());
+    std::lock_guard<std::mutex> lock(slot.mu);
+    slot.watched = std::move(watched);
+    slot.index = index;
+    slot.serves_as_listed = serves;
+    if (!serves) return nullptr;
+  }
+  return index;
+}
+
+namespace {
+
+// CurrentTextIndex by the list's file: the index, or null; *watched: the ticket the list it was
+// made from is watched by (null when it is not).
+std::shared_ptr<const TextIndex> OpenTextIndex(
+    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store,
+    std::shared_ptr<const RefsWatch::Ticket>* watched) {
   const std::string file = TextIndexFile(repo);
   if (file.empty() || !store) return nullptr;
   // What was opened answers when it is of this store (or was refused): the index, null for a
@@ -93,7 +142,10 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     auto it = OpenedIndexes().find(file);
     if (it != OpenedIndexes().end() && it->second.watched &&
         RefsWatch::Shared().Unchanged(*it->second.watched)) {
-      if (auto answer = kept(it->second)) return *answer;
+      if (auto answer = kept(it->second)) {
+        *watched = it->second.watched;  // taken before that list was read
+        return *answer;
+      }
     }
   }
   Opened now;
@@ -106,7 +158,10 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     std::lock_guard<std::mutex> lock(OpenedMutex());
     auto it = OpenedIndexes().find(file);
     if (it != OpenedIndexes().end() && it->second.file == now.file) {
-      if (auto answer = kept(it->second)) return *answer;
+      if (auto answer = kept(it->second)) {
+        *watched = now.watched;  // taken before the list was found the same
+        return *answer;
+      }
       list = it->second.list;
       previous = it->second.index;
     }
@@ -128,6 +183,7 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
   now.index = previous ? std::make_shared<const TextIndex>(*previous, store)
                        : std::make_shared<const TextIndex>(list, store);
   std::shared_ptr<const TextIndex> index = now.index;
+  *watched = now.watched;  // taken before the list was read
   {
     std::lock_guard<std::mutex> lock(OpenedMutex());
     OpenedIndexes()[file] = std::move(now);
@@ -135,6 +191,8 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
   if (index->policy() != PolicyDigest(repo.policy())) return nullptr;
   return index;
 }
+
+}  // namespace
 
 Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& stop) {
   const std::string file = TextIndexFile(repo);

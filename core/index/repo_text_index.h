@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,21 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo);
 // the overload above reads them itself.
 std::shared_ptr<const TextIndex> CurrentTextIndex(
     const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store);
+
+// What a repository keeps of its text index as last opened (ServedRepo::text_index_slot): the
+// index, while the kernel reports no change of its list (the ticket it was opened under) and the
+// store searched is the one it was made over; and the store's folder. Only the functions below
+// read and write it.
+class TextIndexSlot {
+ public:
+  std::mutex mu;
+  std::shared_ptr<const RefsWatch::Ticket> watched;
+  std::shared_ptr<const TextIndex> index;
+  bool serves_as_listed = false;  // the policy's digest is the list's
+  std::string store_folder;       // TextStoreFolder of the index folder, once known
+};
+// The store's folder of `repo` (TextStoreFolder of its index folder), made once.
+const std::string& TextStoreFolderOf(const ServedRepo& repo);
 
 struct TextIndexBuild {
   bool built = false;  // false: the index already held the default branch's commit, whole

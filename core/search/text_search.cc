@@ -541,18 +541,23 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   RefsWatch::Shared().Catch();
   // The text index's store of each target, looked at once a search (most organisations keep
   // one store for every repository), not once a repository.
+  // Each walker remembers the last store it asked for (`last`): over an organisation the next
+  // target's is nearly always the same one, found without a lock or a table.
   std::mutex stores_mu;
   std::map<std::string, std::shared_ptr<const TextStoreSnapshot>> stores;
-  auto store_of = [&](size_t t) -> std::shared_ptr<const TextStoreSnapshot> {
-    const std::string& index_folder = targets[t].repo->settings().index_folder;
-    if (index_folder.empty()) return nullptr;
-    std::string folder = TextStoreFolder(index_folder);
+  struct LastStore {
+    const std::string* folder = nullptr;
+    std::shared_ptr<const TextStoreSnapshot> snapshot;
+  };
+  auto store_of = [&](size_t t, LastStore* last) -> std::shared_ptr<const TextStoreSnapshot> {
+    if (targets[t].repo->settings().index_folder.empty()) return nullptr;
+    const std::string& folder = TextStoreFolderOf(*targets[t].repo);
+    if (last->folder && *last->folder == folder) return last->snapshot;
     std::lock_guard<std::mutex> lock(stores_mu);
     auto it = stores.find(folder);
-    if (it == stores.end()) {
-      auto snapshot = CurrentTextStore(folder);
-      it = stores.emplace(std::move(folder), std::move(snapshot)).first;
-    }
+    if (it == stores.end()) it = stores.emplace(folder, CurrentTextStore(folder)).first;
+    last->folder = &folder;
+    last->snapshot = it->second;
     return it->second;
   };
 
@@ -563,15 +568,17 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   // 1. The walkers: each takes the next target, walks it and hands its files on as it goes.
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
+    LastStore last_store;
     for (size_t t; (t = next_target.fetch_add(1)) < targets.size();) {
       const SearchTarget& target = targets[t];
       size_t files = 0, too_deep = 0;
       bool whole = false;
       std::string error;
       // The repository's index, and which of its blobs may match; files passed over by it.
-      std::shared_ptr<const TextIndex> index = query.all || target.under.kind != EntryKind::kFolder
-                                                   ? nullptr
-                                                   : CurrentTextIndex(*target.repo, store_of(t));
+      std::shared_ptr<const TextIndex> index =
+          query.all || target.under.kind != EntryKind::kFolder
+              ? nullptr
+              : CurrentTextIndex(*target.repo, store_of(t, &last_store));
       const bool listed_by_index =
           index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
       // The whole tree at the commit its index lists, and no file of it can match (most

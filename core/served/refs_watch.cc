@@ -89,6 +89,9 @@ std::shared_ptr<const RefsWatch::Ticket> RefsWatch::Watch(const RefsPlace& place
       place.common_dir.empty() ? git_dir : WithoutTrailingSlashes(place.common_dir);
   if (!NoLinkOnTheWay(git_dir) || !NoLinkOnTheWay(common)) return nullptr;
   auto ticket = std::make_shared<Ticket>();
+  // Taken before any counter is read: a report caught meanwhile makes the first Unchanged read
+  // the counters.
+  ticket->clear_at.store(reported_.load());
   ticket->overflows = overflows_.load();
   if (!Add(git_dir, "HEAD", ticket.get()) || !Add(common, "packed-refs", ticket.get())) {
     return nullptr;
@@ -134,6 +137,7 @@ std::shared_ptr<const RefsWatch::Ticket> RefsWatch::WatchFile(const std::string&
   const std::string path = WithoutTrailingSlashes(folder);
   if (!NoLinkOnTheWay(path)) return nullptr;
   auto ticket = std::make_shared<Ticket>();
+  ticket->clear_at.store(reported_.load());
   ticket->overflows = overflows_.load();
   if (!Add(path, name, ticket.get())) return nullptr;
   return ticket;
@@ -143,6 +147,7 @@ void RefsWatch::Catch() {
   if (fd_ < 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   alignas(inotify_event) char buf[64 * 1024];
+  bool any = false;  // a counter moved: reported_ moves after it
   for (;;) {
     const ssize_t n = ::read(fd_, buf, sizeof buf);
     if (n <= 0) break;  // none left (EAGAIN)
@@ -153,6 +158,7 @@ void RefsWatch::Catch() {
       p += sizeof(inotify_event) + ev.len;
       if (ev.mask & IN_Q_OVERFLOW) {
         overflows_.fetch_add(1);  // reports were lost: every ticket is stale
+        any = true;
         continue;
       }
       auto it = folders_.find(ev.wd);
@@ -160,10 +166,14 @@ void RefsWatch::Catch() {
       Folder& folder = *it->second;
       if (ev.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
         folder.self.fetch_add(1);
+        any = true;
       }
       if (ev.len > 0) {
         auto named = folder.names.find(std::string(name, strnlen(name, ev.len)));
-        if (named != folder.names.end()) named->second.fetch_add(1);
+        if (named != folder.names.end()) {
+          named->second.fetch_add(1);
+          any = true;
+        }
       }
       if (ev.mask & IN_IGNORED) {
         // The watch is gone (the folder removed): a folder made at its path is watched anew;
@@ -176,13 +186,20 @@ void RefsWatch::Catch() {
       }
     }
   }
+  if (any) reported_.fetch_add(1);
 }
 
 bool RefsWatch::Unchanged(const Ticket& ticket) const {
+  // No report since the ticket was last found unchanged: it still is. (reported_ moves after
+  // the counters, within the Catch that read the report, so a change caught before this call
+  // always sends it to the counters.)
+  const uint64_t reported = reported_.load();
+  if (ticket.clear_at.load(std::memory_order_relaxed) == reported) return true;
   if (overflows_.load() != ticket.overflows) return false;
   for (const auto& [counter, seen] : ticket.seen) {
     if (counter->load() != seen) return false;
   }
+  ticket.clear_at.store(reported, std::memory_order_relaxed);
   return true;
 }
 

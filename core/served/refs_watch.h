@@ -45,6 +45,10 @@ class RefsWatch {
     friend class RefsWatch;
     std::vector<std::pair<const std::atomic<uint64_t>*, uint64_t>> seen;
     uint64_t overflows = 0;
+    // The count of reports (RefsWatch::reported_) at which the ticket was last found unchanged:
+    // while no report has come since, it is unchanged without its counters being read (over
+    // 20,000 repositories, most of a search's look at them was those scattered reads).
+    mutable std::atomic<uint64_t> clear_at{UINT64_MAX};
   };
 
   // The process's watch (made on first use).
@@ -87,6 +91,8 @@ class RefsWatch {
   std::unordered_map<std::string, int> by_path_;
   std::vector<std::unique_ptr<Folder>> gone_;  // watches the kernel dropped; tickets point here
   std::atomic<uint64_t> overflows_{0};
+  // Bumped by each Catch that read a report of a change (or an overflow), after the counters.
+  std::atomic<uint64_t> reported_{0};
 };
 
 }  // namespace rr

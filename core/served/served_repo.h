@@ -35,6 +35,7 @@ namespace rr {
 
 class ServedRepo;
 class GuidanceCache;
+class TextIndexSlot;
 
 struct RepoSettings {
   std::string name;
@@ -143,6 +144,10 @@ class ServedRepo {
   // Where core/guidance/guidance.cc keeps what it found on this repository's default branch:
   // made on first use, kept as long as the repository is served. Thread-safe.
   GuidanceCache& guidance_cache() const;
+  // Where core/index/repo_text_index.cc keeps this repository's text index as last opened, so
+  // that a search over many repositories finds each one's without a look-up by file name:
+  // made on first use. Thread-safe.
+  TextIndexSlot& text_index_slot() const;
 
  private:
   // A graph as last opened, and what its files looked like then (FilesDigest).
@@ -209,6 +214,8 @@ class ServedRepo {
   mutable std::unique_ptr<GraphState> graphs_;
   mutable std::once_flag guidance_once_;
   mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
+  mutable std::once_flag text_index_once_;
+  mutable std::shared_ptr<TextIndexSlot> text_index_slot_;  // see text_index_slot()
   mutable EntryCache entry_cache_;
 };
 
