@@ -565,6 +565,70 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   ContentMemo memo;
   const bool memoised = targets.size() > 1;
 
+  // What a file came to, recorded: its target's report, and the file kept when it matches (only
+  // the first in walk order while their bytes fit keep_bytes). By the searching threads, and by
+  // the walkers for a file the memo already answers (it never goes through the queue).
+  enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
+  auto record = [&](size_t t, size_t index, const Node& node, Outcome outcome, FileHits h) {
+    size_t bytes = 0;
+    if (h.matches) {
+      h.target = t;
+      h.node = node;
+      bytes = node.path.str().size() + sizeof(FileHits);
+      for (const auto& l : h.lines) bytes += l.text.size() + 16;
+      for (const auto& r : h.runs) bytes += r.source.text ? r.source.text->size() + 32 : 0;
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    TargetReport& report = result.targets[t];
+    ++handled[t];
+    switch (outcome) {
+      case Outcome::kNotSearched:
+        break;
+      case Outcome::kSearched:
+        report.searched++;
+        break;
+      case Outcome::kBinary:
+        report.searched++;
+        report.binary++;
+        break;
+      case Outcome::kWithheld:
+        // The filter failed on the file: never shown; the caller withholds its answer.
+        report.withheld++;
+        break;
+      case Outcome::kUnreadable: {
+        report.unreadable++;
+        auto& first = unreadable_at[t];
+        first.emplace_back(index, node.path);
+        std::sort(first.begin(), first.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (first.size() > SearchOptions::kNamedUnreadable) first.pop_back();
+        break;
+      }
+    }
+    if (!h.costly_lines.empty()) {
+      FileHits c;
+      c.target = t;
+      c.node = node;
+      c.costly_lines = h.costly_lines;
+      c.costly_rest = h.costly_rest;
+      costly.emplace(Key{t, index}, std::move(c));
+    }
+    if (!h.matches) return;
+    report.matched_files++;
+    report.matched_lines += h.matches;
+    report.more = report.more || h.more;
+    const Key key{t, index};
+    if (key >= cut_from) return;
+    kept[key] = Kept{std::move(h), bytes};
+    kept_bytes += bytes;
+    while (kept_bytes > options.keep_bytes && !kept.empty()) {
+      auto last = std::prev(kept.end());
+      kept_bytes -= last->second.bytes;
+      cut_from = last->first;
+      kept.erase(last);
+    }
+  };
+
   // 1. The walkers: each takes the next target, walks it and hands its files on as it goes.
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
@@ -639,6 +703,18 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           }
           for (Node& n : batch) {
             if (cut) break;
+            // A content another repository of this search already read under this path is
+            // answered here from the memo: no work item, no searching thread woken for it
+            // (over an organisation of copies, most of the files that may match).
+            if (memoised && !fetching) {
+              if (auto done = memo.Find(ContentMemo::Key(n))) {
+                listed.fetch_add(1);
+                record(t, files++, n, done->binary ? Outcome::kBinary : Outcome::kSearched,
+                       done->hits);
+                count_file();
+                continue;
+              }
+            }
             if (!queue.Push(WorkItem{t, files, std::move(n)}, stop)) {
               cut = true;
               break;
@@ -762,7 +838,6 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   };
 
   // 2. The searching threads: every file handed on, read and matched.
-  enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
   auto search = [&] {
     ReaderCache readers;
     while (auto item = queue.Pop()) {
@@ -820,63 +895,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           memo.Keep(std::move(memo_at), outcome == Outcome::kBinary, h);
         }
       }
-      size_t bytes = 0;
-      if (h.matches) {
-        h.target = t;
-        h.node = node;
-        bytes = node.path.str().size() + sizeof(FileHits);
-        for (const auto& l : h.lines) bytes += l.text.size() + 16;
-        for (const auto& r : h.runs) bytes += r.source.text ? r.source.text->size() + 32 : 0;
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      TargetReport& report = result.targets[t];
-      ++handled[t];
-      switch (outcome) {
-        case Outcome::kNotSearched:
-          break;
-        case Outcome::kSearched:
-          report.searched++;
-          break;
-        case Outcome::kBinary:
-          report.searched++;
-          report.binary++;
-          break;
-        case Outcome::kWithheld:
-          // The filter failed on the file: never shown; the caller withholds its answer.
-          report.withheld++;
-          break;
-        case Outcome::kUnreadable: {
-          report.unreadable++;
-          auto& first = unreadable_at[t];
-          first.emplace_back(item->index, node.path);
-          std::sort(first.begin(), first.end(),
-                    [](const auto& a, const auto& b) { return a.first < b.first; });
-          if (first.size() > SearchOptions::kNamedUnreadable) first.pop_back();
-          break;
-        }
-      }
-      if (!h.costly_lines.empty()) {
-        FileHits c;
-        c.target = t;
-        c.node = node;
-        c.costly_lines = h.costly_lines;
-        c.costly_rest = h.costly_rest;
-        costly.emplace(Key{t, item->index}, std::move(c));
-      }
-      if (!h.matches) continue;
-      report.matched_files++;
-      report.matched_lines += h.matches;
-      report.more = report.more || h.more;
-      const Key key{t, item->index};
-      if (key >= cut_from) continue;
-      kept[key] = Kept{std::move(h), bytes};
-      kept_bytes += bytes;
-      while (kept_bytes > options.keep_bytes && !kept.empty()) {
-        auto last = std::prev(kept.end());
-        kept_bytes -= last->second.bytes;
-        cut_from = last->first;
-        kept.erase(last);
-      }
+      record(t, item->index, node, outcome, std::move(h));
     }
   };
 
