@@ -753,16 +753,20 @@ Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const
   // The commits the two sources' default branches are at now.
   std::optional<RepoReader> owned_reader, operator_reader;
   RepoReader* owners_reader = reader;
+  // The repository's own handle, borrowed when first needed: "" or why it cannot be opened.
+  auto open_owners = [&]() -> std::string {
+    if (owners_reader) return "";
+    auto r = repo.Open();
+    if (!r) return r.error();
+    owners_reader = &owned_reader.emplace(r.take());
+    return "";
+  };
   std::optional<CommitId> owners_commit, operator_commit;
   if (s.own) {
     if (head) {
       owners_commit = head;  // the caller resolved it: the repository is opened on a miss only
     } else {
-      if (!owners_reader) {
-        auto r = repo.Open();
-        if (!r) return Error{r.error()};
-        owners_reader = &owned_reader.emplace(r.take());
-      }
+      if (std::string why = open_owners(); !why.empty()) return Error{why};
       owners_commit = HeadCommit(*owners_reader);
     }
   }
@@ -791,11 +795,7 @@ Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const
     operators = set.take();
   }
   if (owners_commit) {
-    if (!owners_reader) {
-      auto r = repo.Open();
-      if (!r) return Error{r.error()};
-      owners_reader = &owned_reader.emplace(r.take());
-    }
+    if (std::string why = open_owners(); !why.empty()) return Error{why};
     auto set = OwnersAt(repo, *owners_reader, *owners_commit, stop);
     if (!set) return Error{set.error()};
     owners = set.take();

@@ -694,6 +694,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         // files wait here until a batch is full.
         const bool fetching = target.repo->settings().fetcher != nullptr;
         std::vector<Node> batch;
+        // Beside each file of the batch, what the memo answered for it when the list was read
+        // (null: not asked, or not known then), so that it is not asked twice.
+        std::vector<std::shared_ptr<const ContentMemo::Done>> answered;
         bool cut = false;
         auto flush = [&] {
           if (batch.empty()) return;
@@ -701,13 +704,15 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             if (!reader) reader = open();  // never null here: the files came through it
             if (reader) reader->FetchMissing(batch, stop);
           }
-          for (Node& n : batch) {
+          for (size_t k = 0; k < batch.size(); ++k) {
             if (cut) break;
+            Node& n = batch[k];
             // A content another repository of this search already read under this path is
             // answered here from the memo: no work item, no searching thread woken for it
             // (over an organisation of copies, most of the files that may match).
             if (memoised && !fetching) {
-              if (auto done = memo.Find(ContentMemo::Key(n))) {
+              auto done = answered[k] ? answered[k] : memo.Find(ContentMemo::Key(n));
+              if (done) {
                 listed.fetch_add(1);
                 record(t, files++, n, done->binary ? Outcome::kBinary : Outcome::kSearched,
                        done->hits);
@@ -723,6 +728,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             listed.fetch_add(1);
           }
           batch.clear();
+          answered.clear();
         };
         if (listed_by_index && index) {
           // The commit the index lists: its files in walk order, without reading the tree.
@@ -730,9 +736,12 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           // the one listed), so that nothing but the repository decides what is read; an index
           // that disagrees is not used. (A file the memo already answers is not read at all.)
           const std::string& under = target.under.path.str();
-          std::vector<std::pair<size_t, Node>> to_read;  // (place among the files, file)
+          struct ToRead {
+            Node node;
+            std::shared_ptr<const ContentMemo::Done> done;  // what the memo answered, if it did
+          };
+          std::vector<ToRead> to_read;  // in the list's order
           const bool memo_listed = memoised && !fetching;
-          // (the place is kept for the order only: the files are handed on in it)
           size_t listed_files = 0;
           for (size_t i = 0; i < index->paths() && index; ++i) {
             const TextIndex::PathEntry e = index->Path(i);
@@ -740,15 +749,17 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
                                    e.path.compare(0, under.size(), under) != 0)) {
               continue;
             }
-            const size_t place = listed_files++;
+            ++listed_files;
             if (pass_over(e.blob)) continue;
             auto path = RepoPath::Parse(e.path);
-            if (path && memo_listed && memo.Find(ContentMemo::Key(index->Oid(e.blob), e.path))) {
+            std::shared_ptr<const ContentMemo::Done> done;
+            if (path && memo_listed) done = memo.Find(ContentMemo::Key(index->Oid(e.blob), e.path));
+            if (done) {
               // Already read under this path in another repository of this search: answered
               // from the memo, the list trusted for where the content is as it is trusted for
               // what cannot match. The repository is neither opened nor its tree read.
-              to_read.emplace_back(
-                  place, Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable});
+              to_read.push_back(ToRead{
+                  Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable}, done});
               continue;
             }
             if (!reader && !(reader = open())) break;
@@ -762,7 +773,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
               index = nullptr;
               break;
             }
-            to_read.emplace_back(place, node.take());
+            to_read.push_back(ToRead{node.take(), nullptr});
           }
           if (!error.empty()) {
             // The repository could not be opened to read a file: nothing of it is searched.
@@ -770,12 +781,13 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             cut = true;
           } else if (index) {
             // flush numbers the files it hands on in order; the count is the listing's.
-            for (auto& [place, node] : to_read) {
+            for (ToRead& r : to_read) {
               if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
                 cut = true;
                 break;
               }
-              batch.push_back(std::move(node));
+              batch.push_back(std::move(r.node));
+              answered.push_back(std::move(r.done));
               if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
             }
             if (!cut) flush();
@@ -806,6 +818,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
                     return true;
                   }
                   batch.push_back(node);
+                  answered.push_back(nullptr);
                   if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
                   return !cut;
                 },
