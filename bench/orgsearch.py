@@ -298,9 +298,10 @@ def main():
     index_bytes = 0
     for dirpath, _, files in os.walk(cache):
         # Each repository's list (text.list; text.idx: a whole index of its own, before the
-        # shared store) and the store's shards.
+        # shared store), the store's shards and its parts (parts/<key>.list).
         index_bytes += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files
-                           if f in ("text.idx", "text.list") or f.endswith(".tri"))
+                           if f in ("text.idx", "text.list") or f.endswith(".tri")
+                           or (os.path.basename(dirpath) == "parts" and f.endswith(".list")))
     builds = index_log(log)
     base = None
     if a.baseline:

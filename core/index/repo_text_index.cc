@@ -83,10 +83,18 @@ std::string TextIndexFile(const ServedRepo& repo) {
 
 uint64_t PolicyDigest(const PathPolicy& policy) { return Fnv64(policy.Describe()); }
 
+uint64_t TextPartKey(const git_oid& tree, const std::string& folder, uint64_t policy) {
+  std::string bytes(reinterpret_cast<const char*>(tree.id), GIT_OID_RAWSZ);
+  bytes += folder;
+  bytes.push_back('\0');
+  bytes.append(reinterpret_cast<const char*>(&policy), sizeof policy);
+  return Fnv64(bytes);
+}
+
 std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo) {
   if (repo.settings().index_folder.empty()) return nullptr;
   RefsWatch::Shared().Catch();  // every change of the list made before this call is seen
-  return CurrentTextIndex(repo, CurrentTextStore(TextStoreFolder(repo.settings().index_folder)));
+  return CurrentTextIndex(repo, CurrentTextStore(TextStoreFolderOf(repo)));
 }
 
 namespace {
@@ -179,9 +187,18 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   }
   // Each of its blobs found in the store, once for this list and this store; when the store
   // changed (a shard added by a commit indexed anywhere, say), only what moved is looked up.
+  auto made = previous ? TextIndex::Make(*previous, store) : TextIndex::Make(list, store);
+  if (!made) {
+    // A part it names is missing or damaged: not used until it is written again (the indexer
+    // builds the index anew, the list with it).
+    LogLine("repo-reader: the text index of `" + repo.name() +
+            "` is not used (the repository is read instead): " + made.error());
+    std::lock_guard<std::mutex> lock(OpenedMutex());
+    OpenedIndexes()[file] = std::move(now);
+    return nullptr;
+  }
   now.list = list;
-  now.index = previous ? std::make_shared<const TextIndex>(*previous, store)
-                       : std::make_shared<const TextIndex>(list, store);
+  now.index = made.take();
   std::shared_ptr<const TextIndex> index = now.index;
   *watched = now.watched;  // taken before the list was read
   {
@@ -238,40 +255,189 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     return false;
   };
   IndexFileWriter list, fresh;  // the repository's list; the new blobs' shard
+  // What this build read itself (contents the store did not hold): kind and size.
+  std::unordered_map<std::string, std::pair<BlobKind, uint32_t>> read_now;
+  // A content's kind and size: as the store holds it, else read (once).
+  auto judge = [&](const Node& node, BlobKind* kind, uint32_t* size) {
+    *kind = BlobKind::kUnread;
+    *size = 0;
+    if (held(node.oid, kind, size)) return;
+    const std::string raw(reinterpret_cast<const char*>(node.oid.id), GIT_OID_RAWSZ);
+    if (auto it = read_now.find(raw); it != read_now.end()) {
+      *kind = it->second.first;
+      *size = it->second.second;
+      return;
+    }
+    // Never fetched: what the local copy lacks is read by the search, as without an index (and
+    // tried again at the next build).
+    const auto bytes = reader->Size(node);
+    if (bytes && *bytes <= RepoReader::kMaxFileBytes) {
+      auto data = reader->Read(node);
+      if (data && data->kind == FileData::Kind::kBinary) {
+        *kind = BlobKind::kBinary;
+        fresh.AddBlob(node.oid, *kind, {});
+      } else if (data) {
+        *kind = BlobKind::kText;
+        *size = static_cast<uint32_t>(data->bytes().size());
+        fresh.AddBlob(node.oid, *kind, data->bytes());
+        out.text_bytes += *size;
+      }
+      out.blobs++;
+      if (data) read_now.emplace(raw, std::make_pair(*kind, *size));
+    }
+  };
+  auto add = [&](IndexFileWriter& w, const Node& node) {
+    size_t blob = w.Known(node.oid);
+    if (blob == SIZE_MAX) {
+      BlobKind kind = BlobKind::kUnread;
+      uint32_t size = 0;
+      judge(node, &kind, &size);
+      blob = w.AddSized(node.oid, kind, size);
+    }
+    w.AddPath(node.path.str(), blob, node.executable);
+  };
+  // The root's folders are listed in parts of the store (TextPartFile), shared by every list
+  // that names them: a folder of at least kMinPartPaths served files in a part of its own, keyed
+  // by its tree, its path and the policy; the smaller ones together in one part, keyed by all of
+  // their paths and trees and the policy. A part already there (written for this repository
+  // before, or for a fork or a copy of it) is named without walking its folders again; a part
+  // holding a content the store could not read is made again. Files at the root stay in the list.
+  std::vector<std::pair<std::string, git_oid>> folders;  // the root's, in tree order
+  if (auto listing = reader->List(*root, stop)) {
+    for (const Node& f : listing->folders) folders.emplace_back(f.path.str(), f.oid);
+  }
+  auto tree_of = [&](const std::string& name) -> const git_oid* {
+    for (const auto& [n, oid] : folders) {
+      if (n == name) return &oid;
+    }
+    return nullptr;
+  };
+  // A part in the store that can be named as it is: its paths, else null.
+  auto usable = [&](const git_oid& id, uint64_t key) -> std::shared_ptr<const IndexFile> {
+    auto part = IndexFile::Open(TextPartFile(store_folder, key));
+    if (!part || git_oid_equal(&(*part)->commit(), &id) == 0 || (*part)->policy() != policy ||
+        (*part)->parts() != 0 || (*part)->unread_paths() != 0) {
+      return nullptr;
+    }
+    return part.take();
+  };
+  std::map<std::string, std::pair<uint64_t, size_t>> own_parts;  // folder -> key, paths
+  std::vector<std::pair<std::string, git_oid>> small;            // the others, in tree order
+  for (const auto& [name, tree] : folders) {
+    const uint64_t key = TextPartKey(tree, name, policy);
+    if (auto part = usable(tree, key)) {
+      own_parts[name] = {key, part->paths()};
+    } else {
+      small.emplace_back(name, tree);
+    }
+  }
+  // The small folders' part, when the store holds it for exactly these folders: where each
+  // folder's files are in it.
+  git_oid small_id{};
+  uint64_t small_key = 0;
+  std::map<std::string, std::pair<size_t, size_t>> small_runs;  // folder -> first, paths
+  bool small_found = false;
+  auto name_small = [&](const std::vector<std::pair<std::string, git_oid>>& set) {
+    std::string bytes;
+    for (const auto& [name, tree] : set) {
+      bytes += name;
+      bytes.push_back('\0');
+      bytes.append(reinterpret_cast<const char*>(tree.id), GIT_OID_RAWSZ);
+    }
+    git_odb_hash(&small_id, bytes.data(), bytes.size(), GIT_OBJECT_BLOB);
+    small_key = TextPartKey(small_id, "", policy);
+  };
+  if (!small.empty()) {
+    name_small(small);
+    if (auto part = usable(small_id, small_key)) {
+      small_found = true;
+      for (size_t i = 0; i < part->paths(); ++i) {
+        const std::string_view path = part->Path(i).path;
+        const std::string folder(path.substr(0, path.find('/')));
+        auto [it, added] = small_runs.emplace(folder, std::make_pair(i, size_t{0}));
+        it->second.second++;
+      }
+    }
+  }
+  struct OpenPart {
+    std::string name, prefix;  // "folder", "folder/"
+    git_oid tree{};
+    std::vector<Node> files;
+  };
+  std::optional<OpenPart> walking;
+  std::vector<std::pair<uint64_t, std::unique_ptr<IndexFileWriter>>> new_parts;
+  auto small_writer = std::make_unique<IndexFileWriter>();    // the small folders' part, walked
+  std::vector<size_t> small_named;                            // the list's runs of it
+  std::vector<std::pair<std::string, git_oid>> walked_small;  // its folders
+  auto close_part = [&] {
+    if (!walking) return;
+    OpenPart p = std::move(*walking);
+    walking.reset();
+    if (p.files.size() >= kMinPartPaths) {
+      const uint64_t key = TextPartKey(p.tree, p.name, policy);
+      auto writer = std::make_unique<IndexFileWriter>();
+      for (const Node& n : p.files) add(*writer, n);
+      writer->SetTree(p.tree);
+      list.AddPart(p.tree, key, 0, p.files.size());
+      new_parts.emplace_back(key, std::move(writer));
+      return;
+    }
+    walked_small.emplace_back(p.name, p.tree);
+    if (p.files.empty()) return;
+    small_named.push_back(list.AddPart(git_oid{}, 0, small_writer->paths(), p.files.size()));
+    for (const Node& n : p.files) add(*small_writer, n);
+  };
   size_t too_deep = 0;
   Status walked = reader->Walk(
       *root, stop,
       [&](const Node& node) {
         if (node.kind != EntryKind::kFile) return true;
-        size_t blob = list.Known(node.oid);
-        if (blob == SIZE_MAX) {
-          BlobKind kind = BlobKind::kUnread;
-          uint32_t size = 0;
-          if (!held(node.oid, &kind, &size)) {
-            // Never fetched: what the local copy lacks is read by the search, as without an
-            // index (and tried again at the next build).
-            const auto bytes = reader->Size(node);
-            if (bytes && *bytes <= RepoReader::kMaxFileBytes) {
-              auto data = reader->Read(node);
-              if (data && data->kind == FileData::Kind::kBinary) {
-                kind = BlobKind::kBinary;
-                fresh.AddBlob(node.oid, kind, {});
-              } else if (data) {
-                kind = BlobKind::kText;
-                size = static_cast<uint32_t>(data->bytes().size());
-                fresh.AddBlob(node.oid, kind, data->bytes());
-                out.text_bytes += size;
-              }
-              out.blobs++;
-            }
-          }
-          blob = list.AddSized(node.oid, kind, size);
+        const std::string& path = node.path.str();
+        if (walking && path.compare(0, walking->prefix.size(), walking->prefix) == 0) {
+          walking->files.push_back(node);
+        } else {
+          close_part();
+          add(list, node);
         }
-        list.AddPath(node.path.str(), blob, node.executable);
         out.files++;
         return !stop.stopped();
       },
-      &too_deep);
+      &too_deep,
+      [&](const RepoPath& folder) {
+        const std::string& path = folder.str();
+        if (path.find('/') != std::string::npos) return true;  // below a root folder
+        close_part();
+        const git_oid* tree = tree_of(path);
+        if (!tree) return true;  // not listed: its files stay in the list
+        if (auto own = own_parts.find(path); own != own_parts.end()) {
+          list.AddPart(*tree, own->second.first, 0, own->second.second);
+          out.files += own->second.second;
+          out.reused_parts++;
+          return false;
+        }
+        if (small_found) {
+          if (auto run = small_runs.find(path); run != small_runs.end()) {
+            list.AddPart(small_id, small_key, run->second.first, run->second.second);
+            out.files += run->second.second;
+          }
+          return false;
+        }
+        walking = OpenPart{path, path + "/", *tree, {}};
+        return true;
+      });
+  close_part();
+  if (small_found) {
+    out.reused_parts++;
+  } else if (!walked_small.empty()) {
+    // Named by the folders that turned out small (the same set a later build finds without its
+    // big folders' parts).
+    name_small(walked_small);
+    for (const size_t run : small_named) list.NamePart(run, small_id, small_key);
+    if (small_writer->paths() > 0) {
+      small_writer->SetTree(small_id);
+      new_parts.emplace_back(small_key, std::move(small_writer));
+    }
+  }
   if (!walked) return Error{walked.error()};
   if (stop.stopped()) return Error{"stopped"};
   // The shard first, then the list naming its blobs: a reader never finds a list whose new
@@ -283,6 +449,18 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     if (!shard) return Error{shard.error()};
     out.shard_bytes = *shard;
   }
+  if (!new_parts.empty()) {
+    Status parts = MakePrivateFolder(store_folder + "/parts", "the text index folder");
+    if (!parts) return Error{parts.error()};
+  }
+  for (const auto& [key, writer] : new_parts) {
+    const std::string part = TextPartFile(store_folder, key);
+    Status wrote = writer->Write(part, writer->tree(), policy);
+    if (!wrote) return Error{wrote.error()};
+    struct stat ps {};
+    if (stat(part.c_str(), &ps) == 0) out.part_bytes += static_cast<uint64_t>(ps.st_size);
+  }
+  AddTextPartBytes(store_folder, out.part_bytes);
   Status made = MakePrivateFolder(folder, "the text index folder");
   if (!made) return Error{made.error()};
   Status written = list.Write(file, at->commit.id.oid(), policy);
@@ -338,6 +516,10 @@ void CompactTextStores(const Catalog& catalog, const StopToken& stop) {
               " dropped for contents no repository names any more, " + Megabytes(c->bytes_before) +
               " -> " + Megabytes(c->bytes_after));
     }
+    if (c->parts_dropped) {
+      LogLine("repo-reader: text index store: " + std::to_string(c->parts_dropped) +
+              " parts dropped (folders no repository's default branch holds any more)");
+    }
   }
 }
 
@@ -368,7 +550,7 @@ TextIndexStats CurrentTextIndexStats() {
   const auto stores = KnownTextStores();
   if (!stores.empty()) s.text_bytes = 0;
   for (const auto& store : stores) {
-    s.index_bytes += store->bytes;
+    s.index_bytes += store->bytes + TextPartBytes(store->folder);
     s.text_bytes += store->text_bytes;
   }
   return s;

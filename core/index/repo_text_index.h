@@ -47,6 +47,11 @@ namespace rr {
 std::string TextIndexFile(const ServedRepo& repo);
 // The digest of the paths `policy` serves, as an index records it.
 uint64_t PolicyDigest(const PathPolicy& policy);
+// The key of the part listing the files below the root's folder `folder` (its tree `tree`) under
+// the policy of digest `policy` (core/index/text_store.h, TextPartFile).
+uint64_t TextPartKey(const git_oid& tree, const std::string& folder, uint64_t policy);
+// A folder of the root with fewer served files is listed in the repository's list itself.
+constexpr size_t kMinPartPaths = 32;
 
 // The repository's index as on disk now, when its list opens, for the paths it serves now; else
 // null. Opened once and kept while the list and the store stay the same: while the kernel reports
@@ -83,6 +88,8 @@ struct TextIndexBuild {
   uint64_t text_bytes = 0;   // built: the new text read; else the text its commit holds
   uint64_t index_bytes = 0;  // its list (the store is counted once, in TextIndexStats)
   uint64_t shard_bytes = 0;  // the shard written with the new blobs, if any
+  uint64_t part_bytes = 0;   // the parts written (folders no list named before)
+  size_t reused_parts = 0;   // parts already in the store, named without walking their folders
   // Where the default branch was found, and its root there (for the searches' kept default
   // branch, core/served/known_default.h).
   std::optional<ReadPoint> at;
@@ -96,7 +103,7 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
 struct TextIndexStats {
   uint64_t repositories = 0;  // served repositories that can keep an index
   uint64_t indexed = 0;       // of them, with an index of their default branch as last seen
-  uint64_t index_bytes = 0;   // the lists and the store's shards
+  uint64_t index_bytes = 0;   // the lists, the store's shards and its parts
   uint64_t text_bytes = 0;    // the unique text the store's shards hold
   uint64_t passes = 0;
   bool off = false;  // no repository can keep one (no cache folder), and none will

@@ -15,7 +15,8 @@ namespace rr {
 namespace {
 
 constexpr char kMagic[8] = {'R', 'R', 'T', 'X', 'T', 'I', 'D', 'X'};
-constexpr size_t kHeader = 168;
+constexpr size_t kHeader = 184;
+constexpr size_t kPartRecord = 40;  // u32 position, u32 paths, u64 key, 20-byte id, u32 first
 constexpr uint32_t kExecutable = 0x80000000u;
 
 uint32_t U32(const unsigned char* p) {
@@ -54,6 +55,8 @@ enum : size_t {
   kOffPathTextAt = 144,
   kPathTextSizeAt = 152,
   kOffSizesAt = 160,
+  kPartCountAt = 168,
+  kOffPartsAt = 176,
 };
 
 void PutVarint(std::string* out, uint32_t v) {
@@ -182,6 +185,18 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     if (ix->kinds_[b] == static_cast<uint8_t>(BlobKind::kUnread)) ix->unread_paths_++;
   }
   if (U32(ix->path_table_ + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
+  // The parts: each at a place among the paths, in order.
+  const uint64_t parts = U32(d + kPartCountAt), off_parts = U64(d + kOffPartsAt);
+  if (!inside(off_parts, parts * kPartRecord)) return bad("a section lies outside the file");
+  ix->parts_ = d + off_parts;
+  ix->part_count_ = parts;
+  for (uint64_t i = 0; i < parts; ++i) {
+    const uint32_t at = U32(ix->parts_ + i * kPartRecord);
+    if (at > p || (i > 0 && at < U32(ix->parts_ + (i - 1) * kPartRecord))) {
+      return bad("a part out of place");
+    }
+    ix->part_paths_ += U32(ix->parts_ + i * kPartRecord + 4);
+  }
   // The check read every page; a search reads few of them again.
   ix->LetGo();
   return std::shared_ptr<const IndexFile>(std::move(ix));
@@ -298,11 +313,7 @@ bool IndexFile::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
 }
 
 std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQuery& query) const {
-  std::string key(1, query.all ? 'a' : 'q');
-  for (const auto& branch : query.branches) {
-    key.push_back('|');
-    for (uint32_t t : branch) key.append(reinterpret_cast<const char*>(&t), 3);
-  }
+  std::string key = TrigramQueryKey(query);
   {
     std::lock_guard<std::mutex> lock(memo_mu_);
     for (const auto& [k, v] : memo_) {
@@ -319,6 +330,17 @@ std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQue
   if (memo_.size() >= kKept) memo_.erase(memo_.begin());
   memo_.emplace_back(std::move(key), set);
   return set;
+}
+
+IndexFile::PartEntry IndexFile::Part(size_t i) const {
+  const unsigned char* r = parts_ + i * kPartRecord;
+  PartEntry e;
+  e.position = U32(r);
+  e.paths = U32(r + 4);
+  e.key = U64(r + 8);
+  std::memcpy(e.tree.id, r + 16, GIT_OID_RAWSZ);
+  e.first = U32(r + 36);
+  return e;
 }
 
 IndexFile::PathEntry IndexFile::Path(size_t i) const {
@@ -419,6 +441,17 @@ void IndexFileWriter::AddPosting(uint32_t trigram, uint32_t blob) {
   p.any = true;
 }
 
+size_t IndexFileWriter::AddPart(const git_oid& tree, uint64_t key, size_t first, size_t paths) {
+  parts_.push_back(Part{tree, key, static_cast<uint32_t>(path_blobs_.size()),
+                        static_cast<uint32_t>(paths), static_cast<uint32_t>(first)});
+  return parts_.size() - 1;
+}
+
+void IndexFileWriter::NamePart(size_t i, const git_oid& tree, uint64_t key) {
+  parts_[i].tree = tree;
+  parts_[i].key = key;
+}
+
 void IndexFileWriter::AddPath(std::string_view path, size_t blob, bool executable) {
   path_blobs_.push_back(static_cast<uint32_t>(blob) | (executable ? kExecutable : 0));
   path_offsets_.push_back(static_cast<uint32_t>(path_text_.size()));
@@ -475,6 +508,15 @@ Status IndexFileWriter::Write(const std::string& file, const git_oid& commit,
   Set64(&out, kOffPathTextAt, out.size());
   Set64(&out, kPathTextSizeAt, path_text_.size());
   out.append(path_text_);
+  Set32(&out, kPartCountAt, static_cast<uint32_t>(parts_.size()));
+  Set64(&out, kOffPartsAt, out.size());
+  for (const Part& part : parts_) {
+    Put32(&out, part.position);
+    Put32(&out, part.paths);
+    out.append(reinterpret_cast<const char*>(&part.key), 8);
+    out.append(reinterpret_cast<const char*>(part.tree.id), GIT_OID_RAWSZ);
+    Put32(&out, part.first);
+  }
   Set64(&out, kFileSizeAt, out.size());
   Set64(&out, kDigestAt, FileDigest(out));
 

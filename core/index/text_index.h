@@ -19,7 +19,12 @@
 //   postings blob numbers in increasing order, each the difference from the one before as a
 //            LEB128 varint;
 //   paths    per served file: its blob number and flags (executable), and where its path's bytes
-//            begin in the path text; then the path text.
+//            begin in the path text; then the path text;
+//   parts    (a list only) the runs of files listed in a part of the store, shared by every
+//            list that names it (core/index/text_store.h), in walk order: for each, how many of
+//            the list's own paths come before it, how many paths it takes, the part's key (its
+//            file's name) and id (the folder's tree, the commit the part records), and the first
+//            of the part's paths it takes.
 // Open maps the file read-only and checks all of it before use: magic, version, size, digest,
 // every offset and count within the file, offsets in order. A file that fails any check is
 // refused with the reason (the search then reads the repository as without an index); nothing
@@ -54,7 +59,7 @@ struct CandidateSet {
 
 class IndexFile {
  public:
-  static constexpr uint32_t kVersion = 2;
+  static constexpr uint32_t kVersion = 3;
 
   // Maps and checks `file`; an error says why it cannot be used.
   static Result<std::shared_ptr<const IndexFile>> Open(const std::string& file);
@@ -97,6 +102,19 @@ class IndexFile {
     bool executable = false;
   };
   PathEntry Path(size_t i) const;
+  // The parts a list names, in walk order (a part comes after the first `position` of the list's
+  // own paths).
+  struct PartEntry {
+    size_t position = 0;
+    size_t paths = 0;
+    uint64_t key = 0;
+    git_oid tree{};
+    size_t first = 0;
+  };
+  size_t parts() const { return part_count_; }
+  PartEntry Part(size_t i) const;
+  // The paths the parts hold, as the list counts them.
+  size_t part_paths() const { return part_paths_; }
   // The paths whose blob was read as binary, and as unread (counted when the file was checked).
   size_t binary_paths() const { return binary_paths_; }
   size_t unread_paths() const { return unread_paths_; }
@@ -125,6 +143,8 @@ class IndexFile {
   const unsigned char* path_table_ = nullptr;  // (u32 blob | executable bit 31, u32 offset)
   const unsigned char* path_text_ = nullptr;
   size_t path_text_size_ = 0;
+  const unsigned char* parts_ = nullptr;
+  size_t part_count_ = 0, part_paths_ = 0;
   mutable std::mutex memo_mu_;
   mutable std::vector<std::pair<std::string, std::shared_ptr<const CandidateSet>>> memo_;
 };
@@ -143,6 +163,14 @@ class IndexFileWriter {
   size_t Known(const git_oid& oid) const;  // SIZE_MAX when not added
   size_t blobs() const { return oids_.size(); }
   void AddPath(std::string_view path, size_t blob, bool executable);
+  // A run of a part's paths (`paths` of them from its `first`) after the paths added so far;
+  // returns its number. NamePart sets its id and key when they are known only later.
+  size_t AddPart(const git_oid& tree, uint64_t key, size_t first, size_t paths);
+  void NamePart(size_t i, const git_oid& tree, uint64_t key);
+  size_t paths() const { return path_blobs_.size(); }
+  // What a part is written for (its folder's tree), kept with the writer.
+  void SetTree(const git_oid& tree) { tree_ = tree; }
+  const git_oid& tree() const { return tree_; }
   // Writes the file atomically (temporary file in the same folder, renamed into place).
   Status Write(const std::string& file, const git_oid& commit, uint64_t policy) const;
   uint64_t text_bytes() const { return text_bytes_; }
@@ -170,6 +198,13 @@ class IndexFileWriter {
   std::vector<uint32_t> path_blobs_;
   std::vector<uint32_t> path_offsets_;
   std::string path_text_;
+  struct Part {
+    git_oid tree;
+    uint64_t key;
+    uint32_t position, paths, first;
+  };
+  std::vector<Part> parts_;
+  git_oid tree_{};
   uint64_t text_bytes_ = 0;
 };
 

@@ -177,10 +177,32 @@ std::vector<std::shared_ptr<const TextStoreSnapshot>> KnownTextStores() {
   return out;
 }
 
+namespace {
+std::mutex& PartBytesMutex() {
+  static std::mutex mu;
+  return mu;
+}
+std::map<std::string, uint64_t>& PartBytes() {
+  static auto* map = new std::map<std::string, uint64_t>();
+  return *map;
+}
+}  // namespace
+
+uint64_t TextPartBytes(const std::string& folder) {
+  std::lock_guard<std::mutex> lock(PartBytesMutex());
+  auto it = PartBytes().find(folder);
+  return it == PartBytes().end() ? 0 : it->second;
+}
+
+void AddTextPartBytes(const std::string& folder, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(PartBytesMutex());
+  PartBytes()[folder] += bytes;
+}
+
 // ---- a repository's index -------------------------------------------------------------------
 
-TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
-                     std::shared_ptr<const TextStoreSnapshot> store)
+TextList::TextList(std::shared_ptr<const IndexFile> list,
+                   std::shared_ptr<const TextStoreSnapshot> store)
     : list_(std::move(list)), store_(std::move(store)) {
   const size_t n = list_->blobs();
   where_.assign(n, kNone);
@@ -195,7 +217,7 @@ TextIndex::TextIndex(std::shared_ptr<const IndexFile> list,
   list_->LetGo();
 }
 
-TextIndex::TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store)
+TextList::TextList(const TextList& before, std::shared_ptr<const TextStoreSnapshot> store)
     : list_(before.list_), store_(std::move(store)) {
   // Where each shard of the store as it was is in the store now (the same mapped file), if
   // still there: in the same order, since both list the shards by name.
@@ -241,7 +263,7 @@ TextIndex::TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSna
   Finish(used, &held);
 }
 
-bool TextIndex::LookUp(size_t b, std::vector<bool>* used) {
+bool TextList::LookUp(size_t b, std::vector<bool>* used) {
   const git_oid& oid = list_->Oid(b);
   for (size_t s = 0; s < store_->shards.size(); ++s) {
     const size_t at = store_->shards[s]->Find(oid);
@@ -255,7 +277,7 @@ bool TextIndex::LookUp(size_t b, std::vector<bool>* used) {
   return false;
 }
 
-void TextIndex::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted) {
+void TextList::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted) {
   for (size_t s = 0; s < used.size(); ++s) {
     if (used[s]) used_.push_back(static_cast<uint32_t>(s));
   }
@@ -270,12 +292,12 @@ void TextIndex::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sor
   std::sort(held_.begin(), held_.end());
 }
 
-BlobKind TextIndex::Kind(size_t blob) const {
+BlobKind TextList::Kind(size_t blob) const {
   const uint32_t w = where_[blob];
   return w == kNone ? BlobKind::kUnread : store_->shards[ShardOf(w)]->Kind(NumberOf(w));
 }
 
-bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
+bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
   out->assign(where_.size(), true);
   if (query.all) return true;
   std::vector<std::shared_ptr<const std::vector<bool>>> maybe(store_->shards.size());
@@ -291,7 +313,7 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   return true;
 }
 
-bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
+bool TextList::MayMatchAny(const TrigramQuery& query) const {
   if (query.all || missing_ > 0 || list_->unread_paths() > 0) return true;
   // Beyond this many look-ups, Candidates' one pass over the list's blobs costs no more.
   const size_t most = held_.size() / 4 + 16;
@@ -311,6 +333,284 @@ bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
     }
   }
   return false;
+}
+
+std::shared_ptr<const std::vector<uint32_t>> TextList::CandidatePaths(const TrigramQuery& query,
+                                                                      bool kept) const {
+  std::string key;
+  if (kept) {
+    key = TrigramQueryKey(query);
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    for (const auto& [k, v] : memo_) {
+      if (k == key) return v;
+    }
+  }
+  std::vector<bool> maybe;
+  if (!Candidates(query, &maybe)) return nullptr;
+  auto paths = std::make_shared<std::vector<uint32_t>>();
+  const size_t n = list_->paths();
+  for (size_t i = 0; i < n; ++i) {
+    if (maybe[list_->Path(i).blob]) paths->push_back(static_cast<uint32_t>(i));
+  }
+  if (kept) {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    constexpr size_t kKept = 8;
+    if (memo_.size() >= kKept) memo_.erase(memo_.begin());
+    memo_.emplace_back(std::move(key), paths);
+  }
+  return paths;
+}
+
+// ---- a repository's index: its list and its parts --------------------------------------------
+
+std::string TextPartFile(const std::string& folder, uint64_t key) {
+  char name[40];
+  std::snprintf(name, sizeof name, "/parts/%016llx.list", static_cast<unsigned long long>(key));
+  return folder + name;
+}
+
+namespace {
+
+// The parts found in a store, by file: the last made over some snapshot, and how its file
+// looked then. Weak: a part no index uses any more is let go.
+struct KnownPart {
+  FileStamp file;
+  std::weak_ptr<const TextList> list;
+};
+std::mutex& PartsMutex() {
+  static std::mutex mu;
+  return mu;
+}
+std::map<std::string, KnownPart>& Parts() {
+  static auto* map = new std::map<std::string, KnownPart>();
+  return *map;
+}
+
+// The part `e` of a list of `policy` over `store`: shared with every index naming it.
+Result<std::shared_ptr<const TextList>> PartOver(
+    const IndexFile::PartEntry& e, uint64_t policy,
+    const std::shared_ptr<const TextStoreSnapshot>& store) {
+  const std::string file = TextPartFile(store->folder, e.key);
+  std::shared_ptr<const TextList> before;
+  FileStamp stamp;
+  {
+    std::lock_guard<std::mutex> lock(PartsMutex());
+    auto it = Parts().find(file);
+    if (it != Parts().end()) {
+      before = it->second.list.lock();
+      if (before && &before->store() == store.get()) return before;
+      stamp = it->second.file;
+    }
+  }
+  const FileStamp now = FileStamp::Of(file);
+  if (!now.exists) return Error{"its part " + file.substr(file.rfind('/') + 1) + " is missing"};
+  std::shared_ptr<const TextList> made;
+  if (before && stamp == now) {
+    made = std::make_shared<const TextList>(*before, store);
+  } else {
+    auto opened = IndexFile::Open(file);
+    if (!opened)
+      return Error{"its part " + file.substr(file.rfind('/') + 1) + ": " + opened.error()};
+    const IndexFile& part = **opened;
+    if (git_oid_equal(&part.commit(), &e.tree) == 0 || part.policy() != policy ||
+        part.paths() < e.first + e.paths || part.parts() != 0) {
+      return Error{"its part " + file.substr(file.rfind('/') + 1) +
+                   " does not hold the folder the list names"};
+    }
+    made = std::make_shared<const TextList>(opened.take(), store);
+  }
+  std::lock_guard<std::mutex> lock(PartsMutex());
+  KnownPart& known = Parts()[file];
+  if (auto other = known.list.lock();
+      other && &other->store() == store.get() && known.file == now) {
+    return other;  // made meanwhile by another
+  }
+  known.file = now;
+  known.list = made;
+  return made;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
+    std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store) {
+  std::shared_ptr<TextIndex> ix(new TextIndex());
+  ix->own_ = std::make_shared<const TextList>(list, store);
+  Status made = ix->Assemble([](size_t) { return nullptr; });
+  if (!made) return Error{made.error()};
+  return std::shared_ptr<const TextIndex>(std::move(ix));
+}
+
+Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
+    const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store) {
+  std::shared_ptr<TextIndex> ix(new TextIndex());
+  ix->own_ = std::make_shared<const TextList>(*before.own_, store);
+  Status made =
+      ix->Assemble([&](size_t i) { return i < before.parts_.size() ? before.parts_[i] : nullptr; });
+  if (!made) return Error{made.error()};
+  return std::shared_ptr<const TextIndex>(std::move(ix));
+}
+
+Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(size_t)>& kept) {
+  const IndexFile& list = own_->file();
+  const auto& store = own_->store_ptr();
+  blobs_ = own_->blobs();
+  paths_ = 0;
+  missing_ = own_->missing();
+  binary_paths_ = own_->binary_paths();
+  text_bytes_ = own_->text_bytes();
+  size_t own_at = 0;  // the list's own paths placed so far
+  auto own_run = [&](size_t to) {
+    if (to > own_at) runs_.push_back(Run{paths_, -1, own_at});
+    paths_ += to - own_at;
+    own_at = to;
+  };
+  std::vector<uint64_t> keys;  // of parts_, in order: a part several runs take is one part here
+  for (size_t i = 0; i < list.parts(); ++i) {
+    const IndexFile::PartEntry e = list.Part(i);
+    size_t p = static_cast<size_t>(std::find(keys.begin(), keys.end(), e.key) - keys.begin());
+    if (p == keys.size()) {
+      std::shared_ptr<const TextList> part = kept(p);
+      if (!part || &part->store() != store.get()) {
+        auto found = PartOver(e, list.policy(), store);
+        if (!found) return Status(Error{found.error()});
+        part = found.take();
+      }
+      if (git_oid_equal(&part->commit(), &e.tree) == 0) {
+        return Status(Error{"a part it names does not hold what the list names"});
+      }
+      keys.push_back(e.key);
+      blob_base_.push_back(blobs_);
+      blobs_ += part->blobs();
+      missing_ += part->missing();
+      text_bytes_ += part->text_bytes();
+      parts_.push_back(std::move(part));
+    }
+    if (e.first + e.paths > parts_[p]->paths()) {
+      return Status(Error{"it takes more paths of a part than the part holds"});
+    }
+    own_run(e.position);
+    if (e.paths > 0) runs_.push_back(Run{paths_, static_cast<int>(p), e.first});
+    paths_ += e.paths;
+  }
+  own_run(list.paths());
+  // The binary paths: a part's own count where a run takes all of it, else counted here.
+  for (const Run& run : runs_) {
+    if (run.part < 0) continue;
+    const TextList& part = *parts_[static_cast<size_t>(run.part)];
+    const size_t length = RunLength(run);
+    if (run.first == 0 && length == part.paths()) {
+      binary_paths_ += part.binary_paths();
+      continue;
+    }
+    for (size_t i = run.first; i < run.first + length; ++i) {
+      if (part.Kind(part.Path(i).blob) == BlobKind::kBinary) binary_paths_++;
+    }
+  }
+  return Status{};
+}
+
+size_t TextIndex::RunLength(const Run& run) const {
+  const size_t r = static_cast<size_t>(&run - runs_.data());
+  return (r + 1 < runs_.size() ? runs_[r + 1].begin : paths_) - run.begin;
+}
+
+const TextList& TextIndex::ListOf(size_t blob, size_t* number) const {
+  if (blob < own_->blobs() || blob_base_.empty()) {
+    *number = blob;
+    return *own_;
+  }
+  const size_t p =
+      static_cast<size_t>(std::upper_bound(blob_base_.begin(), blob_base_.end(), blob) -
+                          blob_base_.begin()) -
+      1;
+  *number = blob - blob_base_[p];
+  return *parts_[p];
+}
+
+size_t TextIndex::Find(const git_oid& oid) const {
+  if (const size_t b = own_->Find(oid); b != SIZE_MAX) return b;
+  for (size_t p = 0; p < parts_.size(); ++p) {
+    if (const size_t b = parts_[p]->Find(oid); b != SIZE_MAX) return blob_base_[p] + b;
+  }
+  return SIZE_MAX;
+}
+
+BlobKind TextIndex::Kind(size_t blob) const {
+  size_t n = 0;
+  const TextList& l = ListOf(blob, &n);
+  return l.Kind(n);
+}
+
+const git_oid& TextIndex::Oid(size_t blob) const {
+  size_t n = 0;
+  const TextList& l = ListOf(blob, &n);
+  return l.Oid(n);
+}
+
+bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
+  if (parts_.empty()) return own_->Candidates(query, out);
+  out->assign(blobs_, true);
+  if (query.all) return true;
+  std::vector<bool> one;
+  for (size_t p = 0; p <= parts_.size(); ++p) {
+    const TextList& l = p == 0 ? *own_ : *parts_[p - 1];
+    const size_t base = p == 0 ? 0 : blob_base_[p - 1];
+    if (!l.Candidates(query, &one)) return false;
+    std::copy(one.begin(), one.end(), out->begin() + static_cast<std::ptrdiff_t>(base));
+  }
+  return true;
+}
+
+bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
+  if (own_->MayMatchAny(query)) return true;
+  for (const auto& part : parts_) {
+    if (part->MayMatchAny(query)) return true;
+  }
+  return false;
+}
+
+bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out) const {
+  out->clear();
+  if (query.all) {
+    out->resize(paths_);
+    for (size_t i = 0; i < paths_; ++i) (*out)[i] = i;
+    return true;
+  }
+  std::shared_ptr<const std::vector<uint32_t>> own;
+  std::vector<std::shared_ptr<const std::vector<uint32_t>>> of_part(parts_.size());
+  for (const Run& run : runs_) {
+    const std::vector<uint32_t>* in = nullptr;
+    if (run.part < 0) {
+      if (!own && !(own = own_->CandidatePaths(query, /*kept=*/false))) return false;
+      in = own.get();
+    } else {
+      auto& p = of_part[static_cast<size_t>(run.part)];
+      if (!p && !(p = parts_[static_cast<size_t>(run.part)]->CandidatePaths(query, true))) {
+        return false;
+      }
+      in = p.get();
+    }
+    const size_t end = run.first + RunLength(run);
+    for (auto it = std::lower_bound(in->begin(), in->end(), run.first);
+         it != in->end() && *it < end; ++it) {
+      out->push_back(run.begin + (*it - run.first));
+    }
+  }
+  return true;
+}
+
+TextIndex::PathEntry TextIndex::Path(size_t i) const {
+  const size_t r =
+      static_cast<size_t>(std::upper_bound(runs_.begin(), runs_.end(), i,
+                                           [](size_t v, const Run& run) { return v < run.begin; }) -
+                          runs_.begin()) -
+      1;
+  const Run& run = runs_[r];
+  if (run.part < 0) return own_->Path(run.first + (i - run.begin));
+  PathEntry e = parts_[static_cast<size_t>(run.part)]->Path(run.first + (i - run.begin));
+  e.blob += blob_base_[static_cast<size_t>(run.part)];
+  return e;
 }
 
 // ---- writing --------------------------------------------------------------------------------
@@ -393,15 +693,8 @@ Result<TextStoreCompaction> CompactTextStore(const std::string& folder,
   }
   std::vector<std::vector<bool>> named(snap->shards.size());
   for (size_t s = 0; s < named.size(); ++s) named[s].assign(snap->shards[s]->blobs(), false);
-  for (const std::string& entry : ListFolder(lists_parent)) {
-    if (stop.stopped()) return Error{"stopped"};
-    const std::string file = lists_parent + "/" + entry + "/text.list";
-    struct stat st {};
-    if (stat(file.c_str(), &st) != 0) continue;
-    auto list = IndexFile::Open(file);
-    if (!list) continue;  // names nothing: its repository is indexed again
-    out.lists++;
-    const IndexFile& l = **list;
+  // Marks the contents a list (or a part) names.
+  auto mark = [&](const IndexFile& l) {
     for (size_t b = 0; b < l.blobs(); ++b) {
       if (l.Kind(b) == BlobKind::kUnread) continue;
       // The shard a reader finds it in (the first): copies in later shards are garbage.
@@ -412,6 +705,42 @@ Result<TextStoreCompaction> CompactTextStore(const std::string& folder,
         break;
       }
     }
+  };
+  std::set<uint64_t> parts;
+  for (const std::string& entry : ListFolder(lists_parent)) {
+    if (stop.stopped()) return Error{"stopped"};
+    const std::string file = lists_parent + "/" + entry + "/text.list";
+    struct stat st {};
+    if (stat(file.c_str(), &st) != 0) continue;
+    auto list = IndexFile::Open(file);
+    if (!list) continue;  // names nothing: its repository is indexed again
+    out.lists++;
+    mark(**list);
+    for (size_t i = 0; i < (*list)->parts(); ++i) parts.insert((*list)->Part(i).key);
+  }
+  // The parts some list names: their blobs are named; the others are dropped.
+  for (const uint64_t key : parts) {
+    if (stop.stopped()) return Error{"stopped"};
+    auto part = IndexFile::Open(TextPartFile(folder, key));
+    if (part) mark(**part);  // else: its lists are not used, and their repositories indexed again
+  }
+  const std::string parts_folder = folder + "/parts";
+  uint64_t part_bytes = 0;
+  for (const std::string& name : ListFolder(parts_folder)) {
+    unsigned long long key = 0;
+    char tail[8] = {0};
+    const bool part_name = name.size() == 21 &&
+                           std::sscanf(name.c_str(), "%16llx%7s", &key, tail) == 2 &&
+                           std::string(tail) == ".list";
+    // A part no list names, or a file left half written by a stopped server.
+    if (part_name && parts.count(key)) {
+      struct stat ps {};
+      if (stat((parts_folder + "/" + name).c_str(), &ps) == 0) {
+        part_bytes += static_cast<uint64_t>(ps.st_size);
+      }
+      continue;
+    }
+    if (unlink((parts_folder + "/" + name).c_str()) == 0 && part_name) out.parts_dropped++;
   }
   for (size_t s = 0; s < snap->shards.size(); ++s) {
     const IndexFile& shard = *snap->shards[s];
@@ -436,6 +765,10 @@ Result<TextStoreCompaction> CompactTextStore(const std::string& folder,
     } else {
       out.shards_rewritten++;
     }
+  }
+  {
+    std::lock_guard<std::mutex> parts_lock(PartBytesMutex());
+    PartBytes()[folder] = part_bytes;
   }
   auto merged = MergeSmallTextShards(folder, stop);
   if (!merged) return Error{merged.error()};

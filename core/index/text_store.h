@@ -22,7 +22,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,19 +51,25 @@ struct TextStoreSnapshot {
 std::shared_ptr<const TextStoreSnapshot> CurrentTextStore(const std::string& folder);
 // Every store looked at by this process (for `about` and /metrics).
 std::vector<std::shared_ptr<const TextStoreSnapshot>> KnownTextStores();
+// The bytes of the parts of the store at `folder` (its `parts/` folder), as the last compaction
+// counted them and the parts written since added (AddTextPartBytes).
+uint64_t TextPartBytes(const std::string& folder);
+void AddTextPartBytes(const std::string& folder, uint64_t bytes);
 
-// One repository's text index as a search uses it: its list, with each blob found in the store.
-class TextIndex {
+// One file of a repository's text index (its list, or a part the list names), with each blob it
+// names found in the store.
+class TextList {
  public:
   using PathEntry = IndexFile::PathEntry;
-  TextIndex(std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store);
+  TextList(std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store);
   // `before`'s list over another snapshot of the same store: the places of its contents in the
   // shards both snapshots hold are kept (moved with their shards), and only the contents held by
   // no shard then, or by a shard gone since (merged, compacted), are looked up -- so a new shard
   // (a commit indexed anywhere) does not make every repository's index look all its contents up
   // again. The same as made from the list anew.
-  TextIndex(const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store);
+  TextList(const TextList& before, std::shared_ptr<const TextStoreSnapshot> store);
 
+  const IndexFile& file() const { return *list_; }
   const git_oid& commit() const { return list_->commit(); }
   uint64_t policy() const { return list_->policy(); }
   size_t blobs() const { return list_->blobs(); }
@@ -71,6 +79,7 @@ class TextIndex {
   // Blobs the list names as indexed that no shard holds (they are read by a search).
   size_t missing() const { return missing_; }
   const TextStoreSnapshot& store() const { return *store_; }
+  const std::shared_ptr<const TextStoreSnapshot>& store_ptr() const { return store_; }
 
   size_t Find(const git_oid& oid) const { return list_->Find(oid); }
   // Unread when no shard holds it.
@@ -85,6 +94,11 @@ class TextIndex {
   // they are few; true when they are many (or a posting list is damaged): then ask Candidates.
   // Over an organisation, most repositories hold none of a rare token's few candidates.
   bool MayMatchAny(const TrigramQuery& query) const;
+  // The paths (numbers, increasing) whose blob may hold a match of `query`: Candidates' paths.
+  // Null when a posting list is found damaged. `kept`: the answer is kept for the next few
+  // queries (a part, which every repository naming it asks the same query).
+  std::shared_ptr<const std::vector<uint32_t>> CandidatePaths(const TrigramQuery& query,
+                                                              bool kept) const;
   // The paths whose blob is binary (as the list read them; a shard holding one agrees).
   size_t binary_paths() const { return list_->binary_paths(); }
   PathEntry Path(size_t i) const { return list_->Path(i); }
@@ -108,6 +122,8 @@ class TextIndex {
   std::vector<uint32_t> where_;  // per blob: its Place, or kNone
   std::vector<uint32_t> used_;   // the shards holding any of them
   std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
+  mutable std::mutex memo_mu_;   // CandidatePaths kept, by query (TrigramQueryKey)
+  mutable std::vector<std::pair<std::string, std::shared_ptr<const std::vector<uint32_t>>>> memo_;
   // Finds `b`'s content in the store's shards (the first that holds it in a place that fits);
   // false when none does.
   bool LookUp(size_t b, std::vector<bool>* used);
@@ -115,6 +131,74 @@ class TextIndex {
   void Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted);
   size_t missing_ = 0;
 };
+
+// One repository's text index as a search uses it: its list and the parts it names, each blob
+// found in the store. Its paths are the list's and the parts' in walk order, its blobs numbered
+// the list's first, then each part's (a content two parts hold has two numbers).
+//
+// A part holds the files below one folder of the repository's root (keyed by the folder's tree
+// id, its path and the policy: core/index/repo_text_index.h), kept once in the store however
+// many lists name it -- forks and copies across an organisation share them -- and found in the
+// store once for every index that names it.
+class TextIndex {
+ public:
+  using PathEntry = IndexFile::PathEntry;
+  // The index of `list` over `store`, its parts opened from the store's folder (or kept from
+  // the last index that named them); an error when a part is missing or does not agree with
+  // the list (then the list is not used).
+  static Result<std::shared_ptr<const TextIndex>> Make(
+      std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store);
+  // `before` over another snapshot of the same store (TextList's second constructor).
+  static Result<std::shared_ptr<const TextIndex>> Make(
+      const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store);
+
+  const git_oid& commit() const { return own_->commit(); }
+  uint64_t policy() const { return own_->policy(); }
+  size_t blobs() const { return blobs_; }
+  size_t paths() const { return paths_; }
+  size_t bytes() const { return own_->bytes(); }  // the list's file (parts are the store's)
+  uint64_t text_bytes() const { return text_bytes_; }
+  size_t missing() const { return missing_; }
+  size_t binary_paths() const { return binary_paths_; }
+  const TextStoreSnapshot& store() const { return own_->store(); }
+  const IndexFile& list() const { return own_->file(); }
+  size_t parts() const { return parts_.size(); }
+
+  size_t Find(const git_oid& oid) const;
+  BlobKind Kind(size_t blob) const;
+  const git_oid& Oid(size_t blob) const;
+  bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
+  bool MayMatchAny(const TrigramQuery& query) const;
+  // The paths (numbers, increasing) whose blob may hold a match of `query`, into *out: what
+  // Candidates flags, found without a pass over every path (each part's are found once for all
+  // the indexes naming it). False when a posting list is found damaged.
+  bool CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out) const;
+  PathEntry Path(size_t i) const;
+
+ private:
+  TextIndex() = default;
+  // The list and its parts over `store`: `kept` gives a part already found (or null).
+  Status Assemble(const std::function<std::shared_ptr<const TextList>(size_t)>& kept);
+  // Which list a blob number is in, and its number there.
+  const TextList& ListOf(size_t blob, size_t* number) const;
+  std::shared_ptr<const TextList> own_;
+  std::vector<std::shared_ptr<const TextList>> parts_;
+  std::vector<size_t> blob_base_;  // per part: its first blob's number here
+  // The paths in walk order, as runs: where each begins here, whose (-1 the list's own, else a
+  // part's number) and where in it.
+  struct Run {
+    size_t begin = 0;
+    int part = -1;
+    size_t first = 0;
+  };
+  std::vector<Run> runs_;
+  size_t RunLength(const Run& run) const;
+  size_t blobs_ = 0, paths_ = 0, missing_ = 0, binary_paths_ = 0;
+  uint64_t text_bytes_ = 0;
+};
+
+// Where the part `key` is kept in the store at `folder`.
+std::string TextPartFile(const std::string& folder, uint64_t key);
 
 // Writes `writer`'s blobs as a new shard of the store at `folder` (made, 0700, when missing);
 // returns the shard's size in bytes. The caller holds the store's lock.
@@ -145,10 +229,12 @@ struct TextStoreCompaction {
   size_t lists = 0;             // lists read
   size_t shards_rewritten = 0;  // without their unnamed blobs
   size_t shards_dropped = 0;    // named no blob any more
+  size_t parts_dropped = 0;     // parts no list names any more
   uint64_t bytes_before = 0, bytes_after = 0;
 };
 // Drops what no list names: reads every `text.list` in the folders beside `lists_parent`'s
-// (each repository's index folder), and rewrites each shard of which fewer than half the text's
+// (each repository's index folder) and the parts they name, drops the parts none names, and
+// rewrites each shard of which fewer than half the text's
 // bytes are named (drops it when none are). Then merges small shards. Takes the lock.
 Result<TextStoreCompaction> CompactTextStore(const std::string& folder,
                                              const std::string& lists_parent,

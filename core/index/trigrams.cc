@@ -228,4 +228,13 @@ TrigramQuery PlanTrigrams(std::string_view pattern, bool regex, bool ignore_case
   return q;
 }
 
+std::string TrigramQueryKey(const TrigramQuery& query) {
+  std::string key(1, query.all ? 'a' : 'q');
+  for (const auto& branch : query.branches) {
+    key.push_back('|');
+    for (uint32_t t : branch) key.append(reinterpret_cast<const char*>(&t), 3);
+  }
+  return key;
+}
+
 }  // namespace rr

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -56,5 +57,7 @@ struct TrigramQuery {
 };
 
 TrigramQuery PlanTrigrams(std::string_view pattern, bool regex, bool ignore_case);
+// A query as bytes: equal for equal queries (to keep answers by query).
+std::string TrigramQueryKey(const TrigramQuery& query);
 
 }  // namespace rr

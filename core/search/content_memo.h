@@ -12,7 +12,9 @@
 // Thread safety: every function may be called from any thread.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,6 +22,7 @@
 #include <unordered_map>
 
 #include "core/search/text_search.h"
+#include "core/util/stop.h"
 
 namespace rr {
 
@@ -38,12 +41,36 @@ class ContentMemo {
   static std::string Key(const git_oid& oid, std::string_view path);
   // What the content came to, when kept; null else.
   std::shared_ptr<const Done> Find(const std::string& key) const;
-  // Keeps what the content came to (the first time, while it fits).
+
+  // A file on its way to a searching thread. The first walker to hand on a content under a path
+  // (found again in its repository's tree) claims it; a walker finding it claimed hands its own
+  // copy on without opening its repository (the list trusted for where the content is, as for
+  // a content already read), and the searching thread that takes a copy waits while another
+  // reads the content rather than reading it again.
+  // True when `key` was claimed, is being read or was kept.
+  bool Claimed(const std::string& key) const;
+  // Claims `key`; false when it already was.
+  bool Claim(const std::string& key);
+  // For a searching thread about to read a file: what the content came to, when kept; while
+  // another thread reads it, waits for that (until `stop` is); null when this thread is to
+  // read it -- then *mine is set, and the thread Keeps what it came to or Releases it.
+  std::shared_ptr<const Done> Take(const std::string& key, const StopToken& stop, bool* mine);
+  // Keeps what the content came to (the first time, while it fits); past kMaxBytes, nothing is
+  // kept and every thread asking reads the content itself.
   void Keep(std::string key, bool binary, const FileHits& hits);
+  // The reading thread kept nothing (the file could not be read there, a detector failed): the
+  // next to ask reads it.
+  void Release(const std::string& key);
 
  private:
+  enum class State : uint8_t { kClaimed, kReading, kDone, kUnkept };
+  struct Entry {
+    State state = State::kClaimed;
+    std::shared_ptr<const Done> done;
+  };
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const Done>> kept_;
+  std::condition_variable read_;  // a content read (kept, released or not kept)
+  std::unordered_map<std::string, Entry> kept_;
   size_t bytes_ = 0;
 };
 

@@ -407,6 +407,9 @@ struct WorkItem {
   size_t target = 0;
   size_t index = 0;
   Node node;
+  // From a text index's list, not found again in the tree by the walker (another repository's
+  // copy of it was: ContentMemo::Claim): found again by the searching thread before it is read.
+  bool verify = false;
 };
 
 // The files between the walkers and the searching threads: at most `capacity` at once, so the
@@ -650,8 +653,18 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       // from the index's counts, and neither the list nor the repository is read.
       const bool none_can_match =
           listed_by_index && target.under.path.str().empty() && !index->MayMatchAny(query);
+      // Which files may match: at the commit the list names, over the whole tree, with every
+      // content found in the store, the paths themselves (each part's found once a search for
+      // every repository naming it); else a flag a blob, for the paths and the tree's files.
       std::vector<bool> maybe;
-      if (index && !none_can_match && !index->Candidates(query, &maybe)) index = nullptr;
+      std::vector<size_t> candidates;
+      const bool by_paths = listed_by_index && !none_can_match && target.under.path.str().empty() &&
+                            index->missing() == 0;
+      if (index && !none_can_match &&
+          !(by_paths ? index->CandidatePaths(query, &candidates)
+                     : index->Candidates(query, &maybe))) {
+        index = nullptr;
+      }
       size_t passed = 0, passed_binary = 0;
       // True when the index tells `blob` cannot match: it is counted as searched.
       auto pass_over = [&](size_t blob) {
@@ -697,6 +710,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         // Beside each file of the batch, what the memo answered for it when the list was read
         // (null: not asked, or not known then), so that it is not asked twice.
         std::vector<std::shared_ptr<const ContentMemo::Done>> answered;
+        std::vector<bool> verify;  // beside each: WorkItem::verify
         bool cut = false;
         auto flush = [&] {
           if (batch.empty()) return;
@@ -720,7 +734,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
                 continue;
               }
             }
-            if (!queue.Push(WorkItem{t, files, std::move(n)}, stop)) {
+            if (!queue.Push(WorkItem{t, files, std::move(n), verify[k]}, stop)) {
               cut = true;
               break;
             }
@@ -729,6 +743,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           }
           batch.clear();
           answered.clear();
+          verify.clear();
         };
         if (listed_by_index && index) {
           // The commit the index lists: its files in walk order, without reading the tree.
@@ -739,27 +754,43 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           struct ToRead {
             Node node;
             std::shared_ptr<const ContentMemo::Done> done;  // what the memo answered, if it did
+            bool verify = false;                            // WorkItem::verify
           };
           std::vector<ToRead> to_read;  // in the list's order
           const bool memo_listed = memoised && !fetching;
           size_t listed_files = 0;
-          for (size_t i = 0; i < index->paths() && index; ++i) {
-            const TextIndex::PathEntry e = index->Path(i);
-            if (!under.empty() && (e.path.size() <= under.size() || e.path[under.size()] != '/' ||
-                                   e.path.compare(0, under.size(), under) != 0)) {
-              continue;
+          if (by_paths && index) {
+            // Every path but the candidates passed over: binary contents are never candidates.
+            listed_files = index->paths();
+            passed = index->paths() - candidates.size();
+            passed_binary = index->binary_paths();
+          }
+          const size_t steps = by_paths ? candidates.size() : index ? index->paths() : 0;
+          for (size_t k = 0; k < steps && index; ++k) {
+            const TextIndex::PathEntry e = index->Path(by_paths ? candidates[k] : k);
+            if (!by_paths) {
+              if (!under.empty() && (e.path.size() <= under.size() || e.path[under.size()] != '/' ||
+                                     e.path.compare(0, under.size(), under) != 0)) {
+                continue;
+              }
+              ++listed_files;
+              if (pass_over(e.blob)) continue;
             }
-            ++listed_files;
-            if (pass_over(e.blob)) continue;
             auto path = RepoPath::Parse(e.path);
             std::shared_ptr<const ContentMemo::Done> done;
-            if (path && memo_listed) done = memo.Find(ContentMemo::Key(index->Oid(e.blob), e.path));
-            if (done) {
-              // Already read under this path in another repository of this search: answered
-              // from the memo, the list trusted for where the content is as it is trusted for
-              // what cannot match. The repository is neither opened nor its tree read.
-              to_read.push_back(ToRead{
-                  Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable}, done});
+            std::string key;
+            if (path && memo_listed) {
+              key = ContentMemo::Key(index->Oid(e.blob), e.path);
+              done = memo.Find(key);
+            }
+            if (done || (!key.empty() && memo.Claimed(key))) {
+              // Already read under this path in another repository of this search (answered
+              // from the memo), or on its way to be: the list trusted for where the content is
+              // as it is trusted for what cannot match. The repository is neither opened nor its
+              // tree read here; a copy still to read is found again by the searching thread.
+              to_read.push_back(
+                  ToRead{Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable},
+                         done, !done});
               continue;
             }
             if (!reader && !(reader = open())) break;
@@ -773,6 +804,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
               index = nullptr;
               break;
             }
+            if (!key.empty()) memo.Claim(key);
             to_read.push_back(ToRead{node.take(), nullptr});
           }
           if (!error.empty()) {
@@ -788,6 +820,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
               }
               batch.push_back(std::move(r.node));
               answered.push_back(std::move(r.done));
+              verify.push_back(r.verify);
               if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
             }
             if (!cut) flush();
@@ -819,6 +852,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
                   }
                   batch.push_back(node);
                   answered.push_back(nullptr);
+                  verify.push_back(false);
                   if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
                   return !cut;
                 },
@@ -871,27 +905,49 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         decltype(count_file)& count;
         ~Counted() { count(); }
       } counted{count_file};
-      const Node& node = item->node;
+      Node& node = item->node;
       Outcome outcome = Outcome::kSearched;
       FileHits h;
       std::shared_ptr<const ContentMemo::Done> done;
       std::string memo_at;
+      bool mine = false;  // this thread is to read the content for the memo (Keep or Release)
       // (A mirror that fetches what its copy lacks could fail to read what another read: its
       // files are read as they come, so that the answer never depends on the order.)
       const bool memo_here = memoised && targets[t].repo->settings().fetcher == nullptr;
       if (memo_here) {
         memo_at = ContentMemo::Key(node);
-        done = memo.Find(memo_at);
+        done = memo.Take(memo_at, stop, &mine);
       }
+      auto release = [&] {
+        if (mine) memo.Release(memo_at);
+        mine = false;
+      };
       if (done) {
         outcome = done->binary ? Outcome::kBinary : Outcome::kSearched;
         h = done->hits;
       } else {
         Result<RepoReader>* reader = readers.Of(targets[t].repo);
         if (!*reader) {
+          release();
           std::lock_guard<std::mutex> lock(mu);
           if (result.targets[t].problem.empty()) result.targets[t].problem = reader->error();
           continue;
+        }
+        if (item->verify) {
+          // Listed, not found again by the walker: found in the tree now, so that nothing but
+          // the repository decides what is read. (A list that disagrees would be damaged in a
+          // way its checks cannot see: the tree's file is read, or none when it serves none.)
+          auto found = (*reader)->Find(targets[t].at, node.path, stop);
+          if (!found || found->kind != EntryKind::kFile) {
+            release();
+            record(t, item->index, node, Outcome::kNotSearched, FileHits{});
+            continue;
+          }
+          if (!git_oid_equal(&found->oid, &node.oid)) {
+            release();
+            node = found.take();
+            memo_at = ContentMemo::Key(node);
+          }
         }
         auto data = (*reader)->Read(node);
         if (data) read_bytes.fetch_add(data->bytes().size(), std::memory_order_relaxed);
@@ -906,7 +962,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         }
         if (memo_here && (outcome == Outcome::kSearched || outcome == Outcome::kBinary)) {
           memo.Keep(std::move(memo_at), outcome == Outcome::kBinary, h);
+          mine = false;
         }
+        release();
       }
       record(t, item->index, node, outcome, std::move(h));
     }

@@ -55,7 +55,9 @@ std::string WriteSample(const TempDir& tmp) {
   w.AddPath("README", b, false);
   w.AddPath("copy/README", b, true);
   w.AddPath("logo.png", c, false);
+  w.AddPart(OidOf(7), 0x1234, 0, 40);  // after the five paths
   w.AddPath("huge.txt", d, false);
+  w.AddPart(OidOf(8), 0x5678, 5, 33);  // at the end
   const std::string file = tmp / "text.idx";
   EXPECT_TRUE(w.Write(file, OidOf(9), 77));
   return file;
@@ -85,6 +87,16 @@ void ReadEverything(const IndexFile& ix) {
     (void)ix.Kind(e.blob);
     (void)ix.Find(ix.Oid(e.blob));
   }
+  size_t part_paths = 0;
+  for (size_t i = 0; i < ix.parts(); ++i) {
+    const auto part = ix.Part(i);
+    ASSERT_LE(part.position, ix.paths());
+    if (i > 0) {
+      ASSERT_GE(part.position, ix.Part(i - 1).position);
+    }
+    part_paths += part.paths;
+  }
+  ASSERT_EQ(part_paths, ix.part_paths());
 }
 
 TEST(TextIndex, WhatIsWrittenIsReadBack) {
@@ -110,6 +122,20 @@ TEST(TextIndex, WhatIsWrittenIsReadBack) {
     EXPECT_TRUE(git_oid_equal(&x.Oid(b), &want));
   }
   EXPECT_EQ(x.Find(OidOf(5)), SIZE_MAX);
+  // The parts, where they were added among the paths.
+  ASSERT_EQ(x.parts(), 2u);
+  const git_oid seven = OidOf(7), eight = OidOf(8);
+  EXPECT_EQ(x.Part(0).position, 4u);
+  EXPECT_EQ(x.Part(0).paths, 40u);
+  EXPECT_EQ(x.Part(0).key, 0x1234u);
+  const auto first = x.Part(0), second = x.Part(1);
+  EXPECT_TRUE(git_oid_equal(&first.tree, &seven));
+  EXPECT_EQ(x.Part(1).position, 5u);
+  EXPECT_EQ(x.Part(1).key, 0x5678u);
+  EXPECT_EQ(x.Part(0).first, 0u);
+  EXPECT_EQ(x.Part(1).first, 5u);
+  EXPECT_TRUE(git_oid_equal(&second.tree, &eight));
+  EXPECT_EQ(x.part_paths(), 73u);
   EXPECT_EQ(x.Kind(x.Find(OidOf(2))), BlobKind::kBinary);
   EXPECT_EQ(x.binary_paths(), 1u);  // logo.png
   EXPECT_EQ(x.unread_paths(), 1u);  // huge.txt
@@ -317,7 +343,7 @@ TEST(TextIndex, ContentsInShardsPastWhatAPlaceHoldsAreRead) {
   ASSERT_TRUE(list.Write(file, OidOf(9), 0));
   auto opened = IndexFile::Open(file);
   ASSERT_TRUE(opened) << opened.error();
-  TextIndex index(*opened, store);
+  TextList index(*opened, store);
   // Places for shards 0 to 62: the other 7 do not fit.
   EXPECT_EQ(index.missing(), 7u);
   // Which content sits past the room depends on the shards' (random) names; each is read.
@@ -378,7 +404,7 @@ TEST(TextIndex, AnIndexMovedOntoANewStoreIsTheOneMadeAnew) {
   ASSERT_TRUE(list.Write(file, OidOf(99), 0));
   auto opened = IndexFile::Open(file);
   ASSERT_TRUE(opened) << opened.error();
-  auto same = [&](const TextIndex& moved, const TextIndex& fresh) {
+  auto same = [&](const TextList& moved, const TextList& fresh) {
     EXPECT_EQ(moved.missing(), fresh.missing());
     for (size_t b = 0; b < fresh.blobs(); ++b) EXPECT_EQ(moved.Kind(b), fresh.Kind(b)) << b;
     for (const char* p : {"common", "content 3", "content 61", "content 4", "zzqq"}) {
@@ -390,14 +416,14 @@ TEST(TextIndex, AnIndexMovedOntoANewStoreIsTheOneMadeAnew) {
       EXPECT_EQ(moved.MayMatchAny(q), fresh.MayMatchAny(q)) << p;
     }
   };
-  const TextIndex first(*opened, CurrentTextStore(folder));
+  const TextList first(*opened, CurrentTextStore(folder));
   EXPECT_EQ(first.missing(), 3u);
   // A shard added with two of the contents no shard held.
   before_files = files();
   shard_of(60, 62);
   auto second_store = CurrentTextStore(folder);
-  const TextIndex second(first, second_store);
-  same(second, TextIndex(*opened, second_store));
+  const TextList second(first, second_store);
+  same(second, TextList(*opened, second_store));
   EXPECT_EQ(second.missing(), 1u);
   // A shard gone (contents 10..19), its contents written again in a new one; another added.
   std::string gone;
@@ -410,14 +436,14 @@ TEST(TextIndex, AnIndexMovedOntoANewStoreIsTheOneMadeAnew) {
   shard_of(10, 20);
   shard_of(62, 63);
   auto third_store = CurrentTextStore(folder);
-  const TextIndex third(second, third_store);
-  same(third, TextIndex(*opened, third_store));
+  const TextList third(second, third_store);
+  same(third, TextList(*opened, third_store));
   EXPECT_EQ(third.missing(), 0u);
   // Nothing to look up: a shard added that the list does not name.
   shard_of(80, 90);
   auto fourth_store = CurrentTextStore(folder);
-  const TextIndex fourth(third, fourth_store);
-  same(fourth, TextIndex(*opened, fourth_store));
+  const TextList fourth(third, fourth_store);
+  same(fourth, TextList(*opened, fourth_store));
 }
 
 }  // namespace

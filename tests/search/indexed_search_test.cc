@@ -486,9 +486,11 @@ TEST(IndexedSearchCopies, CopiesOfAContentAlreadyReadAreNotOpened) {
     EXPECT_NE(with.text.find("40 lines in 40 files of 40 repositories"), std::string::npos)
         << with.text;
   }
-  // Each search reads the content once and opens the repositories it reached before that; the
-  // rest (most, however the threads run) are answered unopened.
-  EXPECT_GT(unopened, 0u);
+  // Each search reads the content once and opens only the repositories a walker reached before
+  // another had handed the content on (at most one a walking thread); the rest are answered
+  // unopened, however the threads run: from the memo, or handed on as a copy of a content on
+  // its way (ContentMemo::Claim), waited for rather than read again.
+  EXPECT_GE(unopened, 3u * (40u - 8u));
 }
 
 }  // namespace

@@ -1,0 +1,243 @@
+// The text index's parts (core/index/text_store.h): the files below a repository's root folders
+// are listed once in the store, however many repositories hold the same folders. Over this
+// project's own `core` folder, a copy of it with a commit of its own (as an organisation's
+// repositories made from one template are) and a fork that changed two folders: the copy's index
+// reads nothing and writes no part, its paths are git's in git's order, the fork shares what it
+// did not change; a part missing or not the one named makes the list unused (the repository is
+// read, the answer the same) until the repository is indexed again; parts no list names any more
+// are dropped from the store; and every search answers what reading every file answers.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/app/wiring.h"
+#include "core/index/repo_text_index.h"
+#include "tests/search/search_kit.h"
+
+namespace rr::testing::search::text_parts {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void FromSource(TestRepo& repo, const std::string& folder) {
+  const fs::path root = fs::path(RR_SOURCE_DIR) / folder;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    repo.Write(fs::relative(e.path(), root).string(), ReadText(e.path()));
+  }
+}
+
+std::vector<std::string> PartFiles(const std::string& store) {
+  std::vector<std::string> out;
+  if (!fs::exists(store + "/parts")) return out;
+  for (const auto& e : fs::directory_iterator(store + "/parts")) {
+    out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class TextParts : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"core", "core-copy", "core-fork"}) {
+      repos_.push_back(std::make_unique<TestRepo>(tmp_ / name));
+      FromSource(*repos_.back(), "core");
+      repos_.back()->Write("README.md", "the template's readme: parttoken-7\n");
+      repos_.back()->Commit("from core");
+      config_.repos.push_back(Served(name, repos_.back()->path()));
+    }
+    // The copy: a file of its own at the root. The fork: a change in a big folder (tools) and in
+    // a small one (util).
+    repos_[1]->Write("ORG_TOKEN.txt", "orgtoken-00001\n");
+    repos_[1]->Commit("its own");
+    repos_[2]->Write("tools/fork_only.cc", "// forktoken-42 in the fork's tools\n");
+    repos_[2]->Write("util/text.h", ReadText(fs::path(RR_SOURCE_DIR) / "core/util/text.h") +
+                                        "// forktoken-42 in the fork's util\n");
+    repos_[2]->Commit("the fork's change");
+    config_.source = "test";
+    scan_config_ = config_;
+    config_.cache_folder = tmp_ / "cache";
+    fs::create_directories(config_.cache_folder);
+    auto catalog = BuildCatalog(config_);
+    ASSERT_TRUE(catalog) << catalog.error();
+    catalog_ = catalog.take();
+    indexed_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, config_);
+    scan_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, scan_config_);
+  }
+
+  const ServedRepo& Repo(const std::string& name) {
+    for (const auto& r : catalog_->all()) {
+      if (r->name() == name) return *r;
+    }
+    throw std::runtime_error("no repository " + name);
+  }
+  std::string Store() { return TextStoreFolder(Repo("core").settings().index_folder); }
+  std::string ListsFolder() {
+    const std::string& f = Repo("core").settings().index_folder;
+    return f.substr(0, f.rfind('/'));
+  }
+  TextIndexBuild Build(const std::string& name) {
+    auto built = BuildTextIndex(Repo(name), StopToken());
+    EXPECT_TRUE(built) << name << ": " << built.error();
+    return built ? *built : TextIndexBuild{};
+  }
+  std::string Same(const std::string& tool, const std::string& args) {
+    const auto with = indexed_->Call(tool, args);
+    const auto without = scan_->Call(tool, args);
+    EXPECT_EQ(with.is_error, without.is_error) << args;
+    EXPECT_EQ(with.text, without.text) << tool << " " << args;
+    return with.text;
+  }
+  // Every search the same as reading every file; the indexes used where `used`.
+  void SameOnEverySearch(bool used = true) {
+    const TextIndexUse before = CurrentTextIndexUse();
+    for (const char* args : {R"({"pattern":"parttoken-7"})", R"({"pattern":"forktoken-42"})",
+                             R"({"pattern":"orgtoken-00001"})", R"({"pattern":"StopToken"})",
+                             R"({"pattern":"T[a-z]+Index","regex":true})",
+                             R"({"pattern":"stoptoken","ignore_case":true})",
+                             R"({"pattern":"Result","path":"tools"})"}) {
+      Same("search", args);
+    }
+    Same("grep", R"({"repo":"core-fork","pattern":"forktoken"})");
+    Same("grep", R"({"repo":"core-copy","pattern":"Walk","path":"served"})");
+    const TextIndexUse after = CurrentTextIndexUse();
+    if (used) {
+      EXPECT_GT(after.files_passed_over - before.files_passed_over, 1000u);
+    } else {
+      EXPECT_EQ(after.targets, before.targets);
+    }
+  }
+
+  TempDir tmp_;
+  std::vector<std::unique_ptr<TestRepo>> repos_;
+  Config config_, scan_config_;
+  std::shared_ptr<const Catalog> catalog_;
+  std::unique_ptr<ToolHarness> indexed_, scan_;
+};
+
+TEST_F(TextParts, ACopyNamesTheTemplatesPartsAndReadsNothing) {
+  const TextIndexBuild core = Build("core");
+  // tools (48 files) has a part of its own; the smaller folders share one.
+  EXPECT_EQ(PartFiles(Store()).size(), 2u);
+  EXPECT_GT(core.part_bytes, 0u);
+  const TextIndexBuild copy = Build("core-copy");
+  EXPECT_EQ(copy.blobs, 1u);  // ORG_TOKEN.txt alone is read
+  EXPECT_EQ(copy.part_bytes, 0u);
+  EXPECT_EQ(copy.reused_parts, 2u);
+  EXPECT_EQ(PartFiles(Store()).size(), 2u);
+  // The copy's own list holds its root files and names the parts: a fraction of the template's
+  // paths.
+  const auto index = CurrentTextIndex(Repo("core-copy"));
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->parts(), 2u);
+  EXPECT_LT(index->list().paths(), 10u);
+  EXPECT_LT(index->bytes() * 10, CurrentTextIndex(Repo("core"))->text_bytes() / 100);
+  // Its paths, read through the list and its parts, are git's, in git's order, with their ids.
+  const std::string tree = repos_[1]->Git({"ls-tree", "-r", "HEAD"});
+  std::vector<std::string> want, got;
+  for (const auto& line : SplitLines(tree)) {
+    // "<mode> blob <id>\t<path>"
+    want.push_back(line.substr(line.find('\t') + 1) + " " + line.substr(12, 40));
+  }
+  for (size_t i = 0; i < index->paths(); ++i) {
+    const auto e = index->Path(i);
+    char hex[GIT_OID_HEXSZ + 1];
+    git_oid_tostr(hex, sizeof hex, &index->Oid(e.blob));
+    got.push_back(std::string(e.path) + " " + hex);
+    EXPECT_EQ(index->Find(index->Oid(e.blob)) == SIZE_MAX, false);
+  }
+  EXPECT_EQ(got, want);
+  Build("core-fork");
+  SameOnEverySearch();
+}
+
+TEST_F(TextParts, AForkSharesTheFoldersItDidNotChange) {
+  Build("core");
+  const TextIndexBuild fork = Build("core-fork");
+  // Its tools and its small folders changed: two parts of its own, and no folder is shared
+  // (each root folder is in one of the two).
+  EXPECT_EQ(fork.reused_parts, 0u);
+  EXPECT_EQ(PartFiles(Store()).size(), 4u);
+  EXPECT_EQ(fork.blobs, 2u);  // the two contents it changed
+  // The copy: both of the template's.
+  EXPECT_EQ(Build("core-copy").reused_parts, 2u);
+  EXPECT_EQ(PartFiles(Store()).size(), 4u);
+  SameOnEverySearch();
+  const std::string fork_hits = Same("search", R"({"pattern":"forktoken-42"})");
+  EXPECT_EQ(HitsIn(fork_hits, "core-fork"),
+            GitGrep(*repos_[2], "HEAD", {"-F"}, "forktoken-42", {}, "5"));
+  EXPECT_EQ(HitsIn(fork_hits, "core-fork").size(), 2u) << fork_hits;
+}
+
+TEST_F(TextParts, AMissingOrWrongPartLeavesTheListUnusedUntilIndexedAgain) {
+  Build("core");
+  Build("core-copy");
+  Build("core-fork");
+  // The parts each list names, by file.
+  auto parts_of = [&](const std::string& name) {
+    auto list = IndexFile::Open(TextIndexFile(Repo(name)));
+    EXPECT_TRUE(list) << list.error();
+    std::set<std::string> out;
+    for (size_t i = 0; list && i < (*list)->parts(); ++i) {
+      out.insert(TextPartFile(Store(), (*list)->Part(i).key));
+    }
+    return std::vector<std::string>(out.begin(), out.end());
+  };
+  const auto template_parts = parts_of("core-copy");
+  const auto fork_parts = parts_of("core-fork");
+  ASSERT_EQ(template_parts.size(), 2u);
+  ASSERT_EQ(fork_parts.size(), 2u);
+  // One of the template's parts gone; one of the fork's written over with its other one.
+  fs::remove(template_parts[0]);
+  fs::copy_file(fork_parts[0], fork_parts[1], fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(CurrentTextIndex(Repo("core")));
+  EXPECT_FALSE(CurrentTextIndex(Repo("core-copy")));
+  EXPECT_FALSE(CurrentTextIndex(Repo("core-fork")));
+  SameOnEverySearch(/*used=*/false);
+  // Indexed again: the parts are written again and the lists used.
+  for (const char* name : {"core", "core-copy", "core-fork"}) {
+    EXPECT_TRUE(Build(name).built) << name;
+    EXPECT_TRUE(CurrentTextIndex(Repo(name))) << name;
+  }
+  EXPECT_TRUE(fs::exists(template_parts[0]));
+  SameOnEverySearch();
+}
+
+TEST_F(TextParts, PartsNoListNamesAreDropped) {
+  Build("core");
+  Build("core-copy");
+  Build("core-fork");
+  ASSERT_EQ(PartFiles(Store()).size(), 4u);
+  // The fork goes back to the template's folders: its two parts are named by no list.
+  repos_[2]->Git({"reset", "-q", "--hard", "HEAD~1"});
+  const TextIndexBuild back = Build("core-fork");
+  EXPECT_EQ(back.reused_parts, 2u);
+  auto compacted = CompactTextStore(Store(), ListsFolder(), StopToken());
+  ASSERT_TRUE(compacted) << compacted.error();
+  EXPECT_EQ(compacted->parts_dropped, 2u);
+  EXPECT_EQ(PartFiles(Store()).size(), 2u);
+  // What `about` and /metrics count of the parts: those left, as on disk.
+  uint64_t on_disk = 0;
+  for (const auto& name : PartFiles(Store())) on_disk += fs::file_size(Store() + "/parts/" + name);
+  EXPECT_EQ(TextPartBytes(Store()), on_disk);
+  EXPECT_GE(CurrentTextIndexStats().index_bytes, on_disk);
+  SameOnEverySearch();
+  // Nothing more to drop.
+  compacted = CompactTextStore(Store(), ListsFolder(), StopToken());
+  ASSERT_TRUE(compacted);
+  EXPECT_EQ(compacted->parts_dropped, 0u);
+}
+
+}  // namespace
+}  // namespace rr::testing::search::text_parts
