@@ -67,13 +67,21 @@ std::string Megabytes(uint64_t bytes) {
 TextIndexSlot& ServedRepo::text_index_slot() const {
   std::call_once(text_index_once_, [this] {
     text_index_slot_ = std::make_shared<TextIndexSlot>();
-    text_index_slot_->store_folder = TextStoreFolder(settings().index_folder);
+    // One string for every repository keeping the same store: a search compares their
+    // addresses, not their bytes.
+    static std::mutex interned_mu;
+    static auto* interned = new std::map<std::string, std::shared_ptr<const std::string>>();
+    std::string folder = TextStoreFolder(settings().index_folder);
+    std::lock_guard<std::mutex> lock(interned_mu);
+    auto& shared = (*interned)[folder];
+    if (!shared) shared = std::make_shared<const std::string>(std::move(folder));
+    text_index_slot_->store_folder = shared;
   });
   return *text_index_slot_;
 }
 
 const std::string& TextStoreFolderOf(const ServedRepo& repo) {
-  return repo.text_index_slot().store_folder;
+  return *repo.text_index_slot().store_folder;
 }
 
 std::string TextIndexFile(const ServedRepo& repo) {

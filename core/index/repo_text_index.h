@@ -76,7 +76,9 @@ class TextIndexSlot {
   std::shared_ptr<const RefsWatch::Ticket> watched;
   std::shared_ptr<const TextIndex> index;
   bool serves_as_listed = false;  // the policy's digest is the list's
-  std::string store_folder;       // TextStoreFolder of the index folder, once known
+  // TextStoreFolder of the index folder, once known: the same string object for every
+  // repository keeping the same store.
+  std::shared_ptr<const std::string> store_folder;
 };
 // The store's folder of `repo` (TextStoreFolder of its index folder), made once.
 const std::string& TextStoreFolderOf(const ServedRepo& repo);

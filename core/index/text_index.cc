@@ -313,7 +313,8 @@ bool IndexFile::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
 }
 
 std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQuery& query) const {
-  std::string key = TrigramQueryKey(query);
+  std::string made;
+  const std::string& key = query.key.empty() ? (made = TrigramQueryKey(query)) : query.key;
   {
     std::lock_guard<std::mutex> lock(memo_mu_);
     for (const auto& [k, v] : memo_) {
@@ -328,7 +329,7 @@ std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQue
   std::lock_guard<std::mutex> lock(memo_mu_);
   constexpr size_t kKept = 8;
   if (memo_.size() >= kKept) memo_.erase(memo_.begin());
-  memo_.emplace_back(std::move(key), set);
+  memo_.emplace_back(key, set);
   return set;
 }
 

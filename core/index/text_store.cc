@@ -339,7 +339,7 @@ std::shared_ptr<const std::vector<uint32_t>> TextList::CandidatePaths(const Trig
                                                                       bool kept) const {
   std::string key;
   if (kept) {
-    key = TrigramQueryKey(query);
+    key = query.key.empty() ? TrigramQueryKey(query) : query.key;
     std::lock_guard<std::mutex> lock(memo_mu_);
     for (const auto& [k, v] : memo_) {
       if (k == key) return v;
@@ -465,6 +465,7 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
     paths_ += to - own_at;
     own_at = to;
   };
+  runs_.reserve(2 * list.parts() + 1);  // 20,000 repositories keep theirs: no slack
   std::vector<uint64_t> keys;  // of parts_, in order: a part several runs take is one part here
   for (size_t i = 0; i < list.parts(); ++i) {
     const IndexFile::PartEntry e = list.Part(i);
@@ -494,6 +495,9 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
     paths_ += e.paths;
   }
   own_run(list.paths());
+  runs_.shrink_to_fit();
+  parts_.shrink_to_fit();
+  blob_base_.shrink_to_fit();
   // The binary paths: a part's own count where a run takes all of it, else counted here.
   for (const Run& run : runs_) {
     if (run.part < 0) continue;

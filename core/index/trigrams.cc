@@ -203,7 +203,8 @@ bool Branches(std::string_view p, std::vector<std::string_view>* out) {
 
 }  // namespace
 
-TrigramQuery PlanTrigrams(std::string_view pattern, bool regex, bool ignore_case) {
+namespace {
+TrigramQuery Plan(std::string_view pattern, bool regex, bool ignore_case) {
   TrigramQuery q;
   if (!regex) {
     std::vector<uint32_t> t;
@@ -227,8 +228,16 @@ TrigramQuery PlanTrigrams(std::string_view pattern, bool regex, bool ignore_case
   q.all = q.branches.empty();
   return q;
 }
+}  // namespace
+
+TrigramQuery PlanTrigrams(std::string_view pattern, bool regex, bool ignore_case) {
+  TrigramQuery q = Plan(pattern, regex, ignore_case);
+  q.key = TrigramQueryKey(q);
+  return q;
+}
 
 std::string TrigramQueryKey(const TrigramQuery& query) {
+  if (!query.key.empty()) return query.key;
   std::string key(1, query.all ? 'a' : 'q');
   for (const auto& branch : query.branches) {
     key.push_back('|');

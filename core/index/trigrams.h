@@ -54,6 +54,7 @@ void ForEachTrigram(std::string_view bytes, F&& f) {
 struct TrigramQuery {
   bool all = true;                              // no usable trigram: every file is a candidate
   std::vector<std::vector<uint32_t>> branches;  // when !all: OR of ANDs, each sorted, unique
+  std::string key;  // TrigramQueryKey, as PlanTrigrams made it ("" for a query made by hand)
 };
 
 TrigramQuery PlanTrigrams(std::string_view pattern, bool regex, bool ignore_case);

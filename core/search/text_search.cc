@@ -555,7 +555,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   auto store_of = [&](size_t t, LastStore* last) -> std::shared_ptr<const TextStoreSnapshot> {
     if (targets[t].repo->settings().index_folder.empty()) return nullptr;
     const std::string& folder = TextStoreFolderOf(*targets[t].repo);
-    if (last->folder && *last->folder == folder) return last->snapshot;
+    if (last->folder && (last->folder == &folder || *last->folder == folder)) {
+      return last->snapshot;
+    }
     std::lock_guard<std::mutex> lock(stores_mu);
     auto it = stores.find(folder);
     if (it == stores.end()) it = stores.emplace(folder, CurrentTextStore(folder)).first;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -35,8 +36,8 @@ struct KnownPath {
 
 // `path` at `repo`'s default branch as kept, when its refs have not moved since (as of the
 // last RefsWatch::Shared().Catch(), for a repository whose refs are watched); else nullopt.
-std::optional<KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
-                                      const RepoPath& path);
+std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
+                                              const RepoPath& path);
 
 // Keeps what a search resolved: where the refs are, the watch's ticket (null where they cannot
 // be watched) and their stamp, both taken before reading them, the default branch, and `path`
@@ -46,6 +47,13 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
                  const ReadPoint& at, const RepoPath& path, const Result<Node>& node);
 
 // How kept answers were checked since the server started (tests): by the watch, or by a stamp.
+// What a repository keeps (ServedRepo::known_default_slot): only known_default.cc reads it.
+struct KnownDefaultEntry;
+struct KnownDefaultSlot {
+  std::mutex mu;
+  std::shared_ptr<const KnownDefaultEntry> kept;
+};
+
 struct KnownDefaultUse {
   uint64_t watched = 0;
   uint64_t stamped = 0;

@@ -10,9 +10,15 @@
 #include <set>
 #include <sstream>
 
+#include "core/served/known_default.h"
 #include "core/util/text.h"
 
 namespace rr {
+
+ServedRepo::ServedRepo(RepoSettings s)
+    : settings_(std::move(s)),
+      handles_(settings_.path),
+      known_default_slot_(std::make_shared<KnownDefaultSlot>()) {}
 namespace {
 
 // How many tree entries one visibility check may look at before it gives up (a tree whose

@@ -36,6 +36,7 @@ namespace rr {
 class ServedRepo;
 class GuidanceCache;
 class TextIndexSlot;
+struct KnownDefaultSlot;
 
 struct RepoSettings {
   std::string name;
@@ -96,7 +97,7 @@ struct BlameResult;
 
 class ServedRepo {
  public:
-  explicit ServedRepo(RepoSettings s) : settings_(std::move(s)), handles_(settings_.path) {}
+  explicit ServedRepo(RepoSettings s);
 
   const std::string& name() const { return settings_.name; }
   const std::string& description() const { return settings_.description; }
@@ -148,6 +149,10 @@ class ServedRepo {
   // that a search over many repositories finds each one's without a look-up by file name:
   // made on first use. Thread-safe.
   TextIndexSlot& text_index_slot() const;
+  // Where core/served/known_default.cc keeps the default branch a search last resolved here, so
+  // that a search over many repositories finds it without a table's look-up or lock. Made with
+  // the repository. Thread-safe.
+  KnownDefaultSlot& known_default_slot() const { return *known_default_slot_; }
 
  private:
   // A graph as last opened, and what its files looked like then (FilesDigest).
@@ -216,6 +221,7 @@ class ServedRepo {
   mutable std::shared_ptr<GuidanceCache> guidance_cache_;  // see guidance_cache()
   mutable std::once_flag text_index_once_;
   mutable std::shared_ptr<TextIndexSlot> text_index_slot_;  // see text_index_slot()
+  std::shared_ptr<KnownDefaultSlot> known_default_slot_;    // see known_default_slot()
   mutable EntryCache entry_cache_;
 };
 

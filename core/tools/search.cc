@@ -80,7 +80,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     };
     // Where its default branch was last found, while its refs have not moved (a few stat
     // calls): the repository is not opened. Else it is opened and resolved, and that kept.
-    std::optional<KnownPath> known = KnownDefault(repos[i], path);
+    std::shared_ptr<const KnownPath> known = KnownDefault(repos[i], path);
     if (!known) {
       auto reader = repos[i]->Open();
       if (!reader) {
@@ -100,13 +100,14 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       auto node = reader->Find(*at, path, ctx.stop);
       if (!node && cut_short()) break;
       KeepDefault(repos[i], place, std::move(watched), before, *at, path, node);
-      known.emplace();
-      known->at = at.take();
+      auto resolved = std::make_shared<KnownPath>();
+      resolved->at = at.take();
       if (node) {
-        known->node = node.take();
+        resolved->node = node.take();
       } else {
-        known->error = node.error();
+        resolved->error = node.error();
       }
+      known = std::move(resolved);
     }
     if (!known->node) {
       // Not there in this repository (or outside what it serves): nothing to search in it.
@@ -119,7 +120,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       continue;
     }
     target_of[i] = targets.size();
-    targets.push_back(SearchTarget{repos[i].get(), std::move(known->at), std::move(*known->node)});
+    targets.push_back(SearchTarget{repos[i].get(), known->at, *known->node});
   }
 
   SearchOptions options;
