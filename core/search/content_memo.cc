@@ -24,9 +24,16 @@ bool ContentMemo::Claimed(const std::string& key) const {
   return kept_.count(key) != 0;
 }
 
+size_t ContentMemo::EntryCost(const std::string& key) {
+  return key.size() + sizeof(Entry) + 64;  // the key twice over, a node, a bucket: roughly
+}
+
 bool ContentMemo::Claim(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  return kept_.emplace(key, Entry{}).second;
+  if (kept_.count(key) || bytes_ + EntryCost(key) > kMaxBytes) return false;
+  kept_.emplace(key, Entry{});
+  bytes_ += EntryCost(key);
+  return true;
 }
 
 std::shared_ptr<const ContentMemo::Done> ContentMemo::Take(const std::string& key,
@@ -34,7 +41,14 @@ std::shared_ptr<const ContentMemo::Done> ContentMemo::Take(const std::string& ke
   *mine = false;
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    Entry& e = kept_[key];
+    auto it = kept_.find(key);
+    if (it == kept_.end()) {
+      // Past the bound, nothing more is kept: read by each thread that meets it.
+      if (bytes_ + EntryCost(key) > kMaxBytes) return nullptr;
+      it = kept_.emplace(key, Entry{}).first;
+      bytes_ += EntryCost(key);
+    }
+    Entry& e = it->second;
     switch (e.state) {
       case State::kDone:
         return e.done;
@@ -55,11 +69,17 @@ std::shared_ptr<const ContentMemo::Done> ContentMemo::Take(const std::string& ke
 }
 
 void ContentMemo::Keep(std::string key, bool binary, const FileHits& hits) {
-  size_t cost = key.size() + sizeof(Done) + 64;
+  size_t cost = sizeof(Done);
   for (const auto& l : hits.lines) cost += l.text.size() + sizeof(ShownLine);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Entry& e = kept_[key];
+    auto it = kept_.find(key);
+    if (it == kept_.end()) {
+      if (bytes_ + EntryCost(key) > kMaxBytes) return;
+      it = kept_.emplace(key, Entry{}).first;
+      bytes_ += EntryCost(key);
+    }
+    Entry& e = it->second;
     if (e.state == State::kDone) return;
     if (bytes_ + cost > kMaxBytes) {
       e.state = State::kUnkept;

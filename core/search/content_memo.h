@@ -7,7 +7,7 @@
 // Kept by content id and path (the secret filter reads the path), for one search only. The caller
 // keeps only what the content alone decides -- searched or binary, its matching lines and the
 // filter's veto -- never what depends on the repository (a content it could not read, a detector
-// that failed). At most kMaxBytes of lines are kept; past it, nothing more is.
+// that failed). At most kMaxBytes are kept, entries and lines; past it, nothing more is.
 //
 // Thread safety: every function may be called from any thread.
 #pragma once
@@ -28,6 +28,8 @@ namespace rr {
 
 class ContentMemo {
  public:
+  // What is kept -- every content met, claimed or read, and the lines of those kept -- stays
+  // within this; past it, contents not met yet are read by each thread that meets them.
   static constexpr size_t kMaxBytes = 64 * 1024 * 1024;
 
   struct Done {
@@ -68,6 +70,7 @@ class ContentMemo {
     State state = State::kClaimed;
     std::shared_ptr<const Done> done;
   };
+  static size_t EntryCost(const std::string& key);
   mutable std::mutex mu_;
   std::condition_variable read_;  // a content read (kept, released or not kept)
   std::unordered_map<std::string, Entry> kept_;

@@ -1,0 +1,115 @@
+// ContentMemo (core/search/content_memo.h): a content read once a search however many
+// repositories hold it -- a claimed content is read by one thread while the others wait for what
+// it came to; a thread that kept nothing lets the next read it; and what the memo keeps, entries
+// included, stays within its bound (past it, every thread reads on its own).
+#include "core/search/content_memo.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace rr {
+namespace {
+
+using namespace std::chrono_literals;
+
+FileHits OneMatch() {
+  FileHits h;
+  h.matches = 1;
+  h.lines.push_back(ShownLine{3, true, "the line"});
+  return h;
+}
+
+TEST(ContentMemo, AClaimedContentIsReadOnceAndTheOthersWaitForIt) {
+  ContentMemo memo;
+  const std::string key = "k1";
+  EXPECT_FALSE(memo.Claimed(key));
+  EXPECT_TRUE(memo.Claim(key));
+  EXPECT_FALSE(memo.Claim(key));
+  EXPECT_TRUE(memo.Claimed(key));
+  EXPECT_EQ(memo.Find(key), nullptr);  // claimed, not read
+  bool mine = false;
+  EXPECT_EQ(memo.Take(key, StopToken(), &mine), nullptr);
+  ASSERT_TRUE(mine);  // the first to take it reads it
+  std::atomic<bool> answered{false};
+  std::shared_ptr<const ContentMemo::Done> seen;
+  bool other_mine = true;
+  std::thread other([&] {
+    seen = memo.Take(key, StopToken(), &other_mine);
+    answered = true;
+  });
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(answered.load());  // waits while the first reads
+  memo.Keep(key, false, OneMatch());
+  other.join();
+  EXPECT_FALSE(other_mine);
+  ASSERT_NE(seen, nullptr);
+  EXPECT_EQ(seen->hits.matches, 1u);
+  ASSERT_NE(memo.Find(key), nullptr);
+}
+
+TEST(ContentMemo, AReaderThatKeptNothingLetsTheNextReadIt) {
+  ContentMemo memo;
+  const std::string key = "k2";
+  bool mine = false;
+  memo.Take(key, StopToken(), &mine);
+  ASSERT_TRUE(mine);
+  bool other_mine = false;
+  std::thread other([&] { memo.Take(key, StopToken(), &other_mine); });
+  std::this_thread::sleep_for(50ms);
+  memo.Release(key);  // could not read it there: the waiting thread is to read it
+  other.join();
+  EXPECT_TRUE(other_mine);
+  memo.Keep(key, true, FileHits{});
+  bool third = true;
+  auto done = memo.Take(key, StopToken(), &third);
+  ASSERT_NE(done, nullptr);
+  EXPECT_TRUE(done->binary);
+  EXPECT_FALSE(third);
+}
+
+TEST(ContentMemo, AWaitEndsWithTheStop) {
+  ContentMemo memo;
+  bool mine = false;
+  memo.Take("k3", StopToken(), &mine);
+  ASSERT_TRUE(mine);
+  auto cancelled = std::make_shared<std::atomic<bool>>(false);
+  const StopToken stop(cancelled, std::chrono::hours(1));
+  bool other_mine = true;
+  std::thread other([&] { EXPECT_EQ(memo.Take("k3", stop, &other_mine), nullptr); });
+  std::this_thread::sleep_for(50ms);
+  cancelled->store(true);
+  other.join();  // returns, to read it itself or drop it
+  EXPECT_FALSE(other_mine);
+}
+
+TEST(ContentMemo, WhatItKeepsStaysWithinItsBound) {
+  ContentMemo memo;
+  // Contents met and claimed, each a key of 64 KB: past kMaxBytes none is kept any more, and
+  // each thread reads what it meets itself (never waits for a reader).
+  const size_t each = 64 * 1024;
+  size_t kept = 0;
+  for (size_t i = 0; i < 2 * ContentMemo::kMaxBytes / each; ++i) {
+    std::string key(each, 'x');
+    key += std::to_string(i);
+    bool mine = false;
+    memo.Take(key, StopToken(), &mine);
+    if (!mine) {
+      EXPECT_FALSE(memo.Claimed(key));
+      EXPECT_FALSE(memo.Claim(key));
+      bool again = true;
+      EXPECT_EQ(memo.Take(key, StopToken(), &again), nullptr);  // at once
+      EXPECT_FALSE(again);
+      continue;
+    }
+    ++kept;
+    memo.Keep(key, false, FileHits{});
+  }
+  EXPECT_GT(kept, ContentMemo::kMaxBytes / each / 2);
+  EXPECT_LT(kept, ContentMemo::kMaxBytes / each + 1);
+}
+
+}  // namespace
+}  // namespace rr
