@@ -18,31 +18,20 @@
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
 #include "core/served/known_default.h"
-#include "tests/search/search_kit.h"
+#include "tests/search/indexed_kit.h"
 
 namespace rr::testing::search::indexed_search {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // A repository holding the files below `folder` of this project's source, committed.
 void FromSource(TestRepo& repo, const std::string& folder) {
-  const fs::path root = fs::path(RR_SOURCE_DIR) / folder;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (!e.is_regular_file()) continue;
-    repo.Write(fs::relative(e.path(), root).string(), ReadText(e.path()));
-  }
+  WriteFromSource(repo, folder);
   repo.Commit("from " + folder);
 }
 
-class IndexedSearch : public ::testing::Test {
+class IndexedSearch : public IndexedOrganisation {
  protected:
   void SetUp() override {
     const std::vector<std::pair<std::string, std::string>> sources = {
@@ -76,36 +65,16 @@ class IndexedSearch : public ::testing::Test {
     partial.exclude = {"private/**"};
     config_.repos.push_back(partial);
 
-    config_.source = "test";
-    scan_config_ = config_;
-    config_.cache_folder = tmp_ / "cache";
-    fs::create_directories(config_.cache_folder);
-    auto catalog = BuildCatalog(config_);
-    ASSERT_TRUE(catalog) << catalog.error();
-    catalog_ = catalog.take();
+    Serve();
     for (const auto& repo : catalog_->all()) {
       auto built = BuildTextIndex(*repo, StopToken());
       ASSERT_TRUE(built) << repo->name() << ": " << built.error();
       EXPECT_TRUE(built->built);
     }
-    indexed_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, config_);
-    scan_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, scan_config_);
-  }
-
-  // The same call with the index and reading every file: the same answer. Returns it.
-  std::string Same(const std::string& tool, const std::string& args) {
-    const auto with = indexed_->Call(tool, args);
-    const auto without = scan_->Call(tool, args);
-    EXPECT_EQ(with.is_error, without.is_error) << args;
-    EXPECT_EQ(with.text, without.text) << tool << " " << args;
-    return with.text;
   }
 
   std::string StoreFolder() { return TextStoreFolder(Repo("util").settings().index_folder); }
-  std::string ListsFolder() {
-    const std::string& f = Repo("util").settings().index_folder;
-    return f.substr(0, f.rfind('/'));
-  }
+  std::string ListsFolder() { return ListsFolderOf("util"); }
   std::vector<fs::path> Shards() {
     std::vector<fs::path> out;
     for (const auto& e : fs::directory_iterator(StoreFolder())) {
@@ -113,19 +82,6 @@ class IndexedSearch : public ::testing::Test {
     }
     return out;
   }
-
-  const ServedRepo& Repo(const std::string& name) {
-    for (const auto& r : catalog_->all()) {
-      if (r->name() == name) return *r;
-    }
-    throw std::runtime_error("no repository " + name);
-  }
-
-  TempDir tmp_;
-  std::vector<std::unique_ptr<TestRepo>> repos_;
-  Config config_, scan_config_;
-  std::shared_ptr<const Catalog> catalog_;
-  std::unique_ptr<ToolHarness> indexed_, scan_;
 };
 
 const std::vector<std::string> kSearches = {
@@ -204,7 +160,7 @@ TEST_F(IndexedSearch, ARepositoryWithoutCandidatesIsToldSoWithoutReadingItsList)
 TEST_F(IndexedSearch, ContentsSeveralRepositoriesHoldAreAnsweredAsEachOnesOwn) {
   TestRepo& util = *repos_[0];
   TestRepo& fork = *repos_[8];
-  const std::string stop = ReadText(fs::path(fork.path()) / "stop.h");
+  const std::string stop = ReadFileBytes(fs::path(fork.path()) / "stop.h");
   fork.Write("stop.h", stop + "// memotoken StopToken changed in the fork\n");
   fork.Write("copied/stop_copy.h", stop);
   fork.Commit("changed and copied");
@@ -224,7 +180,8 @@ TEST_F(IndexedSearch, ContentsSeveralRepositoriesHoldAreAnsweredAsEachOnesOwn) {
 TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
   TestRepo& git = *repos_[1];
   git.Write("fresh.txt", "freshtoken-4242 arrived after the index\n");
-  git.Write("tree_diff.h", ReadText(fs::path(git.path()) / "tree_diff.h") + "// orgtoken-09700\n");
+  git.Write("tree_diff.h",
+            ReadFileBytes(fs::path(git.path()) / "tree_diff.h") + "// orgtoken-09700\n");
   git.Commit("after indexing");
   const TextIndexUse before = CurrentTextIndexUse();
   const std::string fresh = Same("search", R"({"pattern":"freshtoken-4242"})");
@@ -350,7 +307,7 @@ TEST_F(IndexedSearch, AnIndexDamagedOnDiskIsNotUsedAndTheAnswerIsTheSame) {
   // Used by a search first, then cut in place: the list kept open is not read again (its pages
   // past the cut are gone), the file is checked anew and refused.
   Same("search", R"({"pattern":"orgtoken-09700"})");
-  std::string bytes = ReadText(file);
+  std::string bytes = ReadFileBytes(file);
   bytes.resize(bytes.size() / 2);
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
   const std::string token = Same("search", R"({"pattern":"orgtoken-09700"})");
@@ -403,7 +360,7 @@ TEST_F(IndexedSearch, ADamagedShardIsNotUsedItsContentsAreReadThenIndexedAgain) 
   const auto shards = Shards();
   ASSERT_FALSE(shards.empty());
   for (const auto& shard : shards) {
-    std::string bytes = ReadText(shard);
+    std::string bytes = ReadFileBytes(shard);
     bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x21);
     const fs::path temp = shard.string() + ".new";
     std::ofstream(temp, std::ios::binary | std::ios::trunc) << bytes;

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +17,24 @@
 #include "tests/testkit/tool_harness.h"
 
 namespace rr::testing::search {
+
+// A file's bytes.
+inline std::string ReadFileBytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Writes the files below `folder` of this project's source into `repo`'s work tree (not
+// committed): an organisation of real code for the index's tests.
+inline void WriteFromSource(TestRepo& repo, const std::string& folder) {
+  const std::filesystem::path root = std::filesystem::path(RR_SOURCE_DIR) / folder;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    repo.Write(std::filesystem::relative(e.path(), root).string(), ReadFileBytes(e.path()));
+  }
+}
 
 // Per file, in order: its lines as "12:text" (a match) or "11-text" (context).
 using Hits = std::vector<std::pair<std::string, std::vector<std::string>>>;

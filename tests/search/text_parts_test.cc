@@ -15,27 +15,12 @@
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
-#include "tests/search/search_kit.h"
+#include "tests/search/indexed_kit.h"
 
 namespace rr::testing::search::text_parts {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void FromSource(TestRepo& repo, const std::string& folder) {
-  const fs::path root = fs::path(RR_SOURCE_DIR) / folder;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (!e.is_regular_file()) continue;
-    repo.Write(fs::relative(e.path(), root).string(), ReadText(e.path()));
-  }
-}
 
 std::vector<std::string> PartFiles(const std::string& store) {
   std::vector<std::string> out;
@@ -47,12 +32,12 @@ std::vector<std::string> PartFiles(const std::string& store) {
   return out;
 }
 
-class TextParts : public ::testing::Test {
+class TextParts : public IndexedOrganisation {
  protected:
   void SetUp() override {
     for (const char* name : {"core", "core-copy", "core-fork"}) {
       repos_.push_back(std::make_unique<TestRepo>(tmp_ / name));
-      FromSource(*repos_.back(), "core");
+      WriteFromSource(*repos_.back(), "core");
       repos_.back()->Write("README.md", "the template's readme: parttoken-7\n");
       repos_.back()->Commit("from core");
       config_.repos.push_back(Served(name, repos_.back()->path()));
@@ -62,42 +47,18 @@ class TextParts : public ::testing::Test {
     repos_[1]->Write("ORG_TOKEN.txt", "orgtoken-00001\n");
     repos_[1]->Commit("its own");
     repos_[2]->Write("tools/fork_only.cc", "// forktoken-42 in the fork's tools\n");
-    repos_[2]->Write("util/text.h", ReadText(fs::path(RR_SOURCE_DIR) / "core/util/text.h") +
+    repos_[2]->Write("util/text.h", ReadFileBytes(fs::path(RR_SOURCE_DIR) / "core/util/text.h") +
                                         "// forktoken-42 in the fork's util\n");
     repos_[2]->Commit("the fork's change");
-    config_.source = "test";
-    scan_config_ = config_;
-    config_.cache_folder = tmp_ / "cache";
-    fs::create_directories(config_.cache_folder);
-    auto catalog = BuildCatalog(config_);
-    ASSERT_TRUE(catalog) << catalog.error();
-    catalog_ = catalog.take();
-    indexed_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, config_);
-    scan_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, scan_config_);
+    Serve();
   }
 
-  const ServedRepo& Repo(const std::string& name) {
-    for (const auto& r : catalog_->all()) {
-      if (r->name() == name) return *r;
-    }
-    throw std::runtime_error("no repository " + name);
-  }
   std::string Store() { return TextStoreFolder(Repo("core").settings().index_folder); }
-  std::string ListsFolder() {
-    const std::string& f = Repo("core").settings().index_folder;
-    return f.substr(0, f.rfind('/'));
-  }
+  std::string ListsFolder() { return ListsFolderOf("core"); }
   TextIndexBuild Build(const std::string& name) {
     auto built = BuildTextIndex(Repo(name), StopToken());
     EXPECT_TRUE(built) << name << ": " << built.error();
     return built ? *built : TextIndexBuild{};
-  }
-  std::string Same(const std::string& tool, const std::string& args) {
-    const auto with = indexed_->Call(tool, args);
-    const auto without = scan_->Call(tool, args);
-    EXPECT_EQ(with.is_error, without.is_error) << args;
-    EXPECT_EQ(with.text, without.text) << tool << " " << args;
-    return with.text;
   }
   // Every search the same as reading every file; the indexes used where `used`.
   void SameOnEverySearch(bool used = true) {
@@ -118,12 +79,6 @@ class TextParts : public ::testing::Test {
       EXPECT_EQ(after.targets, before.targets);
     }
   }
-
-  TempDir tmp_;
-  std::vector<std::unique_ptr<TestRepo>> repos_;
-  Config config_, scan_config_;
-  std::shared_ptr<const Catalog> catalog_;
-  std::unique_ptr<ToolHarness> indexed_, scan_;
 };
 
 TEST_F(TextParts, ACopyNamesTheTemplatesPartsAndReadsNothing) {

@@ -1,0 +1,64 @@
+// Shared by the text index's search tests: an organisation served twice, with the text index
+// (a cache folder) and without it (every file read), to compare their answers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/app/wiring.h"
+#include "core/index/repo_text_index.h"
+#include "tests/search/search_kit.h"
+
+namespace rr::testing::search {
+
+class IndexedOrganisation : public ::testing::Test {
+ protected:
+  // Serves config_'s repositories (source "test"): scan_ reads every file, indexed_ keeps its
+  // text index in a cache folder of its own (nothing is indexed yet).
+  void Serve() {
+    config_.source = "test";
+    scan_config_ = config_;
+    config_.cache_folder = tmp_ / "cache";
+    std::filesystem::create_directories(config_.cache_folder);
+    auto catalog = BuildCatalog(config_);
+    ASSERT_TRUE(catalog) << catalog.error();
+    catalog_ = catalog.take();
+    indexed_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, config_);
+    scan_ = std::make_unique<ToolHarness>(ToolHarness::FromConfig{}, scan_config_);
+  }
+
+  const ServedRepo& Repo(const std::string& name) {
+    for (const auto& r : catalog_->all()) {
+      if (r->name() == name) return *r;
+    }
+    throw std::runtime_error("no repository " + name);
+  }
+
+  // The same call with the index and reading every file: the same answer. Returns it.
+  std::string Same(const std::string& tool, const std::string& args) {
+    const auto with = indexed_->Call(tool, args);
+    const auto without = scan_->Call(tool, args);
+    EXPECT_EQ(with.is_error, without.is_error) << args;
+    EXPECT_EQ(with.text, without.text) << tool << " " << args;
+    return with.text;
+  }
+
+  // The folder holding every repository's index folder (where the store's lists are).
+  std::string ListsFolderOf(const std::string& name) {
+    const std::string& f = Repo(name).settings().index_folder;
+    return f.substr(0, f.rfind('/'));
+  }
+
+  TempDir tmp_;
+  std::vector<std::unique_ptr<TestRepo>> repos_;
+  Config config_, scan_config_;
+  std::shared_ptr<const Catalog> catalog_;
+  std::unique_ptr<ToolHarness> indexed_, scan_;
+};
+
+}  // namespace rr::testing::search
