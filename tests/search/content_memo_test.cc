@@ -10,7 +10,7 @@
 #include <chrono>
 #include <thread>
 
-namespace rr {
+namespace rr::testing::search::content_memo {
 namespace {
 
 using namespace std::chrono_literals;
@@ -112,4 +112,4 @@ TEST(ContentMemo, WhatItKeepsStaysWithinItsBound) {
 }
 
 }  // namespace
-}  // namespace rr
+}  // namespace rr::testing::search::content_memo
