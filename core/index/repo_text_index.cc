@@ -323,8 +323,7 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
   // A part in the store that can be named as it is: its paths, else null.
   auto usable = [&](const git_oid& id, uint64_t key) -> std::shared_ptr<const IndexFile> {
     auto part = IndexFile::Open(TextPartFile(store_folder, key));
-    if (!part || git_oid_equal(&(*part)->commit(), &id) == 0 || (*part)->policy() != policy ||
-        (*part)->parts() != 0 || (*part)->unread_paths() != 0) {
+    if (!part || !TextPartAgrees(**part, id, policy, 0) || (*part)->unread_paths() != 0) {
       return nullptr;
     }
     return part.take();

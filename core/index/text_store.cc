@@ -369,6 +369,11 @@ std::string TextPartFile(const std::string& folder, uint64_t key) {
   return folder + name;
 }
 
+bool TextPartAgrees(const IndexFile& part, const git_oid& id, uint64_t policy, size_t paths) {
+  return git_oid_equal(&part.commit(), &id) != 0 && part.policy() == policy &&
+         part.paths() >= paths && part.parts() == 0;
+}
+
 namespace {
 
 // The parts found in a store, by file: the last made over some snapshot, and how its file
@@ -411,9 +416,7 @@ Result<std::shared_ptr<const TextList>> PartOver(
     auto opened = IndexFile::Open(file);
     if (!opened)
       return Error{"its part " + file.substr(file.rfind('/') + 1) + ": " + opened.error()};
-    const IndexFile& part = **opened;
-    if (git_oid_equal(&part.commit(), &e.tree) == 0 || part.policy() != policy ||
-        part.paths() < e.first + e.paths || part.parts() != 0) {
+    if (!TextPartAgrees(**opened, e.tree, policy, e.first + e.paths)) {
       return Error{"its part " + file.substr(file.rfind('/') + 1) +
                    " does not hold the folder the list names"};
     }

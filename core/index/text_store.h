@@ -199,6 +199,9 @@ class TextIndex {
 
 // Where the part `key` is kept in the store at `folder`.
 std::string TextPartFile(const std::string& folder, uint64_t key);
+// Whether `part` (a part's file, opened) is the one a list of policy digest `policy` names with
+// id `id`, and holds at least `paths` paths.
+bool TextPartAgrees(const IndexFile& part, const git_oid& id, uint64_t policy, size_t paths);
 
 // Writes `writer`'s blobs as a new shard of the store at `folder` (made, 0700, when missing);
 // returns the shard's size in bytes. The caller holds the store's lock.

@@ -13,15 +13,12 @@ std::string ContentMemo::Key(const git_oid& oid, std::string_view path) {
   return key;
 }
 
-std::shared_ptr<const ContentMemo::Done> ContentMemo::Find(const std::string& key) const {
+std::shared_ptr<const ContentMemo::Done> ContentMemo::Find(const std::string& key,
+                                                           bool* claimed) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = kept_.find(key);
+  if (claimed) *claimed = it != kept_.end();
   return it == kept_.end() ? nullptr : it->second.done;
-}
-
-bool ContentMemo::Claimed(const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return kept_.count(key) != 0;
 }
 
 size_t ContentMemo::EntryCost(const std::string& key) {

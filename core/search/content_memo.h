@@ -41,16 +41,15 @@ class ContentMemo {
   static std::string Key(const Node& node);
   // The key of content `oid` under `path`.
   static std::string Key(const git_oid& oid, std::string_view path);
-  // What the content came to, when kept; null else.
-  std::shared_ptr<const Done> Find(const std::string& key) const;
+  // What the content came to, when kept; null else. *claimed (when given): whether it was
+  // claimed, is being read or was kept, in the same look-up.
+  std::shared_ptr<const Done> Find(const std::string& key, bool* claimed = nullptr) const;
 
   // A file on its way to a searching thread. The first walker to hand on a content under a path
   // (found again in its repository's tree) claims it; a walker finding it claimed hands its own
   // copy on without opening its repository (the list trusted for where the content is, as for
   // a content already read), and the searching thread that takes a copy waits while another
   // reads the content rather than reading it again.
-  // True when `key` was claimed, is being read or was kept.
-  bool Claimed(const std::string& key) const;
   // Claims `key`; false when it already was.
   bool Claim(const std::string& key);
   // For a searching thread about to read a file: what the content came to, when kept; while

@@ -781,11 +781,12 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             auto path = RepoPath::Parse(e.path);
             std::shared_ptr<const ContentMemo::Done> done;
             std::string key;
+            bool claimed = false;
             if (path && memo_listed) {
               key = ContentMemo::Key(index->Oid(e.blob), e.path);
-              done = memo.Find(key);
+              done = memo.Find(key, &claimed);
             }
-            if (done || (!key.empty() && memo.Claimed(key))) {
+            if (claimed) {
               // Already read under this path in another repository of this search (answered
               // from the memo), or on its way to be: the list trusted for where the content is
               // as it is trusted for what cannot match. The repository is neither opened nor its
