@@ -531,20 +531,23 @@ void CompactTextStores(const Catalog& catalog, const StopToken& stop) {
 }
 
 namespace {
-std::atomic<uint64_t> used_targets{0}, used_passed{0}, used_other{0}, used_unopened{0};
+std::atomic<uint64_t> used_targets{0}, used_passed{0}, used_other{0}, used_unopened{0},
+    used_added_up{0};
 }  // namespace
 
-void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unopened) {
+void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unopened,
+                       uint64_t files_added_up) {
   used_targets.fetch_add(1, std::memory_order_relaxed);
   used_passed.fetch_add(files_passed_over, std::memory_order_relaxed);
+  if (files_added_up) used_added_up.fetch_add(files_added_up, std::memory_order_relaxed);
   if (other_commit) used_other.fetch_add(1, std::memory_order_relaxed);
   if (unopened) used_unopened.fetch_add(1, std::memory_order_relaxed);
 }
 
 TextIndexUse CurrentTextIndexUse() {
   return {used_targets.load(std::memory_order_relaxed), used_passed.load(std::memory_order_relaxed),
-          used_other.load(std::memory_order_relaxed),
-          used_unopened.load(std::memory_order_relaxed)};
+          used_other.load(std::memory_order_relaxed), used_unopened.load(std::memory_order_relaxed),
+          used_added_up.load(std::memory_order_relaxed)};
 }
 
 TextIndexStats CurrentTextIndexStats() {

@@ -120,15 +120,18 @@ void CompactTextStores(const Catalog& catalog, const StopToken& stop);
 // repositories (search targets) answered with one, and the files it told them not to read; of
 // those targets, the ones at another commit than their index's (a branch moved since it was
 // built, or grep at another ref: the files changed since were read), and the ones the index
-// answered without the repository being opened (no file of it could match).
+// answered without the repository being opened (no file of it could match); and the files a
+// search counted from what the same files of a part came to in another repository of it,
+// without looking at them one by one (core/search/text_search.cc, PartTally).
 struct TextIndexUse {
   uint64_t targets = 0;
   uint64_t files_passed_over = 0;
   uint64_t other_commit = 0;
   uint64_t unopened = 0;
+  uint64_t files_added_up = 0;
 };
-void CountTextIndexUse(uint64_t files_passed_over, bool other_commit = false,
-                       bool unopened = false);
+void CountTextIndexUse(uint64_t files_passed_over, bool other_commit = false, bool unopened = false,
+                       uint64_t files_added_up = 0);
 TextIndexUse CurrentTextIndexUse();
 
 class TextIndexer final : public PeriodicService {

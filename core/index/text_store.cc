@@ -577,16 +577,22 @@ bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
   return false;
 }
 
-bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out) const {
+bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out,
+                               const std::vector<bool>* skip) const {
   out->clear();
   if (query.all) {
-    out->resize(paths_);
-    for (size_t i = 0; i < paths_; ++i) (*out)[i] = i;
+    for (size_t r = 0; r < runs_.size(); ++r) {
+      if (skip && (*skip)[r]) continue;
+      const size_t end = runs_[r].begin + RunLength(runs_[r]);
+      for (size_t i = runs_[r].begin; i < end; ++i) out->push_back(i);
+    }
     return true;
   }
   std::shared_ptr<const std::vector<uint32_t>> own;
   std::vector<std::shared_ptr<const std::vector<uint32_t>>> of_part(parts_.size());
-  for (const Run& run : runs_) {
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    if (skip && (*skip)[r]) continue;
+    const Run& run = runs_[r];
     const std::vector<uint32_t>* in = nullptr;
     if (run.part < 0) {
       if (!own && !(own = own_->CandidatePaths(query, /*kept=*/false))) return false;
@@ -605,6 +611,12 @@ bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* o
     }
   }
   return true;
+}
+
+TextIndex::PathRun TextIndex::RunAt(size_t r) const {
+  const Run& run = runs_[r];
+  return PathRun{run.begin, RunLength(run), run.first,
+                 run.part < 0 ? nullptr : &parts_[static_cast<size_t>(run.part)]};
 }
 
 TextIndex::PathEntry TextIndex::Path(size_t i) const {

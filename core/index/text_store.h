@@ -171,9 +171,22 @@ class TextIndex {
   bool MayMatchAny(const TrigramQuery& query) const;
   // The paths (numbers, increasing) whose blob may hold a match of `query`, into *out: what
   // Candidates flags, found without a pass over every path (each part's are found once for all
-  // the indexes naming it). False when a posting list is found damaged.
-  bool CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out) const;
+  // the indexes naming it). False when a posting list is found damaged. `skip`, when given, has
+  // a flag a run (RunAt): the paths of a run flagged are left out.
+  bool CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out,
+                      const std::vector<bool>* skip = nullptr) const;
   PathEntry Path(size_t i) const;
+
+  // The paths in walk order come in runs, each from one list: paths [begin, begin + length) of
+  // this index are the paths of `part` from `first` on (the list's own when `part` is null).
+  // Every index naming a part over the same store has the same part here (one object), so a
+  // run is known by its part, first and length across an organisation's indexes.
+  struct PathRun {
+    size_t begin = 0, length = 0, first = 0;
+    const std::shared_ptr<const TextList>* part = nullptr;
+  };
+  size_t runs() const { return runs_.size(); }
+  PathRun RunAt(size_t r) const;
 
  private:
   TextIndex() = default;

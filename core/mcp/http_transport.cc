@@ -116,6 +116,10 @@ class HttpMetrics {
            "Repositories a search answered from their text index alone, without opening them (no "
            "file could match).",
            use.unopened);
+    Single(o, "rr_text_index_files_added_up_total", "counter",
+           "Files a search counted from what the same files of a shared folder came to in another "
+           "repository of the same search, without looking at them one by one.",
+           use.files_added_up);
     return o.str();
   }
 

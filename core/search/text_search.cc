@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 #include "core/util/heap_trim.h"
 
@@ -570,6 +571,34 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   ContentMemo memo;
   const bool memoised = targets.size() > 1;
 
+  // What the candidates of a run of a part came to (TextIndex::RunAt): the same files (paths
+  // and contents) in every repository naming the part, so the same answers from the memo. Made
+  // by the first walker that finds every one of them answered by the memo (none too costly);
+  // then a repository past the files kept (`cut_from`) adds it up whole, without looking at
+  // its paths: over an organisation of copies, a common word's millions of files are added up
+  // once for each folder shared, not once for each repository.
+  struct PartTally {
+    size_t files = 0;  // candidates, each searched
+    size_t binary = 0, matched_files = 0, matched_lines = 0;
+    bool more = false;
+    void Add(const PartTally& o) {
+      files += o.files;
+      binary += o.binary;
+      matched_files += o.matched_files;
+      matched_lines += o.matched_lines;
+      more = more || o.more;
+    }
+  };
+  struct RunKey {
+    std::shared_ptr<const TextList> part;  // kept alive: the key's identity for the search
+    size_t first = 0, length = 0;
+    bool operator<(const RunKey& o) const {
+      return std::tie(part, first, length) < std::tie(o.part, o.first, o.length);
+    }
+  };
+  std::mutex tallies_mu;
+  std::map<RunKey, PartTally> tallies;
+
   // What a file came to, recorded: its target's report, and the file kept when it matches (only
   // the first in walk order while their bytes fit keep_bytes). By the searching threads, and by
   // the walkers for a file the memo already answers (it never goes through the queue).
@@ -662,12 +691,38 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       std::vector<size_t> candidates;
       const bool by_paths = listed_by_index && !none_can_match && target.under.path.str().empty() &&
                             index->missing() == 0;
+      // With the paths: the runs already added up (PartTally) when none of this repository's
+      // files is to be kept (Key{t, 0} past `cut_from`, which only ever moves back).
+      const bool tally_runs = by_paths && memoised && target.repo->settings().fetcher == nullptr;
+      std::vector<bool> skip_run;
+      PartTally skipped;
+      if (tally_runs && index->parts() > 0) {
+        bool past_cut = false;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          past_cut = !(Key{t, 0} < cut_from);
+        }
+        if (past_cut) {
+          skip_run.assign(index->runs(), false);
+          std::lock_guard<std::mutex> lock(tallies_mu);
+          for (size_t r = 0; r < index->runs(); ++r) {
+            const TextIndex::PathRun run = index->RunAt(r);
+            if (!run.part) continue;
+            auto it = tallies.find(RunKey{*run.part, run.first, run.length});
+            if (it == tallies.end()) continue;
+            skip_run[r] = true;
+            skipped.Add(it->second);
+          }
+        }
+      }
       if (index && !none_can_match &&
-          !(by_paths ? index->CandidatePaths(query, &candidates)
-                     : index->Candidates(query, &maybe))) {
+          !(by_paths
+                ? index->CandidatePaths(query, &candidates, skip_run.empty() ? nullptr : &skip_run)
+                : index->Candidates(query, &maybe))) {
         index = nullptr;
       }
       size_t passed = 0, passed_binary = 0;
+      PartTally tallied;  // the runs added up whole (PartTally)
       // True when the index tells `blob` cannot match: it is counted as searched.
       auto pass_over = [&](size_t blob) {
         if (blob == SIZE_MAX || maybe[blob]) return false;
@@ -762,13 +817,38 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           const bool memo_listed = memoised && !fetching;
           size_t listed_files = 0;
           if (by_paths && index) {
-            // Every path but the candidates passed over: binary contents are never candidates.
+            // Every path but the candidates (and the runs added up) passed over: binary
+            // contents are never candidates.
             listed_files = index->paths();
-            passed = index->paths() - candidates.size();
-            passed_binary = index->binary_paths();
+            passed = index->paths() - candidates.size() - skipped.files;
+            passed_binary = index->binary_paths() - skipped.binary;
           }
+          // The run of a part being gone through (with the paths, not skipped), and what its
+          // candidates came to while each is answered by the memo.
+          // (A walk cut short stops at a candidate not answered: never a run's tally in part.)
+          size_t run = SIZE_MAX, run_end = 0;
+          bool run_whole = false;
+          PartTally run_tally;
+          auto end_run = [&] {
+            if (!run_whole) return;
+            run_whole = false;
+            const TextIndex::PathRun r = index->RunAt(run);
+            std::lock_guard<std::mutex> lock(tallies_mu);
+            tallies.emplace(RunKey{*r.part, r.first, r.length}, run_tally);
+          };
+          auto enter_run = [&](size_t path) {  // the run holding `path`, past the last one's
+            end_run();
+            while (run_end <= path) {
+              run = run == SIZE_MAX ? 0 : run + 1;
+              const TextIndex::PathRun r = index->RunAt(run);
+              run_end = r.begin + r.length;
+              run_whole = r.part != nullptr;
+            }
+            run_tally = PartTally{};
+          };
           const size_t steps = by_paths ? candidates.size() : index ? index->paths() : 0;
           for (size_t k = 0; k < steps && index; ++k) {
+            if (tally_runs && candidates[k] >= run_end) enter_run(candidates[k]);
             const TextIndex::PathEntry e = index->Path(by_paths ? candidates[k] : k);
             if (!by_paths) {
               if (!under.empty() && (e.path.size() <= under.size() || e.path[under.size()] != '/' ||
@@ -785,6 +865,15 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             if (path && memo_listed) {
               key = ContentMemo::Key(index->Oid(e.blob), e.path);
               done = memo.Find(key, &claimed);
+            }
+            if (claimed && done && done->hits.costly_lines.empty()) {
+              run_tally.files++;
+              if (done->binary) run_tally.binary++;
+              if (done->hits.matches) run_tally.matched_files++;
+              run_tally.matched_lines += done->hits.matches;
+              run_tally.more = run_tally.more || done->hits.more;
+            } else {
+              run_whole = false;
             }
             if (claimed) {
               // Already read under this path in another repository of this search (answered
@@ -810,6 +899,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             if (!key.empty()) memo.Claim(key);
             to_read.push_back(ToRead{node.take(), nullptr});
           }
+          if (tally_runs && index) end_run();
           if (!error.empty()) {
             // The repository could not be opened to read a file: nothing of it is searched.
             files = passed = passed_binary = 0;
@@ -829,6 +919,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             if (!cut) flush();
             files = listed_files;
             whole = !cut;
+            tallied = skipped;
           }
         }
         if (!cut && (!index || !git_oid_equal(&index->commit(), &target.at.commit.id.oid()))) {
@@ -873,15 +964,20 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         report.listed = whole;
         report.too_deep = too_deep;
         // What the index passed over is searched: no line of it can match.
-        report.searched += passed;
-        report.binary += passed_binary;
-        handled[t] += passed;
+        report.searched += passed + tallied.files;
+        report.binary += passed_binary + tallied.binary;
+        handled[t] += passed + tallied.files;
+        report.matched_files += tallied.matched_files;
+        report.matched_lines += tallied.matched_lines;
+        report.more = report.more || tallied.more;
       }
-      if (passed) {
-        listed.fetch_add(passed);
-        finished.fetch_add(passed);
+      if (passed + tallied.files) {
+        listed.fetch_add(passed + tallied.files);
+        finished.fetch_add(passed + tallied.files);
       }
-      if (index) CountTextIndexUse(passed, !listed_by_index, !opened.has_value());
+      if (index) {
+        CountTextIndexUse(passed, !listed_by_index, !opened.has_value(), tallied.files);
+      }
       walks_left.fetch_sub(1);
     }
     queue.WalkerDone();

@@ -15,6 +15,7 @@
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
+#include "core/search/text_search.h"
 #include "tests/search/indexed_kit.h"
 
 namespace rr::testing::search::text_parts {
@@ -192,6 +193,102 @@ TEST_F(TextParts, PartsNoListNamesAreDropped) {
   compacted = CompactTextStore(Store(), ListsFolder(), StopToken());
   ASSERT_TRUE(compacted);
   EXPECT_EQ(compacted->parts_dropped, 0u);
+}
+
+// Over many copies of one template, the candidates of a part (a shared folder) came to the same
+// in each copy: once every one of them is answered by the memo, a copy past the files the answer
+// keeps adds them up whole (PartTally in core/search/text_search.cc), without a look at its
+// paths. The counts must be those of reading every file, however the threads ran.
+class TextPartsAddedUp : public IndexedOrganisation {
+ protected:
+  static constexpr int kCopies = 16;
+  void SetUp() override {
+    for (int i = 0; i < kCopies; ++i) {
+      const std::string name = "copy-" + std::to_string(i);
+      repos_.push_back(std::make_unique<TestRepo>(tmp_ / name));
+      WriteFromSource(*repos_.back(), "core");
+      repos_.back()->Write("ORG_TOKEN.txt", "orgtoken-" + std::to_string(i) + "\n");
+      repos_.back()->Commit("from core");
+      config_.repos.push_back(Served(name, repos_.back()->path()));
+    }
+    Serve();
+    for (const auto& repo : catalog_->all()) {
+      auto built = BuildTextIndex(*repo, StopToken());
+      ASSERT_TRUE(built) << built.error();
+    }
+  }
+};
+
+// Every repository's default branch as a search target, from `catalog`.
+std::vector<SearchTarget> Targets(const Catalog& catalog) {
+  std::vector<SearchTarget> out;
+  for (const auto& repo : catalog.all()) {
+    auto reader = repo->Open();
+    EXPECT_TRUE(reader) << reader.error();
+    auto at = reader->At(std::nullopt);
+    auto root = reader->Find(*at, RepoPath::Root(), StopToken());
+    EXPECT_TRUE(root);
+    out.push_back(SearchTarget{repo.get(), *at, *root});
+  }
+  return out;
+}
+
+TEST_F(TextPartsAddedUp, CopiesPastTheFilesKeptCountWhatTheFirstCameTo) {
+  auto scan_catalog = BuildCatalog(scan_config_);
+  ASSERT_TRUE(scan_catalog) << scan_catalog.error();
+  const auto indexed = Targets(*catalog_), read_all = Targets(**scan_catalog);
+  SearchOptions options;
+  options.max_per_file = 5;
+  options.keep_bytes = 16 * 1024;  // the first few matching files kept: later copies are past them
+  uint64_t added_up = 0;
+  for (const char* pattern : {"return", "Result", "StopToken"}) {
+    auto p = TextPattern::Make(pattern, false, false, "pattern");
+    ASSERT_TRUE(p) << p.error();
+    for (size_t threads : {1, 2, 4}) {
+      options.threads = threads;
+      const TextIndexUse before = CurrentTextIndexUse();
+      const SearchResult with = SearchText(indexed, *p, nullptr, options, StopToken());
+      added_up += CurrentTextIndexUse().files_added_up - before.files_added_up;
+      const SearchResult without = SearchText(read_all, *p, nullptr, options, StopToken());
+      ASSERT_EQ(with.targets.size(), without.targets.size());
+      size_t matched = 0;
+      for (size_t t = 0; t < with.targets.size(); ++t) {
+        const TargetReport &a = with.targets[t], &b = without.targets[t];
+        const std::string where = std::string(pattern) + " in copy " + std::to_string(t) +
+                                  " with " + std::to_string(threads) + " threads";
+        EXPECT_EQ(a.files, b.files) << where;
+        EXPECT_EQ(a.searched, b.searched) << where;
+        EXPECT_EQ(a.binary, b.binary) << where;
+        EXPECT_EQ(a.matched_files, b.matched_files) << where;
+        EXPECT_EQ(a.matched_lines, b.matched_lines) << where;
+        EXPECT_EQ(a.more, b.more) << where;
+        EXPECT_FALSE(a.partial) << where;
+        matched += a.matched_files;
+      }
+      EXPECT_GT(matched, 16u * 10u) << pattern;
+      EXPECT_EQ(with.unkept, without.unkept) << pattern;
+      ASSERT_EQ(with.files.size(), without.files.size()) << pattern;
+      EXPECT_LT(with.files.size(), 100u) << pattern;
+      for (size_t f = 0; f < with.files.size(); ++f) {
+        EXPECT_EQ(with.files[f].target, without.files[f].target);
+        EXPECT_EQ(with.files[f].node.path.str(), without.files[f].node.path.str());
+        EXPECT_EQ(with.files[f].lines.size(), without.files[f].lines.size());
+      }
+    }
+  }
+  // Most copies' files in shared folders were added up, not looked at one by one.
+  EXPECT_GT(added_up, 1000u);
+  // And through the tool, as an agent asks (the files it keeps then fill within a few copies):
+  // the answer is the one reading every file gives, a fork's own file in a shared folder too
+  // (that folder is another part for it, looked at).
+  repos_[3]->Write("util/own.h", "// return of the fork\n");
+  repos_[3]->Commit("own");
+  ASSERT_TRUE(BuildTextIndex(Repo("copy-3"), StopToken()));
+  for (const char* args : {R"({"pattern":"return"})", R"({"pattern":"return of the fork"})",
+                           R"({"pattern":"std::[a-z_]+\\(","regex":true})",
+                           R"({"pattern":"RESULT","ignore_case":true})"}) {
+    Same("search", args);
+  }
 }
 
 }  // namespace
