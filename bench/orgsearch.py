@@ -314,6 +314,7 @@ def main():
         scan.initialize()
     qs = queries(a.repos)
     rows, all_with, all_without, all_base, same, stopped = [], [], [], [], 0, 0
+    calls_with = []  # (ms, which call of its query, query): the slowest are named
     for kind, args in qs:
         w, wo, b = [], [], []
         texts = []
@@ -324,6 +325,8 @@ def main():
                 s = time.perf_counter_ns()
                 line = client.call("search", args)
                 sink.append((time.perf_counter_ns() - s) / 1e6)
+                if client is indexed:
+                    calls_with.append((sink[-1], len(sink), json.dumps(args)))
                 texts.append(bench.answer_text(line))
         same += all(t == texts[0] for t in texts[:len(clients)])
         stopped += "[partial" in texts[0]
@@ -382,6 +385,8 @@ def main():
     print()
     print("with the index: p50 %.1f ms, p99 %.1f ms" % (percentile(all_with, 50),
                                                        percentile(all_with, 99)))
+    print("slowest calls with the index: " + "; ".join(
+        "%.1f ms (call %d of `%s`)" % c for c in sorted(calls_with, reverse=True)[:3]))
     if all_without:
         print("every file read: p50 %.1f ms, p99 %.1f ms" % (percentile(all_without, 50),
                                                             percentile(all_without, 99)))

@@ -23,7 +23,8 @@ KnownDefaultUse CurrentKnownDefaultUse() {
 }
 
 std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
-                                              const RepoPath& path) {
+                                              const RepoPath& path, bool* watched) {
+  if (watched) *watched = false;
   KnownDefaultSlot& slot = repo->known_default_slot();
   std::shared_ptr<const KnownDefaultEntry> kept;
   {
@@ -36,6 +37,7 @@ std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const Served
   if (kept->watched) {
     checked_by_watch.fetch_add(1, std::memory_order_relaxed);
     if (!RefsWatch::Shared().Unchanged(*kept->watched)) return nullptr;
+    if (watched) *watched = true;
   } else {
     checked_by_stamp.fetch_add(1, std::memory_order_relaxed);
     if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(kept->place))) return nullptr;

@@ -36,8 +36,9 @@ struct KnownPath {
 
 // `path` at `repo`'s default branch as kept, when its refs have not moved since (as of the
 // last RefsWatch::Shared().Catch(), for a repository whose refs are watched); else nullopt.
+// *watched (when given): whether the watch vouched for it (else a stamp did, or none is kept).
 std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
-                                              const RepoPath& path);
+                                              const RepoPath& path, bool* watched = nullptr);
 
 // Keeps what a search resolved: where the refs are, the watch's ticket (null where they cannot
 // be watched) and their stamp, both taken before reading them, the default branch, and `path`

@@ -64,6 +64,10 @@ class RefsWatch {
   void Catch();
   // Nothing reported about the ticket's names since it was taken (as of the last Catch).
   bool Unchanged(const Ticket& ticket) const;
+  // How many Catch calls have read a report of a change (or an overflow) so far. While it is
+  // what it was, every ticket found Unchanged since is unchanged still: what was read under
+  // many tickets can be kept whole, without a look at any of them.
+  uint64_t Reported() const { return reported_.load(); }
 
   // How many folders are watched, and whether watching works at all here (tests, `about`).
   size_t folders() const;
