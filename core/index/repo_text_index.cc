@@ -112,7 +112,8 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
 }  // namespace
 
 std::shared_ptr<const TextIndex> CurrentTextIndex(
-    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store) {
+    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store, bool* vouched) {
+  if (vouched) *vouched = false;
   if (repo.settings().index_folder.empty() || !store) return nullptr;
   // What this repository kept answers while its list is unchanged and the store is the same:
   // no file name made, no table searched.
@@ -121,12 +122,14 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     std::lock_guard<std::mutex> lock(slot.mu);
     if (slot.index && slot.watched && &slot.index->store() == store.get() &&
         RefsWatch::Shared().Unchanged(*slot.watched)) {
+      if (vouched) *vouched = true;
       return slot.serves_as_listed ? slot.index : nullptr;
     }
   }
   std::shared_ptr<const RefsWatch::Ticket> watched;
   auto index = OpenTextIndex(repo, store, &watched);
   if (index && watched) {
+    if (vouched) *vouched = true;
     const bool serves = index->policy() == PolicyDigest(repo.policy());
     std::lock_guard<std::mutex> lock(slot.mu);
     slot.watched = std::move(watched);

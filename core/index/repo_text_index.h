@@ -62,9 +62,12 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(const ServedRepo& repo);
 // The same, with the store as `store` shows it (CurrentTextStore of the repository's
 // TextStoreFolder): a search over many repositories looks at their store once, not once each,
 // and reads the kernel's reports once (RefsWatch::Catch) before asking for each repository's;
-// the overload above reads them itself.
+// the overload above reads them itself. *watched (when given): whether the index answered is
+// vouched for by the watch (its list is watched, RefsWatch::WatchFile): it stays the answer
+// while RefsWatch::Reported() does not move and the store is `store`.
 std::shared_ptr<const TextIndex> CurrentTextIndex(
-    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store);
+    const ServedRepo& repo, const std::shared_ptr<const TextStoreSnapshot>& store,
+    bool* watched = nullptr);
 
 // What a repository keeps of its text index as last opened (ServedRepo::text_index_slot): the
 // index, while the kernel reports no change of its list (the ticket it was opened under) and the

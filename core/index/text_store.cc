@@ -315,16 +315,27 @@ bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) con
 
 bool TextList::MayMatchAny(const TrigramQuery& query) const {
   if (query.all || missing_ > 0 || list_->unread_paths() > 0) return true;
-  // Beyond this many look-ups, Candidates' one pass over the list's blobs costs no more.
-  const size_t most = held_.size() / 4 + 16;
+  // The shards' candidates looked up among the list's blobs when they are fewer; else each of
+  // the list's blobs looked up among the candidates (a flag each): a root folder's few files
+  // against a common identifier's thousands of candidates.
   std::vector<std::shared_ptr<const CandidateSet>> sets;
   size_t lookups = 0;
   for (uint32_t s : used_) {
     auto set = store_->shards[s]->CachedCandidates(query);
     if (!set) return true;
     lookups += set->blobs.size();
-    if (lookups > most) return true;
     sets.push_back(std::move(set));
+  }
+  if (lookups > held_.size()) {
+    const CandidateSet* of_shard[size_t{1} << kShardBits] = {};
+    for (size_t i = 0; i < used_.size(); ++i) {
+      if (used_[i] < std::size(of_shard)) of_shard[used_[i]] = sets[i].get();
+    }
+    for (const uint32_t w : held_) {
+      const CandidateSet* set = of_shard[ShardOf(w)];
+      if (!set || NumberOf(w) >= set->maybe.size() || set->maybe[NumberOf(w)]) return true;
+    }
+    return false;
   }
   for (size_t i = 0; i < used_.size(); ++i) {
     for (const uint32_t b : sets[i]->blobs) {
@@ -457,6 +468,7 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
 Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(size_t)>& kept) {
   const IndexFile& list = own_->file();
   const auto& store = own_->store_ptr();
+  commit_ = own_->commit();
   blobs_ = own_->blobs();
   paths_ = 0;
   missing_ = own_->missing();
@@ -569,10 +581,18 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   return true;
 }
 
-bool TextIndex::MayMatchAny(const TrigramQuery& query) const {
+bool TextIndex::MayMatchAny(const TrigramQuery& query, PartVerdicts* verdicts) const {
   if (own_->MayMatchAny(query)) return true;
   for (const auto& part : parts_) {
-    if (part->MayMatchAny(query)) return true;
+    if (!verdicts) {
+      if (part->MayMatchAny(query)) return true;
+      continue;
+    }
+    auto it = verdicts->find(part.get());
+    if (it == verdicts->end()) {
+      it = verdicts->emplace(part.get(), std::make_pair(part, part->MayMatchAny(query))).first;
+    }
+    if (it->second.second) return true;
   }
   return false;
 }

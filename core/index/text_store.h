@@ -26,6 +26,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/index/text_index.h"
@@ -152,7 +154,9 @@ class TextIndex {
   static Result<std::shared_ptr<const TextIndex>> Make(
       const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store);
 
-  const git_oid& commit() const { return own_->commit(); }
+  // (A copy here: a search over 20,000 indexes compares each one's commit without reaching
+  // into its list.)
+  const git_oid& commit() const { return commit_; }
   uint64_t policy() const { return own_->policy(); }
   size_t blobs() const { return blobs_; }
   size_t paths() const { return paths_; }
@@ -168,7 +172,13 @@ class TextIndex {
   BlobKind Kind(size_t blob) const;
   const git_oid& Oid(size_t blob) const;
   bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
-  bool MayMatchAny(const TrigramQuery& query) const;
+  // What each part (one object for every index naming it) told of one query: asked once a
+  // search of each part, not once for each of the thousands of indexes naming it. The part is
+  // held, so that its address names it for as long as the verdicts are kept.
+  using PartVerdicts =
+      std::unordered_map<const TextList*, std::pair<std::shared_ptr<const TextList>, bool>>;
+  // `verdicts` (when given): the parts' answers to this same query, looked up and added to.
+  bool MayMatchAny(const TrigramQuery& query, PartVerdicts* verdicts = nullptr) const;
   // The paths (numbers, increasing) whose blob may hold a match of `query`, into *out: what
   // Candidates flags, found without a pass over every path (each part's are found once for all
   // the indexes naming it). False when a posting list is found damaged. `skip`, when given, has
@@ -194,6 +204,7 @@ class TextIndex {
   Status Assemble(const std::function<std::shared_ptr<const TextList>(size_t)>& kept);
   // Which list a blob number is in, and its number there.
   const TextList& ListOf(size_t blob, size_t* number) const;
+  git_oid commit_{};
   std::shared_ptr<const TextList> own_;
   std::vector<std::shared_ptr<const TextList>> parts_;
   std::vector<size_t> blob_base_;  // per part: its first blob's number here

@@ -543,6 +543,21 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   // What the kernel reported changing among the text index's lists (CurrentTextIndex): a list
   // written before this search is seen by it.
   RefsWatch::Shared().Catch();
+  const uint64_t reported = RefsWatch::Shared().Reported();
+  // Each target's index: as an earlier search over the same targets found it, while nothing was
+  // reported since and the stores are as they were; else looked for, and kept for the next
+  // search (result.indexes) when the watch vouched for every one.
+  std::shared_ptr<const TargetIndexes> kept_indexes = options.indexes;
+  if (kept_indexes) {
+    bool holds = kept_indexes->reported == reported && kept_indexes->of.size() == targets.size();
+    for (size_t s = 0; holds && s < kept_indexes->stores.size(); ++s) {
+      holds = CurrentTextStore(kept_indexes->stores[s]->folder) == kept_indexes->stores[s];
+    }
+    if (!holds) kept_indexes = nullptr;
+  }
+  const bool making_indexes = !kept_indexes && !query.all;
+  std::vector<std::shared_ptr<const TextIndex>> found_indexes(making_indexes ? targets.size() : 0);
+  std::atomic<bool> all_vouched{making_indexes};
   // The text index's store of each target, looked at once a search (most organisations keep
   // one store for every repository), not once a repository.
   // Each walker remembers the last store it asked for (`last`): over an organisation the next
@@ -667,23 +682,31 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
     LastStore last_store;
+    TextIndex::PartVerdicts verdicts;  // what each part told of the query (MayMatchAny)
     for (size_t t; (t = next_target.fetch_add(1)) < targets.size();) {
       const SearchTarget& target = targets[t];
       size_t files = 0, too_deep = 0;
       bool whole = false;
       std::string error;
       // The repository's index, and which of its blobs may match; files passed over by it.
-      std::shared_ptr<const TextIndex> index =
-          query.all || target.under.kind != EntryKind::kFolder
-              ? nullptr
-              : CurrentTextIndex(*target.repo, store_of(t, &last_store));
+      std::shared_ptr<const TextIndex> index;
+      if (!query.all && target.under.kind == EntryKind::kFolder) {
+        if (kept_indexes) {
+          index = kept_indexes->of[t];
+        } else {
+          bool vouched = false;
+          index = CurrentTextIndex(*target.repo, store_of(t, &last_store), &vouched);
+          if (!vouched) all_vouched.store(false, std::memory_order_relaxed);
+          found_indexes[t] = index;
+        }
+      }
       const bool listed_by_index =
           index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
       // The whole tree at the commit its index lists, and no file of it can match (most
       // repositories of an organisation, for a rare token): every file is counted as searched
       // from the index's counts, and neither the list nor the repository is read.
-      const bool none_can_match =
-          listed_by_index && target.under.path.str().empty() && !index->MayMatchAny(query);
+      const bool none_can_match = listed_by_index && target.under.path.str().empty() &&
+                                  !index->MayMatchAny(query, &verdicts);
       // Which files may match: at the commit the list names, over the whole tree, with every
       // content found in the store, the paths themselves (each part's found once a search for
       // every repository naming it); else a flag a blob, for the paths and the tree's files.
@@ -1101,6 +1124,13 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   result.unkept = matched - result.files.size();
   for (auto& [key, c] : costly) result.too_costly.push_back(std::move(c));
   result.filter_failure = failures.First();
+  if (making_indexes && all_vouched.load() && !stop.stopped()) {
+    auto made = std::make_shared<TargetIndexes>();
+    made->reported = reported;
+    for (auto& [folder, store] : stores) made->stores.push_back(store);
+    made->of = std::move(found_indexes);
+    result.indexes = std::move(made);
+  }
   if (result.stopped && stop.stopped()) result.why = stop.Why();
   return result;
 }

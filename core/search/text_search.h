@@ -136,6 +136,19 @@ struct SearchTarget {
   Node under;  // a folder, or one file
 };
 
+class TextIndex;
+struct TextStoreSnapshot;
+
+// Each target's text index as a search found it (CurrentTextIndex), for the next search over
+// the same targets (SearchOptions::indexes), kept by the caller with them: each target's index
+// still while RefsWatch::Reported() is `reported` (every list was vouched for by the watch: a
+// list written since is reported) and each store is what CurrentTextStore shows of its folder.
+struct TargetIndexes {
+  uint64_t reported = 0;
+  std::vector<std::shared_ptr<const TextStoreSnapshot>> stores;
+  std::vector<std::shared_ptr<const TextIndex>> of;  // per target; null: none
+};
+
 struct SearchOptions {
   size_t max_per_file = 100;
   size_t context = 0;
@@ -158,6 +171,10 @@ struct SearchOptions {
   static constexpr size_t kReadersPerThread = 4;
   // Paths of unreadable files a target names (TargetReport::unreadable_first).
   static constexpr size_t kNamedUnreadable = 3;
+  // What an earlier search over the same targets found of their text indexes (its
+  // SearchResult::indexes): used while it holds, so that 20,000 repositories' indexes are not
+  // each looked for again; null: each is looked for.
+  std::shared_ptr<const TargetIndexes> indexes;
 };
 
 struct TargetReport {
@@ -191,6 +208,9 @@ struct SearchResult {
   std::vector<FileHits> too_costly;
   // The first failure of the secret filter on a file (ScanResult::failure), "" for none.
   std::string filter_failure;
+  // Each target's text index as found, when every one was vouched for by the watch (for the
+  // next search over the same targets: SearchOptions::indexes); else null.
+  std::shared_ptr<const TargetIndexes> indexes;
 };
 
 // The threads a search uses by default: the machine's cores, at most 8.

@@ -31,6 +31,9 @@ struct SearchTargets {
   RepoPath path = RepoPath::Root();
   std::vector<std::weak_ptr<const ServedRepo>> repos;
   uint64_t reported = 0;
+  // Their text indexes as the last search over them found them (SearchResult::indexes), under
+  // kept_targets_mu.
+  mutable std::shared_ptr<const TargetIndexes> indexes;
 };
 
 // The last search's targets, kept while the watch reports no change: over 20,000 repositories,
@@ -204,6 +207,10 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
 
   SearchOptions options;
   options.max_per_file = kMaxPerFile;
+  {
+    std::lock_guard<std::mutex> lock(kept_targets_mu);
+    options.indexes = planned.indexes;
+  }
   // Over several repositories, each gets at most a third of the call's time, so that one huge
   // repository cannot keep the others from being searched.
   if (targets.size() > 1 && ctx.stop.budget().count() > 0) {
@@ -215,7 +222,11 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                  total ? WithCommas(searched) + " of " + WithCommas(*total) + " files searched"
                        : WithCommas(searched) + " files searched (more being listed)");
   };
-  const SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
+  SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
+  if (found.indexes) {
+    std::lock_guard<std::mutex> lock(kept_targets_mu);
+    planned.indexes = std::move(found.indexes);
+  }
   if (!found.filter_failure.empty()) {
     Draft withheld;
     withheld.withheld = found.filter_failure;

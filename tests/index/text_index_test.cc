@@ -361,6 +361,58 @@ TEST(TextIndex, ContentsInShardsPastWhatAPlaceHoldsAreRead) {
   EXPECT_TRUE(index.MayMatchAny(PlanTrigrams("shard 5", false, false)));
 }
 
+// MayMatchAny looks the shards' candidates up among a list's blobs when they are fewer, and the
+// list's blobs up among the candidates when those are more (a root folder's few files against
+// a common word's thousands of candidates): both ways the same answer, false only when none of
+// the list's contents is a candidate.
+TEST(TextIndex, MayMatchAnyIsExactWhicheverSideIsSmaller) {
+  TempDir tmp;
+  const std::string folder = tmp / "text";
+  IndexFileWriter shard;
+  for (int i = 0; i < 200; ++i) {
+    shard.AddBlob(OidOf(1000 + i), BlobKind::kText,
+                  "common word " + std::to_string(i) + (i == 150 ? " rareword-150" : "") + "\n");
+  }
+  ASSERT_TRUE(WriteTextShard(folder, shard));
+  auto store = CurrentTextStore(folder);
+  auto list_of = [&](std::vector<int> contents, const std::string& name) {
+    IndexFileWriter list;
+    for (int i : contents) {
+      list.AddPath("f" + std::to_string(i), list.AddSized(OidOf(1000 + i), BlobKind::kText, 20),
+                   false);
+    }
+    const std::string file = tmp / name;
+    EXPECT_TRUE(list.Write(file, OidOf(9), 0));
+    auto opened = IndexFile::Open(file);
+    EXPECT_TRUE(opened) << opened.error();
+    return std::make_unique<TextList>(*opened, store);
+  };
+  const auto few = list_of({3, 7}, "few.list");
+  const auto holder = list_of({3, 150}, "holder.list");
+  const auto many =
+      list_of({0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18,
+               19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36},
+              "many.list");
+  const TrigramQuery common = PlanTrigrams("common word 1", false, false);   // 111 candidates
+  const TrigramQuery rare = PlanTrigrams("rareword-150", false, false);      // one
+  const TrigramQuery absent = PlanTrigrams("common word 77", false, false);  // one, elsewhere
+  EXPECT_FALSE(few->MayMatchAny(common));    // 3 and 7 are not "common word 1…"
+  EXPECT_TRUE(holder->MayMatchAny(common));  // 150 is
+  EXPECT_TRUE(many->MayMatchAny(common));
+  EXPECT_FALSE(few->MayMatchAny(rare));
+  EXPECT_TRUE(holder->MayMatchAny(rare));
+  EXPECT_FALSE(many->MayMatchAny(rare));
+  EXPECT_FALSE(many->MayMatchAny(absent));
+  // Each as Candidates tells.
+  for (const TextList* l : {few.get(), holder.get(), many.get()}) {
+    for (const TrigramQuery* q : {&common, &rare, &absent}) {
+      std::vector<bool> maybe;
+      ASSERT_TRUE(l->Candidates(*q, &maybe));
+      EXPECT_EQ(l->MayMatchAny(*q), std::find(maybe.begin(), maybe.end(), true) != maybe.end());
+    }
+  }
+}
+
 // A repository's index moved onto a new snapshot of the store -- a shard added (a commit indexed
 // anywhere), a shard gone and its contents in another (merged), contents no shard held then held
 // now -- answers exactly as one made from its list anew.

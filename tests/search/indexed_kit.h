@@ -12,6 +12,7 @@
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
+#include "core/search/text_search.h"
 #include "tests/search/search_kit.h"
 
 namespace rr::testing::search {
@@ -46,6 +47,21 @@ class IndexedOrganisation : public ::testing::Test {
     EXPECT_EQ(with.is_error, without.is_error) << args;
     EXPECT_EQ(with.text, without.text) << tool << " " << args;
     return with.text;
+  }
+
+  // Every repository's default branch (its root) as a search target.
+  static std::vector<SearchTarget> SearchTargetsOf(const Catalog& catalog) {
+    std::vector<SearchTarget> out;
+    for (const auto& repo : catalog.all()) {
+      auto reader = repo->Open();
+      EXPECT_TRUE(reader) << reader.error();
+      if (!reader) continue;
+      auto at = reader->At(std::nullopt);
+      auto root = at ? reader->Find(*at, RepoPath::Root(), StopToken()) : Result<Node>(Error{""});
+      EXPECT_TRUE(root) << repo->name();
+      if (root) out.push_back(SearchTarget{repo.get(), *at, *root});
+    }
+    return out;
   }
 
   // The folder holding every repository's index folder (where the store's lists are).

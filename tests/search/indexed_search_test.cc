@@ -201,6 +201,50 @@ TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
   Same("search", R"({"pattern":"freshtoken-4242"})");
 }
 
+// A search over the same targets as an earlier one takes each target's index as that search
+// found it (SearchOptions::indexes) while nothing is reported and the store is as it was. A
+// shard added to the store (by another server sharing the cache folder, a merge) changes no
+// list, so nothing is reported: the next search looks for every index again, over the store as
+// it is now. A branch moved changes no index: the kept one, of the commit before, still narrows
+// what did not change, and the new commit is searched exactly.
+TEST_F(IndexedSearch, IndexesKeptFromASearchAreUsedOnlyWhileTheyHold) {
+  const std::vector<SearchTarget> targets = SearchTargetsOf(*catalog_);
+  auto pattern = TextPattern::Make("StopToken", false, false, "pattern");
+  ASSERT_TRUE(pattern);
+  SearchOptions options;
+  auto matched = [](const SearchResult& r) {
+    size_t lines = 0;
+    for (const auto& t : r.targets) lines += t.matched_lines;
+    return lines;
+  };
+  const SearchResult first = SearchText(targets, *pattern, nullptr, options, StopToken());
+  ASSERT_TRUE(first.indexes);  // every list watched: kept for the next search
+  EXPECT_GT(matched(first), 10u);
+  options.indexes = first.indexes;
+  const SearchResult again = SearchText(targets, *pattern, nullptr, options, StopToken());
+  EXPECT_FALSE(again.indexes);  // the kept ones used: none looked for
+  EXPECT_EQ(matched(again), matched(first));
+  IndexFileWriter w;
+  git_oid id{};
+  id.id[0] = 0x5a;
+  w.AddBlob(id, BlobKind::kText, "a content no list names\n");
+  ASSERT_TRUE(WriteTextShard(StoreFolder(), w));
+  const SearchResult changed = SearchText(targets, *pattern, nullptr, options, StopToken());
+  ASSERT_TRUE(changed.indexes);  // looked for again, over the store as it is now
+  ASSERT_EQ(changed.indexes->stores.size(), 1u);
+  EXPECT_EQ(changed.indexes->stores[0]->names, CurrentTextStore(StoreFolder())->names);
+  EXPECT_EQ(matched(changed), matched(first));
+  options.indexes = changed.indexes;
+  EXPECT_FALSE(SearchText(targets, *pattern, nullptr, options, StopToken()).indexes);
+  TestRepo& app = *repos_[9];
+  app.Write("src/moved.go", "// StopToken moved here\n");
+  app.Commit("moved");
+  const SearchResult moved =
+      SearchText(SearchTargetsOf(*catalog_), *pattern, nullptr, options, StopToken());
+  EXPECT_FALSE(moved.indexes);
+  EXPECT_EQ(matched(moved), matched(first) + 1);
+}
+
 // The refs' files and folders of `repo` as if last changed an hour ago: a stamp taken of them now
 // is not racy (refs_stamp.h), so a search keeps the default branch it resolved (ServedRepo::
 // KnownDefault) -- which a move of the branch must undo, however soon after.

@@ -219,24 +219,10 @@ class TextPartsAddedUp : public IndexedOrganisation {
   }
 };
 
-// Every repository's default branch as a search target, from `catalog`.
-std::vector<SearchTarget> Targets(const Catalog& catalog) {
-  std::vector<SearchTarget> out;
-  for (const auto& repo : catalog.all()) {
-    auto reader = repo->Open();
-    EXPECT_TRUE(reader) << reader.error();
-    auto at = reader->At(std::nullopt);
-    auto root = reader->Find(*at, RepoPath::Root(), StopToken());
-    EXPECT_TRUE(root);
-    out.push_back(SearchTarget{repo.get(), *at, *root});
-  }
-  return out;
-}
-
 TEST_F(TextPartsAddedUp, CopiesPastTheFilesKeptCountWhatTheFirstCameTo) {
   auto scan_catalog = BuildCatalog(scan_config_);
   ASSERT_TRUE(scan_catalog) << scan_catalog.error();
-  const auto indexed = Targets(*catalog_), read_all = Targets(**scan_catalog);
+  const auto indexed = SearchTargetsOf(*catalog_), read_all = SearchTargetsOf(**scan_catalog);
   SearchOptions options;
   options.max_per_file = 5;
   options.keep_bytes = 16 * 1024;  // the first few matching files kept: later copies are past them
