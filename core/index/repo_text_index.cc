@@ -535,7 +535,7 @@ void CompactTextStores(const Catalog& catalog, const StopToken& stop) {
 
 namespace {
 std::atomic<uint64_t> used_targets{0}, used_passed{0}, used_other{0}, used_unopened{0},
-    used_added_up{0};
+    used_added_up{0}, used_listed{0};
 }  // namespace
 
 void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unopened,
@@ -547,10 +547,44 @@ void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unope
   if (unopened) used_unopened.fetch_add(1, std::memory_order_relaxed);
 }
 
+std::shared_ptr<const KnownPath> ListedDefault(
+    const std::shared_ptr<const ServedRepo>& repo, const RepoPath& path,
+    std::map<std::string, std::shared_ptr<const TextStoreSnapshot>>* stores) {
+  bool root_watched = false;
+  auto root = KnownDefault(repo, RepoPath::Root(), &root_watched);
+  if (!root || !root->node || !root_watched || repo->settings().index_folder.empty()) {
+    return nullptr;
+  }
+  const std::string& folder = TextStoreFolderOf(*repo);
+  auto store = stores->find(folder);
+  if (store == stores->end()) store = stores->emplace(folder, CurrentTextStore(folder)).first;
+  bool vouched = false;
+  auto index = CurrentTextIndex(*repo, store->second, &vouched);
+  if (!index || !vouched || git_oid_equal(&index->commit(), &root->at.commit.id.oid()) == 0) {
+    return nullptr;
+  }
+  size_t begin = 0, end = 0;
+  bool file = false;
+  index->PathsUnder(path.str(), &begin, &end, &file);
+  auto found = std::make_shared<KnownPath>();
+  found->at = root->at;
+  if (file) {
+    const TextIndex::PathEntry e = index->Path(begin);
+    found->node = Node{path, EntryKind::kFile, index->Oid(e.blob), e.executable};
+  } else if (begin < end) {
+    found->node = Node{path, EntryKind::kFolder, git_oid{}, false};
+  } else {
+    found->error = "no file is served there";
+  }
+  used_listed.fetch_add(1, std::memory_order_relaxed);
+  return found;
+}
+
 TextIndexUse CurrentTextIndexUse() {
-  return {used_targets.load(std::memory_order_relaxed), used_passed.load(std::memory_order_relaxed),
-          used_other.load(std::memory_order_relaxed), used_unopened.load(std::memory_order_relaxed),
-          used_added_up.load(std::memory_order_relaxed)};
+  return {
+      used_targets.load(std::memory_order_relaxed),  used_passed.load(std::memory_order_relaxed),
+      used_other.load(std::memory_order_relaxed),    used_unopened.load(std::memory_order_relaxed),
+      used_added_up.load(std::memory_order_relaxed), used_listed.load(std::memory_order_relaxed)};
 }
 
 TextIndexStats CurrentTextIndexStats() {

@@ -36,6 +36,7 @@
 #include "core/index/text_store.h"
 #include "core/runtime/periodic.h"
 #include "core/served/catalog.h"
+#include "core/served/known_default.h"
 #include "core/served/live_catalog.h"
 #include "core/served/refs_watch.h"
 #include "core/served/served_repo.h"
@@ -132,10 +133,25 @@ struct TextIndexUse {
   uint64_t other_commit = 0;
   uint64_t unopened = 0;
   uint64_t files_added_up = 0;
+  uint64_t paths_listed = 0;  // ListedDefault's answers: a repository not opened to find a path
 };
 void CountTextIndexUse(uint64_t files_passed_over, bool other_commit = false, bool unopened = false,
                        uint64_t files_added_up = 0);
 TextIndexUse CurrentTextIndexUse();
+
+// `path` (not the root) at `repo`'s default branch as kept (KnownDefault, vouched for by the
+// watch), found among the paths of its text index when that lists the very commit, without
+// opening the repository (over 20,000 repositories, opening each one took seconds the first
+// time a search asked a path): a file listed is the file (found again in the tree before it is
+// read: SearchTarget::listed), a folder with files listed below it is the folder (its id left
+// zero, for the tree to tell when it must be walked), and a path with no listed file at or below
+// it is one where nothing is served -- as a search that reads the tree tells a folder of no
+// served file (SearchTool::Call). Null when the root is not kept so, or the index is not
+// vouched for by the watch or is of another commit: then open the repository. `stores`: the
+// stores looked at so far, by folder. The answer stays while RefsWatch::Reported() does not move.
+std::shared_ptr<const KnownPath> ListedDefault(
+    const std::shared_ptr<const ServedRepo>& repo, const RepoPath& path,
+    std::map<std::string, std::shared_ptr<const TextStoreSnapshot>>* stores);
 
 class TextIndexer final : public PeriodicService {
  public:

@@ -633,6 +633,36 @@ bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* o
   return true;
 }
 
+void TextIndex::PathsUnder(std::string_view path, size_t* begin, size_t* end, bool* file) const {
+  // The first path not before `key`.
+  auto first_from = [&](std::string_view key) {
+    size_t lo = 0, hi = paths_;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (Path(mid).path < key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  *file = false;
+  const size_t at = first_from(path);
+  if (at < paths_ && Path(at).path == path) {
+    *file = true;
+    *begin = at;
+    *end = at + 1;
+    return;
+  }
+  // Below the folder: from "path/" up to "path0" ('0' follows '/').
+  std::string key(path);
+  key += '/';
+  *begin = first_from(key);
+  key.back() = '0';
+  *end = std::max(*begin, first_from(key));
+}
+
 TextIndex::PathRun TextIndex::RunAt(size_t r) const {
   const Run& run = runs_[r];
   return PathRun{run.begin, RunLength(run), run.first,

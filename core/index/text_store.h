@@ -186,6 +186,10 @@ class TextIndex {
   bool CandidatePaths(const TrigramQuery& query, std::vector<size_t>* out,
                       const std::vector<bool>* skip = nullptr) const;
   PathEntry Path(size_t i) const;
+  // The paths at or below `path` (a path of the tree, not the root): [*begin, *end) of the
+  // paths, which are in walk order -- git's, each path's bytes in increasing order -- found by
+  // halving, not a pass. *file: `path` itself is a listed file (then it is the one path).
+  void PathsUnder(std::string_view path, size_t* begin, size_t* end, bool* file) const;
 
   // The paths in walk order come in runs, each from one list: paths [begin, begin + length) of
   // this index are the paths of `part` from `first` on (the list's own when `part` is null).

@@ -702,23 +702,55 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       }
       const bool listed_by_index =
           index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
-      // The whole tree at the commit its index lists, and no file of it can match (most
+      // At the commit its index lists: the list's paths below the folder searched (all of them
+      // for the root), [range_begin, range_end), found by halving.
+      const std::string& under_path = target.under.path.str();
+      size_t range_begin = 0, range_end = 0;
+      bool listed_range = listed_by_index;
+      if (listed_by_index) {
+        bool file = false;
+        if (under_path.empty()) {
+          range_end = index->paths();
+        } else {
+          index->PathsUnder(under_path, &range_begin, &range_end, &file);
+        }
+        listed_range = !file;  // (a folder the list holds as a file: not this list's tree)
+      }
+      // The binary paths of the range: the index's count for the whole tree, else counted.
+      auto binary_in_range = [&] {
+        if (under_path.empty()) return index->binary_paths();
+        size_t n = 0;
+        for (size_t i = range_begin; i < range_end; ++i) {
+          n += index->Kind(index->Path(i).blob) == BlobKind::kBinary;
+        }
+        return n;
+      };
+      // The folder at the commit its index lists, and no file of the index can match (most
       // repositories of an organisation, for a rare token): every file is counted as searched
       // from the index's counts, and neither the list nor the repository is read.
-      const bool none_can_match = listed_by_index && target.under.path.str().empty() &&
-                                  !index->MayMatchAny(query, &verdicts);
-      // Which files may match: at the commit the list names, over the whole tree, with every
-      // content found in the store, the paths themselves (each part's found once a search for
-      // every repository naming it); else a flag a blob, for the paths and the tree's files.
+      const bool none_can_match = listed_range && !index->MayMatchAny(query, &verdicts);
+      // Which files may match: at the commit the list names, with every content found in the
+      // store, the paths themselves (each part's found once a search for every repository naming
+      // it), those of the range; else a flag a blob, for the paths and the tree's files.
       std::vector<bool> maybe;
       std::vector<size_t> candidates;
-      const bool by_paths = listed_by_index && !none_can_match && target.under.path.str().empty() &&
-                            index->missing() == 0;
+      const bool by_paths = listed_range && !none_can_match && index->missing() == 0;
       // With the paths: the runs already added up (PartTally) when none of this repository's
       // files is to be kept (Key{t, 0} past `cut_from`, which only ever moves back).
       const bool tally_runs = by_paths && memoised && target.repo->settings().fetcher == nullptr;
       std::vector<bool> skip_run;
       PartTally skipped;
+      // A run inside the range (a whole part's run, to add up); a run outside it is skipped.
+      auto inside = [&](const TextIndex::PathRun& run) {
+        return run.begin >= range_begin && run.begin + run.length <= range_end;
+      };
+      if (by_paths && !under_path.empty()) {
+        skip_run.assign(index->runs(), false);
+        for (size_t r = 0; r < index->runs(); ++r) {
+          const TextIndex::PathRun run = index->RunAt(r);
+          skip_run[r] = run.begin >= range_end || run.begin + run.length <= range_begin;
+        }
+      }
       if (tally_runs && index->parts() > 0) {
         bool past_cut = false;
         {
@@ -726,11 +758,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           past_cut = !(Key{t, 0} < cut_from);
         }
         if (past_cut) {
-          skip_run.assign(index->runs(), false);
+          skip_run.resize(index->runs(), false);
           std::lock_guard<std::mutex> lock(tallies_mu);
           for (size_t r = 0; r < index->runs(); ++r) {
             const TextIndex::PathRun run = index->RunAt(r);
-            if (!run.part) continue;
+            if (!run.part || skip_run[r] || !inside(run)) continue;
             auto it = tallies.find(RunKey{*run.part, run.first, run.length});
             if (it == tallies.end()) continue;
             skip_run[r] = true;
@@ -743,6 +775,12 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
                 ? index->CandidatePaths(query, &candidates, skip_run.empty() ? nullptr : &skip_run)
                 : index->Candidates(query, &maybe))) {
         index = nullptr;
+      }
+      if (by_paths && index && !under_path.empty()) {  // a run across the range's edge
+        candidates.erase(
+            std::remove_if(candidates.begin(), candidates.end(),
+                           [&](size_t i) { return i < range_begin || i >= range_end; }),
+            candidates.end());
       }
       size_t passed = 0, passed_binary = 0;
       PartTally tallied;  // the runs added up whole (PartTally)
@@ -770,8 +808,8 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       };
       RepoReader* reader = listed_by_index && index ? nullptr : open();
       if (none_can_match) {
-        files = passed = index->paths();
-        passed_binary = index->binary_paths();
+        files = passed = range_end - range_begin;
+        passed_binary = binary_in_range();
         whole = true;
       } else if (!(listed_by_index && index) && !reader) {
         // error says why
@@ -779,7 +817,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         whole = true;
         if (target.under.kind == EntryKind::kFile) {
           reader->FetchMissing({target.under}, stop);
-          whole = queue.Push(WorkItem{t, files++, target.under}, stop);
+          whole = queue.Push(WorkItem{t, files++, target.under, target.listed}, stop);
           if (whole) listed.fetch_add(1);
         }
       } else {
@@ -840,11 +878,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           const bool memo_listed = memoised && !fetching;
           size_t listed_files = 0;
           if (by_paths && index) {
-            // Every path but the candidates (and the runs added up) passed over: binary
-            // contents are never candidates.
-            listed_files = index->paths();
-            passed = index->paths() - candidates.size() - skipped.files;
-            passed_binary = index->binary_paths() - skipped.binary;
+            // Every path of the range but the candidates (and the runs added up) passed over:
+            // binary contents are never candidates.
+            listed_files = range_end - range_begin;
+            passed = listed_files - candidates.size() - skipped.files;
+            passed_binary = binary_in_range() - skipped.binary;
           }
           // The run of a part being gone through (with the paths, not skipped), and what its
           // candidates came to while each is answered by the memo.
@@ -865,7 +903,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
               run = run == SIZE_MAX ? 0 : run + 1;
               const TextIndex::PathRun r = index->RunAt(run);
               run_end = r.begin + r.length;
-              run_whole = r.part != nullptr;
+              run_whole = r.part != nullptr && inside(r);
             }
             run_tally = PartTally{};
           };
@@ -954,9 +992,20 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           }
           if (!reader) reader = open();
           Status walked = Status(Error{error});  // when it could not be opened
+          // A folder found in the list (SearchTarget::listed): found in the tree first.
+          Node under = target.under;
+          if (reader && target.listed) {
+            auto found = reader->Find(target.at, under.path, stop);
+            if (found && found->kind == EntryKind::kFolder) {
+              under = found.take();
+            } else {
+              walked = Status(Error{found ? "not a folder there" : found.error()});
+              reader = nullptr;
+            }
+          }
           if (reader) {
             walked = reader->Walk(
-                target.under, stop,
+                under, stop,
                 [&](const Node& node) {
                   if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
                     cut = true;

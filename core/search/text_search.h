@@ -134,6 +134,10 @@ struct SearchTarget {
   const ServedRepo* repo = nullptr;
   ReadPoint at;
   Node under;  // a folder, or one file
+  // `under` was found in the repository's text index of `at` (its list's paths), not in the
+  // tree: a folder's id is not known (left zero: it is found in the tree when the tree must be
+  // walked), and a file is found again in the tree before it is read, as every listed file is.
+  bool listed = false;
 };
 
 class TextIndex;

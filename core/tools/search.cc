@@ -1,8 +1,11 @@
 #include "core/tools/search.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 
+#include "core/index/repo_text_index.h"
+#include "core/index/text_store.h"
 #include "core/search/text_search.h"
 #include "core/served/known_default.h"
 #include "core/tools/common.h"
@@ -24,8 +27,9 @@ struct SearchTargets {
   std::vector<SearchTarget> targets;
   std::vector<size_t> target_of;    // per repository: its target, SIZE_MAX for none
   std::vector<std::string> failed;  // per repository: why it could not be searched, or ""
-  FirstFew without;                 // repositories where `path` is not a served folder or file
-  size_t reached = 0;               // repositories opened before the call's time ran out
+  // Per repository: `path` is not a served folder or file there (ListedDefault: nothing served).
+  std::vector<bool> without;
+  size_t reached = 0;  // repositories opened before the call's time ran out
   // What they are kept by (KeepTargets): the path, the repositories (weakly: an entry of a
   // repository since gone is never used) and RefsWatch::Reported() before they were found.
   RepoPath path = RepoPath::Root();
@@ -119,15 +123,16 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     made->path = path;
     made->reported = reported;
     made->failed.resize(n);
+    made->without.assign(n, false);
     made->target_of.assign(n, SIZE_MAX);
     made->reached = n;
     made->targets.reserve(n);
   }
   // Every repository's answer vouched for by the watch: the targets can be kept.
   bool keepable = true;
+  std::map<std::string, std::shared_ptr<const TextStoreSnapshot>> stores;  // by folder
   for (size_t i = 0; made && i < n; ++i) {
     std::vector<std::string>& failed = made->failed;
-    FirstFew& without = made->without;
     size_t& reached = made->reached;
     if (ctx.stop.stopped()) {
       reached = i;
@@ -148,6 +153,15 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     // calls): the repository is not opened. Else it is opened and resolved, and that kept.
     bool watched = false;
     std::shared_ptr<const KnownPath> known = KnownDefault(repos[i], path, &watched);
+    // Another path than the root, first asked: found among the paths of the text index of the
+    // kept default branch, without opening the repository (over 20,000 repositories, opening
+    // each one took seconds the first time a path was asked).
+    bool listed = false;
+    if (!known && !path.is_root() && n > 1) {
+      known = ListedDefault(repos[i], path, &stores);
+      watched = watched || known != nullptr;
+      listed = known != nullptr;
+    }
     if (!known) {
       auto reader = repos[i]->Open();
       if (!reader) {
@@ -183,15 +197,15 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     if (!known->node) {
       // Not there in this repository (or outside what it serves): nothing to search in it.
       if (repos.size() == 1) return Error{known->error};
-      without.Add(repos[i]->name());
+      made->without[i] = true;
       continue;
     }
     if (known->node->kind != EntryKind::kFolder && known->node->kind != EntryKind::kFile) {
-      without.Add(repos[i]->name());
+      made->without[i] = true;
       continue;
     }
     made->target_of[i] = made->targets.size();
-    made->targets.push_back(SearchTarget{repos[i].get(), known->at, *known->node});
+    made->targets.push_back(SearchTarget{repos[i].get(), known->at, *known->node, listed});
   }
   if (made && made->reached == n && keepable && n > 1) {
     made->repos.reserve(n);
@@ -202,7 +216,6 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
   const std::vector<SearchTarget>& targets = planned.targets;
   const std::vector<size_t>& target_of = planned.target_of;
   const std::vector<std::string>& failed = planned.failed;
-  const FirstFew& without = planned.without;
   const size_t reached = planned.reached;
 
   SearchOptions options;
@@ -267,16 +280,27 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       failed_rest.Add(repos[i]->name());
     }
   };
+  FirstFew without;  // repositories where `path` is not a served folder or file
   for (size_t i = 0; i < reached; ++i) {
     if (!failed[i].empty()) {
       fail(i, failed[i]);
       continue;
     }
-    if (target_of[i] == SIZE_MAX) continue;
+    if (target_of[i] == SIZE_MAX) {
+      if (planned.without[i]) without.Add(repos[i]->name());
+      continue;
+    }
     const size_t t = target_of[i];
     const TargetReport& report = found.targets[t];
     if (!report.error.empty()) {
       fail(i, report.error);
+      continue;
+    }
+    // A folder with no served file in it, over several repositories: as a path with no file
+    // listed below it in a text index (ListedDefault), whichever way it was found.
+    if (n > 1 && targets[t].under.kind == EntryKind::kFolder && report.listed &&
+        report.files == 0) {
+      without.Add(repos[i]->name());
       continue;
     }
     if (report.partial) {

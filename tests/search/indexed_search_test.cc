@@ -201,6 +201,44 @@ TEST_F(IndexedSearch, ACommitAfterIndexingIsFoundByTheNextSearch) {
   Same("search", R"({"pattern":"freshtoken-4242"})");
 }
 
+// A path asked first over many repositories is found among the paths of each one's text index
+// of its kept default branch, not by opening each repository; the answers are those of reading
+// every tree: a folder some hold, a file, a folder of no served file (app's private/, kept out:
+// told as a path where nothing is served, whichever way it was found), a folder holding only a
+// binary file, a path nowhere. A repository whose branch moved since its index was built is
+// opened instead.
+TEST_F(IndexedSearch, APathAskedFirstIsFoundInTheIndexesWithoutOpeningTheRepositories) {
+  // A folder holding a link only: a folder of the tree, with no served file in it.
+  TestRepo& app = *repos_[9];
+  fs::create_directories(fs::path(app.path()) / "links");
+  fs::create_symlink("../src/main.go", fs::path(app.path()) / "links" / "main.go");
+  app.Commit("a folder of a link");
+  ASSERT_TRUE(BuildTextIndex(Repo("app"), StopToken()));
+  Same("search", R"({"pattern":"orgtoken-09700"})");  // each default branch kept
+  const size_t n = catalog_->all().size();
+  for (const char* args :
+       {R"({"pattern":"Handler","path":"src"})", R"({"pattern":"orgtoken","path":"private"})",
+        R"({"pattern":"orgtoken","path":"bin"})", R"({"pattern":"std","path":"text.h"})",
+        R"({"pattern":"std","path":"nowhere/at/all"})",
+        R"({"pattern":"Walk","path":"tree_diff.h"})", R"({"pattern":"main","path":"links"})"}) {
+    const uint64_t before = CurrentTextIndexUse().paths_listed;
+    const std::string answer = Same("search", args);
+    EXPECT_EQ(CurrentTextIndexUse().paths_listed - before, n) << args;
+    if (std::string(args).find("private") != std::string::npos ||
+        std::string(args).find("links") != std::string::npos) {
+      EXPECT_NE(answer.find("or not served): util, "), std::string::npos) << answer;
+      EXPECT_NE(answer.find(", app]"), std::string::npos) << answer;
+    }
+  }
+  app.Write("src/later.go", "func laterHandler() {}\n");
+  app.Commit("later");
+  const uint64_t before = CurrentTextIndexUse().paths_listed;
+  const std::string moved = Same("search", R"({"pattern":"Handler","path":"src"})");
+  EXPECT_NE(moved.find("laterHandler"), std::string::npos) << moved;
+  EXPECT_EQ(CurrentTextIndexUse().paths_listed - before, n - 1);  // app opened: another commit
+  Same("search", R"({"pattern":"Handler","path":"src/later.go"})");
+}
+
 // A search over the same targets as an earlier one takes each target's index as that search
 // found it (SearchOptions::indexes) while nothing is reported and the store is as it was. A
 // shard added to the store (by another server sharing the cache folder, a merge) changes no
