@@ -125,6 +125,30 @@ TEST_F(TextIndexerTest, TheDefaultBranchItIndexedIsKeptForSearches) {
   EXPECT_FALSE(KnownDefault(shop, RepoPath::Root())) << "kept past a move";
 }
 
+// A pass ends with every repository's index made over the store as the pass leaves it (a shard
+// added by each repository with new contents): the first search after it finds them made, and
+// `about` tells every repository indexed only then.
+TEST_F(TextIndexerTest, APassEndsWithEveryIndexMadeOverTheStoreAsItLeavesIt) {
+  auto indexer = Indexer(milliseconds(0));
+  indexer->Start();
+  ASSERT_EQ(clock_.Waiting(1).size(), 1u);
+  ASSERT_EQ(indexer->passes(), 1u);
+  EXPECT_EQ(CurrentTextIndexStats().indexed, 2u);
+  for (const char* name : {"shop", "web"}) {
+    const ServedRepo& repo = Repo(name);
+    TextIndexSlot& slot = repo.text_index_slot();
+    std::shared_ptr<const TextIndex> made;
+    {
+      std::lock_guard<std::mutex> lock(slot.mu);
+      made = slot.index;
+    }
+    ASSERT_TRUE(made) << name;
+    const auto store = CurrentTextStore(TextStoreFolderOf(repo));
+    EXPECT_EQ(&made->store(), store.get()) << name;
+    EXPECT_EQ(store->shards.size(), 2u);
+  }
+}
+
 TEST_F(TextIndexerTest, WithoutGlancesACommitWaitsForTheNextPass) {
   auto indexer = Indexer(milliseconds(0));
   indexer->Start();
