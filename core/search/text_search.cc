@@ -751,13 +751,13 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           skip_run[r] = run.begin >= range_end || run.begin + run.length <= range_begin;
         }
       }
-      if (tally_runs && index->parts() > 0) {
-        bool past_cut = false;
+      bool past_cut = false;
+      if (tally_runs) {
+        std::lock_guard<std::mutex> lock(mu);
+        past_cut = !(Key{t, 0} < cut_from);
+      }
+      if (past_cut && index->parts() > 0) {
         {
-          std::lock_guard<std::mutex> lock(mu);
-          past_cut = !(Key{t, 0} < cut_from);
-        }
-        if (past_cut) {
           skip_run.resize(index->runs(), false);
           std::lock_guard<std::mutex> lock(tallies_mu);
           for (size_t r = 0; r < index->runs(); ++r) {
@@ -889,7 +889,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
           // (A walk cut short stops at a candidate not answered: never a run's tally in part.)
           size_t run = SIZE_MAX, run_end = 0;
           bool run_whole = false;
-          PartTally run_tally;
+          PartTally run_tally, answered_here;
           auto end_run = [&] {
             if (!run_whole) return;
             run_whole = false;
@@ -919,22 +919,35 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
               ++listed_files;
               if (pass_over(e.blob)) continue;
             }
-            auto path = RepoPath::Parse(e.path);
             std::shared_ptr<const ContentMemo::Done> done;
             std::string key;
             bool claimed = false;
-            if (path && memo_listed) {
+            if (memo_listed) {
               key = ContentMemo::Key(index->Oid(e.blob), e.path);
               done = memo.Find(key, &claimed);
             }
+            PartTally one;  // what it came to, when the memo answers it
             if (claimed && done && done->hits.costly_lines.empty()) {
-              run_tally.files++;
-              if (done->binary) run_tally.binary++;
-              if (done->hits.matches) run_tally.matched_files++;
-              run_tally.matched_lines += done->hits.matches;
-              run_tally.more = run_tally.more || done->hits.more;
+              one.files = 1;
+              one.binary = done->binary;
+              one.matched_files = done->hits.matches > 0;
+              one.matched_lines = done->hits.matches;
+              one.more = done->hits.more;
+              run_tally.Add(one);
+              // Past the files kept, a file the memo answers is counted here, as the runs added
+              // up are: no node made, nothing recorded one by one (a common word's root files).
+              if (past_cut) {
+                answered_here.Add(one);
+                continue;
+              }
             } else {
               run_whole = false;
+            }
+            auto path = RepoPath::Parse(e.path);
+            if (!path) {  // never from the memo: found in the tree below, and refused there
+              key.clear();
+              done = nullptr;
+              claimed = false;
             }
             if (claimed) {
               // Already read under this path in another repository of this search (answered
@@ -981,6 +994,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             files = listed_files;
             whole = !cut;
             tallied = skipped;
+            tallied.Add(answered_here);
           }
         }
         if (!cut && (!index || !git_oid_equal(&index->commit(), &target.at.commit.id.oid()))) {
