@@ -171,6 +171,14 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   now.watched = RefsWatch::Shared().WatchFile(repo.settings().index_folder, "text.list");
   now.file = FileStamp::Of(file);
   if (!now.file.exists) return nullptr;
+  // A list refused (logged, and kept so until its file changes): the repository is read.
+  auto refuse = [&](const std::string& why) -> std::shared_ptr<const TextIndex> {
+    LogLine("repo-reader: the text index of `" + repo.name() +
+            "` is not used (the repository is read instead): " + why);
+    std::lock_guard<std::mutex> lock(OpenedMutex());
+    OpenedIndexes()[file] = std::move(now);
+    return nullptr;
+  };
   std::shared_ptr<const IndexFile> list;
   std::shared_ptr<const TextIndex> previous;  // the same list over the store as it was
   {
@@ -187,27 +195,15 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   }
   if (!list) {
     auto opened = IndexFile::Open(file);
-    if (!opened) {
-      LogLine("repo-reader: the text index of `" + repo.name() +
-              "` is not used (the repository is read instead): " + opened.error());
-      std::lock_guard<std::mutex> lock(OpenedMutex());
-      OpenedIndexes()[file] = std::move(now);
-      return nullptr;
-    }
+    if (!opened) return refuse(opened.error());
     list = opened.take();
   }
   // Each of its blobs found in the store, once for this list and this store; when the store
   // changed (a shard added by a commit indexed anywhere, say), only what moved is looked up.
   auto made = previous ? TextIndex::Make(*previous, store) : TextIndex::Make(list, store);
-  if (!made) {
-    // A part it names is missing or damaged: not used until it is written again (the indexer
-    // builds the index anew, the list with it).
-    LogLine("repo-reader: the text index of `" + repo.name() +
-            "` is not used (the repository is read instead): " + made.error());
-    std::lock_guard<std::mutex> lock(OpenedMutex());
-    OpenedIndexes()[file] = std::move(now);
-    return nullptr;
-  }
+  // A part it names missing or damaged: not used until it is written again (the indexer builds
+  // the index anew, the list with it).
+  if (!made) return refuse(made.error());
   now.list = list;
   now.index = made.take();
   std::shared_ptr<const TextIndex> index = now.index;
@@ -547,19 +543,15 @@ void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unope
   if (unopened) used_unopened.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::shared_ptr<const KnownPath> ListedDefault(
-    const std::shared_ptr<const ServedRepo>& repo, const RepoPath& path,
-    std::map<std::string, std::shared_ptr<const TextStoreSnapshot>>* stores) {
+std::shared_ptr<const KnownPath> ListedDefault(const std::shared_ptr<const ServedRepo>& repo,
+                                               const RepoPath& path, TextStoresLookedAt* stores) {
   bool root_watched = false;
   auto root = KnownDefault(repo, RepoPath::Root(), &root_watched);
   if (!root || !root->node || !root_watched || repo->settings().index_folder.empty()) {
     return nullptr;
   }
-  const std::string& folder = TextStoreFolderOf(*repo);
-  auto store = stores->find(folder);
-  if (store == stores->end()) store = stores->emplace(folder, CurrentTextStore(folder)).first;
   bool vouched = false;
-  auto index = CurrentTextIndex(*repo, store->second, &vouched);
+  auto index = CurrentTextIndex(*repo, stores->Of(*repo), &vouched);
   if (!index || !vouched || git_oid_equal(&index->commit(), &root->at.commit.id.oid()) == 0) {
     return nullptr;
   }
@@ -578,6 +570,13 @@ std::shared_ptr<const KnownPath> ListedDefault(
   }
   used_listed.fetch_add(1, std::memory_order_relaxed);
   return found;
+}
+
+const std::shared_ptr<const TextStoreSnapshot>& TextStoresLookedAt::Of(const ServedRepo& repo) {
+  const std::string& folder = TextStoreFolderOf(repo);
+  auto it = by_folder_.find(folder);
+  if (it == by_folder_.end()) it = by_folder_.emplace(folder, CurrentTextStore(folder)).first;
+  return it->second;
 }
 
 TextIndexUse CurrentTextIndexUse() {
@@ -727,14 +726,11 @@ void TextIndexer::Pass() {
   // Every repository's index made over the store as the pass leaves it (shards added, merged,
   // compacted since its list was written), so that the first search after a pass does not make
   // 20,000 of them itself (a second, over the organisation of bench/orgsearch.py).
-  std::map<std::string, std::shared_ptr<const TextStoreSnapshot>> stores;
+  TextStoresLookedAt stores;
   for (const auto& repo : catalog->all()) {
     if (stopping()) return;
     if (TextIndexFile(*repo).empty()) continue;
-    const std::string& folder = TextStoreFolderOf(*repo);
-    auto store = stores.find(folder);
-    if (store == stores.end()) store = stores.emplace(folder, CurrentTextStore(folder)).first;
-    CurrentTextIndex(*repo, store->second);
+    CurrentTextIndex(*repo, stores.Of(*repo));
   }
   publish(true);
 }

@@ -147,11 +147,21 @@ TextIndexUse CurrentTextIndexUse();
 // zero, for the tree to tell when it must be walked), and a path with no listed file at or below
 // it is one where nothing is served -- as a search that reads the tree tells a folder of no
 // served file (SearchTool::Call). Null when the root is not kept so, or the index is not
-// vouched for by the watch or is of another commit: then open the repository. `stores`: the
-// stores looked at so far, by folder. The answer stays while RefsWatch::Reported() does not move.
-std::shared_ptr<const KnownPath> ListedDefault(
-    const std::shared_ptr<const ServedRepo>& repo, const RepoPath& path,
-    std::map<std::string, std::shared_ptr<const TextStoreSnapshot>>* stores);
+// vouched for by the watch or is of another commit: then open the repository. The answer stays
+// while RefsWatch::Reported() does not move.
+class TextStoresLookedAt;
+std::shared_ptr<const KnownPath> ListedDefault(const std::shared_ptr<const ServedRepo>& repo,
+                                               const RepoPath& path, TextStoresLookedAt* stores);
+
+// The stores of the repositories one pass over many looks at: each store (CurrentTextStore) once,
+// as it was when first asked, not once a repository (most organisations keep one store).
+class TextStoresLookedAt {
+ public:
+  const std::shared_ptr<const TextStoreSnapshot>& Of(const ServedRepo& repo);
+
+ private:
+  std::map<std::string, std::shared_ptr<const TextStoreSnapshot>> by_folder_;
+};
 
 class TextIndexer final : public PeriodicService {
  public:

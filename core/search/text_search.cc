@@ -757,17 +757,15 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
         past_cut = !(Key{t, 0} < cut_from);
       }
       if (past_cut && index->parts() > 0) {
-        {
-          skip_run.resize(index->runs(), false);
-          std::lock_guard<std::mutex> lock(tallies_mu);
-          for (size_t r = 0; r < index->runs(); ++r) {
-            const TextIndex::PathRun run = index->RunAt(r);
-            if (!run.part || skip_run[r] || !inside(run)) continue;
-            auto it = tallies.find(RunKey{*run.part, run.first, run.length});
-            if (it == tallies.end()) continue;
-            skip_run[r] = true;
-            skipped.Add(it->second);
-          }
+        skip_run.resize(index->runs(), false);
+        std::lock_guard<std::mutex> lock(tallies_mu);
+        for (size_t r = 0; r < index->runs(); ++r) {
+          const TextIndex::PathRun run = index->RunAt(r);
+          if (!run.part || skip_run[r] || !inside(run)) continue;
+          auto it = tallies.find(RunKey{*run.part, run.first, run.length});
+          if (it == tallies.end()) continue;
+          skip_run[r] = true;
+          skipped.Add(it->second);
         }
       }
       if (index && !none_can_match &&
@@ -1012,8 +1010,10 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
             auto found = reader->Find(target.at, under.path, stop);
             if (found && found->kind == EntryKind::kFolder) {
               under = found.take();
-            } else {
-              walked = Status(Error{found ? "not a folder there" : found.error()});
+            } else {  // the list named a folder the tree does not hold: nothing of it searched
+              error =
+                  found ? "`" + under.path.Display() + "` is not a folder there" : found.error();
+              walked = Status(Error{error});
               reader = nullptr;
             }
           }

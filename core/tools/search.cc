@@ -1,6 +1,5 @@
 #include "core/tools/search.h"
 
-#include <map>
 #include <memory>
 #include <mutex>
 
@@ -25,10 +24,10 @@ constexpr size_t kFailuresInPlace = 5;
 // there (its target), the repositories without the path and those that failed.
 struct SearchTargets {
   std::vector<SearchTarget> targets;
-  std::vector<size_t> target_of;    // per repository: its target, SIZE_MAX for none
-  std::vector<std::string> failed;  // per repository: why it could not be searched, or ""
-  // Per repository: `path` is not a served folder or file there (ListedDefault: nothing served).
-  std::vector<bool> without;
+  std::vector<size_t> target_of;  // per repository: its target, SIZE_MAX for none
+  // Per repository: why it could not be searched, or "". A repository reached with neither a
+  // target nor a failure is one where `path` is not a served folder or file.
+  std::vector<std::string> failed;
   size_t reached = 0;  // repositories opened before the call's time ran out
   // What they are kept by (KeepTargets): the path, the repositories (weakly: an entry of a
   // repository since gone is never used) and RefsWatch::Reported() before they were found.
@@ -123,14 +122,13 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     made->path = path;
     made->reported = reported;
     made->failed.resize(n);
-    made->without.assign(n, false);
     made->target_of.assign(n, SIZE_MAX);
     made->reached = n;
     made->targets.reserve(n);
   }
   // Every repository's answer vouched for by the watch: the targets can be kept.
   bool keepable = true;
-  std::map<std::string, std::shared_ptr<const TextStoreSnapshot>> stores;  // by folder
+  TextStoresLookedAt stores;
   for (size_t i = 0; made && i < n; ++i) {
     std::vector<std::string>& failed = made->failed;
     size_t& reached = made->reached;
@@ -197,11 +195,9 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
     if (!known->node) {
       // Not there in this repository (or outside what it serves): nothing to search in it.
       if (repos.size() == 1) return Error{known->error};
-      made->without[i] = true;
       continue;
     }
     if (known->node->kind != EntryKind::kFolder && known->node->kind != EntryKind::kFile) {
-      made->without[i] = true;
       continue;
     }
     made->target_of[i] = made->targets.size();
@@ -287,7 +283,7 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       continue;
     }
     if (target_of[i] == SIZE_MAX) {
-      if (planned.without[i]) without.Add(repos[i]->name());
+      without.Add(repos[i]->name());
       continue;
     }
     const size_t t = target_of[i];
