@@ -60,6 +60,20 @@ size_t RefsWatch::folders() const {
   return folders_.size();
 }
 
+std::atomic<uint64_t>& RefsWatch::Folder::Name(std::string_view name) {
+  if (auto* counter = Find(name)) return *counter;
+  names.emplace_front(std::piecewise_construct, std::forward_as_tuple(name),
+                      std::forward_as_tuple(0));
+  return names.front().second;
+}
+
+std::atomic<uint64_t>* RefsWatch::Folder::Find(std::string_view name) {
+  for (auto& [n, counter] : names) {
+    if (n == name) return &counter;
+  }
+  return nullptr;
+}
+
 bool RefsWatch::Add(const std::string& path, const std::string& name, Ticket* ticket) {
   std::lock_guard<std::mutex> lock(mu_);
   Folder* folder = nullptr;
@@ -69,15 +83,21 @@ bool RefsWatch::Add(const std::string& path, const std::string& name, Ticket* ti
     const int wd = inotify_add_watch(fd_, path.c_str(), kMask);
     if (wd < 0) return false;  // the limit of watches reached, say: stamp instead
     std::unique_ptr<Folder>& slot = folders_[wd];
-    if (!slot) {  // (else the same folder reached by another path: one watch)
+    if (!slot) {
       slot = std::make_unique<Folder>();
       slot->path = path;
+      by_path_[slot->path] = wd;
+    } else {  // the same folder reached by another path: one watch
+      slot->aliases.push_front(path);
+      by_path_[slot->aliases.front()] = wd;
     }
-    by_path_[path] = wd;
     folder = slot.get();
   }
-  std::atomic<uint64_t>& counter = folder->names[name];
-  ticket->seen.emplace_back(&folder->self, folder->self.load());
+  std::atomic<uint64_t>& counter = folder->Name(name);
+  // The folder's own counter once a ticket (HEAD's, packed-refs' and refs' folder is one).
+  bool self_seen = false;
+  for (const auto& [c, at] : ticket->seen) self_seen = self_seen || c == &folder->self;
+  if (!self_seen) ticket->seen.emplace_back(&folder->self, folder->self.load());
   ticket->seen.emplace_back(&counter, counter.load());
   return true;
 }
@@ -169,18 +189,30 @@ void RefsWatch::Catch() {
         any = true;
       }
       if (ev.len > 0) {
-        auto named = folder.names.find(std::string(name, strnlen(name, ev.len)));
-        if (named != folder.names.end()) {
-          named->second.fetch_add(1);
+        if (auto* counter = folder.Find(std::string_view(name, strnlen(name, ev.len)))) {
+          counter->fetch_add(1);
           any = true;
         }
       }
+      if (ev.mask & (IN_IGNORED | IN_MOVE_SELF)) {
+        // The folder is no longer at its path (removed, or renamed: the watch follows it to its
+        // new name), nor are the folders below it: a folder found at one of those paths (or any
+        // path it was reached by) later is watched anew, not taken for the one that was there.
+        auto forget = [&](const std::string& path) {
+          if (auto at = by_path_.find(path); at != by_path_.end() && at->second == ev.wd) {
+            by_path_.erase(at);
+          }
+          const std::string below = path + "/";
+          auto from = by_path_.lower_bound(below);
+          auto to = from;
+          while (to != by_path_.end() && to->first.substr(0, below.size()) == below) ++to;
+          by_path_.erase(from, to);
+        };
+        forget(folder.path);
+        for (const std::string& alias : folder.aliases) forget(alias);
+      }
       if (ev.mask & IN_IGNORED) {
-        // The watch is gone (the folder removed): a folder made at its path is watched anew;
-        // tickets still point at this one's counters, so it is kept.
-        if (auto at = by_path_.find(folder.path); at != by_path_.end() && at->second == ev.wd) {
-          by_path_.erase(at);
-        }
+        // The watch is gone: tickets still point at this one's counters, so it is kept.
         gone_.push_back(std::move(it->second));
         folders_.erase(it);
       }

@@ -15,6 +15,11 @@
 // link (a link re-pointed reports nothing), the limit of watches reached, no inotify at all. Then
 // the caller stamps, as before.
 //
+// A watched folder renamed or removed takes its path, and every path below it, out of the watch's
+// map: a repository later put at that path is watched anew, not taken for the one that was there.
+// The folders above the git folder are not watched: a repository whose parent folder is renamed
+// and replaced by another is seen only once the refs are stamped again (a restart).
+//
 // Watches are kept for the process's life, one a folder however many tickets use it (at most
 // three a repository; the kernel's limit, fs.inotify.max_user_watches, is 8,192 on older kernels
 // and about 1 % of memory's worth on newer ones: past it, repositories are stamped).
@@ -24,9 +29,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <forward_list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -79,11 +87,17 @@ class RefsWatch {
   RefsWatch& operator=(const RefsWatch&) = delete;
 
  private:
+  // Kept lean: there are three or four a repository, 80,000 over 20,000 repositories.
   struct Folder {
     std::string path;
     std::atomic<uint64_t> self{0};  // the folder itself removed, renamed or unmounted
-    // Per name within it that some ticket watches (nodes never move: tickets point at them).
-    std::unordered_map<std::string, std::atomic<uint64_t>> names;
+    // Per name within it that some ticket watches, a few a folder (nodes never move: tickets
+    // point at them).
+    std::forward_list<std::pair<std::string, std::atomic<uint64_t>>> names;
+    // Other paths the same folder was reached by (by_path_ points into these; nodes never move).
+    std::forward_list<std::string> aliases;
+    std::atomic<uint64_t>& Name(std::string_view name);
+    std::atomic<uint64_t>* Find(std::string_view name);
   };
   // The counter of `name` in the folder at `path` (watched from now on), or null when the
   // folder cannot be watched. Adds to `ticket` the folder's own counter and the name's.
@@ -92,7 +106,9 @@ class RefsWatch {
   int fd_ = -1;
   mutable std::mutex mu_;  // folders_, by_path_, and reading the kernel's reports
   std::unordered_map<int, std::unique_ptr<Folder>> folders_;  // by watch descriptor
-  std::unordered_map<std::string, int> by_path_;
+  // By path (views into a Folder's path or aliases), in order: a folder moved or removed takes
+  // the paths below it with it.
+  std::map<std::string_view, int> by_path_;
   std::vector<std::unique_ptr<Folder>> gone_;  // watches the kernel dropped; tickets point here
   std::atomic<uint64_t> overflows_{0};
   // Bumped by each Catch that read a report of a change (or an overflow), after the counters.

@@ -106,6 +106,30 @@ TEST_F(RefsWatchTest, ALinkedWorktreesCommitIsSeen) {
       &wt);
 }
 
+// A repository's git folder renamed away and another made at its path (a mirror replaced whole,
+// say): the watch follows the old folders to their new name, and a ticket taken at the path
+// afterwards watches the new repository's folders (refs/heads too), not the old ones.
+TEST_F(RefsWatchTest, ARepositoryReplacedAtItsPathIsWatchedAnew) {
+  RefsWatch& w = RefsWatch::Shared();
+  w.Catch();
+  auto before = w.Watch(place_);
+  ASSERT_TRUE(before);
+  const std::string old = tmp_ / "old.git";
+  fs::rename(place_.git_dir, old);
+  TestRepo fresh(repo_.path());
+  fresh.Write("b.txt", "b\n");
+  fresh.Commit("Another first");
+  w.Catch();
+  EXPECT_FALSE(w.Unchanged(*before));
+  ExpectSeen("a commit in the repository now at the path", [&] {
+    fresh.Write("b.txt", "b2\n");
+    fresh.Commit("Second");
+  });
+  // And in the old one, wherever it is now: nothing the new tickets watch.
+  ExpectUnseen("main moved in the renamed repository",
+               [&] { std::ofstream(old + "/refs/heads/main", std::ios::trunc) << first_ << "\n"; });
+}
+
 TEST_F(RefsWatchTest, NoTicketWhereAMoveCouldGoUnreported) {
   RefsWatch& w = RefsWatch::Shared();
   EXPECT_TRUE(w.Watch(place_));
