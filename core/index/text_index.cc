@@ -97,12 +97,28 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     ::close(fd);
     return Error{"the text index is shorter than its header (" + std::to_string(size) + " bytes)"};
   }
-  void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return Error{"cannot map the text index"};
   std::shared_ptr<IndexFile> ix(new IndexFile());
-  ix->data_ = static_cast<const unsigned char*>(map);
   ix->size_ = size;
+  if (size < IndexFile::kCopiedBelow) {
+    // A repository's list is a kilobyte or two: mapped, it would take a page of memory (and of
+    // the page cache) of its own, 20,000 pages for 20,000 repositories. Read, it takes its size.
+    ix->copy_.reset(new unsigned char[size]);
+    size_t got = 0;
+    while (got < size) {
+      const ssize_t n = ::read(fd, ix->copy_.get() + got, size - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (got != size) return Error{"cannot read the text index: it changed while it was read"};
+    ix->data_ = ix->copy_.get();
+  } else {
+    void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (map == MAP_FAILED) return Error{"cannot map the text index"};
+    ix->data_ = static_cast<const unsigned char*>(map);
+  }
   const unsigned char* d = ix->data_;
   auto bad = [](const std::string& why) -> Result<std::shared_ptr<const IndexFile>> {
     return Error{"the text index is damaged: " + why};
@@ -202,10 +218,12 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   return std::shared_ptr<const IndexFile>(std::move(ix));
 }
 
-void IndexFile::LetGo() const { madvise(const_cast<unsigned char*>(data_), size_, MADV_DONTNEED); }
+void IndexFile::LetGo() const {
+  if (!copy_) madvise(const_cast<unsigned char*>(data_), size_, MADV_DONTNEED);
+}
 
 IndexFile::~IndexFile() {
-  if (data_) munmap(const_cast<unsigned char*>(data_), size_);
+  if (data_ && !copy_) munmap(const_cast<unsigned char*>(data_), size_);
 }
 
 size_t IndexFile::Find(const git_oid& oid) const {

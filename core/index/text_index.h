@@ -25,10 +25,10 @@
 //            the list's own paths come before it, how many paths it takes, the part's key (its
 //            file's name) and id (the folder's tree, the commit the part records), and the first
 //            of the part's paths it takes.
-// Open maps the file read-only and checks all of it before use: magic, version, size, digest,
-// every offset and count within the file, offsets in order. A file that fails any check is
-// refused with the reason (the search then reads the repository as without an index); nothing
-// in a file, however made, can make a reader read outside it.
+// Open maps the file read-only (or reads it, when small) and checks all of it before use: magic,
+// version, size, digest, every offset and count within the file, offsets in order. A file that
+// fails any check is refused with the reason (the search then reads the repository as without
+// an index); nothing in a file, however made, can make a reader read outside it.
 #pragma once
 
 #include <git2.h>
@@ -60,8 +60,11 @@ struct CandidateSet {
 class IndexFile {
  public:
   static constexpr uint32_t kVersion = 3;
+  // A file smaller than this is read into memory of its own rather than mapped (a mapping takes
+  // whole pages: most lists are a kilobyte or two).
+  static constexpr size_t kCopiedBelow = 16 * 1024;
 
-  // Maps and checks `file`; an error says why it cannot be used.
+  // Maps (or, when small, reads) and checks `file`; an error says why it cannot be used.
   static Result<std::shared_ptr<const IndexFile>> Open(const std::string& file);
   ~IndexFile();
   IndexFile(const IndexFile&) = delete;
@@ -118,15 +121,16 @@ class IndexFile {
   // The paths whose blob was read as binary, and as unread (counted when the file was checked).
   size_t binary_paths() const { return binary_paths_; }
   size_t unread_paths() const { return unread_paths_; }
-  // Lets the file's pages leave this process's resident memory (the page cache keeps them) until
-  // they are read again.
+  // Lets a mapped file's pages leave this process's resident memory (the page cache keeps them)
+  // until they are read again; a file read into memory stays.
   void LetGo() const;
 
  private:
   IndexFile() = default;
   bool Postings(uint32_t trigram, std::vector<uint32_t>* out) const;
 
-  const unsigned char* data_ = nullptr;
+  const unsigned char* data_ = nullptr;  // mapped, or copy_
+  std::unique_ptr<unsigned char[]> copy_;
   size_t size_ = 0;
   git_oid commit_{};
   uint64_t policy_ = 0;

@@ -274,6 +274,58 @@ TEST(TextIndex, AnyByteChangedIsRefused) {
   }
 }
 
+// Whether `file` is mapped into this process (/proc/self/maps names it).
+bool Mapped(const std::string& file) {
+  return ReadAll("/proc/self/maps").find(std::filesystem::canonical(file).string()) !=
+         std::string::npos;
+}
+
+// A small file (a repository's list: a kilobyte or two) is read into memory of its own, not
+// mapped: a mapping takes a whole page, 20,000 pages for 20,000 repositories. A large one (a
+// shard) is mapped; both are checked the same way.
+TEST(TextIndex, ASmallFileIsReadAndALargeOneMappedBothCheckedWhole) {
+  TempDir tmp;
+  const std::string small = WriteSample(tmp);
+  ASSERT_LT(ReadAll(small).size(), IndexFile::kCopiedBelow);
+  auto ix = IndexFile::Open(small);
+  ASSERT_TRUE(ix) << ix.error();
+  EXPECT_FALSE(Mapped(small));
+  ReadEverything(**ix);
+  EXPECT_EQ((*ix)->Path(1).path, "README");
+  (*ix)->LetGo();  // nothing to let go of: still read
+  EXPECT_EQ((*ix)->Path(4).path, "huge.txt");
+
+  IndexFileWriter w;
+  for (int n = 0; n < 64; ++n) {
+    std::string text = "line " + std::to_string(n) + " of a larger file\n";
+    for (int i = 0; i < 200; ++i) text += std::to_string(n * 1000 + i) + " word" + text[5] + "\n";
+    w.AddPath("f" + std::to_string(n), w.AddBlob(OidOf(n + 10), BlobKind::kText, text), false);
+  }
+  const std::string large = tmp / "large.idx";
+  ASSERT_TRUE(w.Write(large, OidOf(1), 0));
+  const std::string whole = ReadAll(large);
+  ASSERT_GE(whole.size(), IndexFile::kCopiedBelow);
+  {
+    auto big = IndexFile::Open(large);
+    ASSERT_TRUE(big) << big.error();
+    EXPECT_TRUE(Mapped(large));
+    ReadEverything(**big);
+    EXPECT_EQ((*big)->Path(63).path, "f63");
+  }
+  EXPECT_FALSE(Mapped(large));  // unmapped with the last reference
+  // Damaged, the large one is refused as the small one is, cut or changed anywhere.
+  for (size_t n : {size_t{0}, size_t{40}, whole.size() / 2, whole.size() - 1}) {
+    WriteAll(large, whole.substr(0, n));
+    EXPECT_FALSE(IndexFile::Open(large)) << "cut at " << n;
+  }
+  for (size_t at : {size_t{9}, whole.size() / 3, whole.size() / 2, whole.size() - 1}) {
+    std::string bad = whole;
+    bad[at] = static_cast<char>(bad[at] ^ 0x5A);
+    WriteAll(large, bad);
+    EXPECT_FALSE(IndexFile::Open(large)) << "byte " << at;
+  }
+}
+
 TEST(TextIndex, AnotherVersionIsRefusedWithItsNumber) {
   TempDir tmp;
   const std::string file = WriteSample(tmp);
