@@ -313,33 +313,39 @@ bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) con
   return true;
 }
 
-bool TextList::MayMatchAny(const TrigramQuery& query) const {
+bool TextList::MayMatchAny(const TrigramQuery& query, Asked* asked) const {
   if (query.all || missing_ > 0 || list_->unread_paths() > 0) return true;
+  // The shards' candidates: asked of each shard now, or found among what this search asked.
+  std::vector<std::shared_ptr<const CandidateSet>> own;
+  if (asked && asked->store != store_) {
+    asked->store = store_;
+    asked->shards.assign(store_->shards.size(), nullptr);
+    asked->shard_asked.assign(store_->shards.size(), false);
+  }
+  if (!asked) own.resize(store_->shards.size());
+  auto& sets = asked ? asked->shards : own;
+  size_t lookups = 0;
+  for (uint32_t s : used_) {
+    if (!asked || !asked->shard_asked[s]) {
+      sets[s] = store_->shards[s]->CachedCandidates(query);
+      if (asked) asked->shard_asked[s] = true;
+    }
+    if (!sets[s]) return true;  // damaged
+    lookups += sets[s]->blobs.size();
+  }
   // The shards' candidates looked up among the list's blobs when they are fewer; else each of
   // the list's blobs looked up among the candidates (a flag each): a root folder's few files
   // against a common identifier's thousands of candidates.
-  std::vector<std::shared_ptr<const CandidateSet>> sets;
-  size_t lookups = 0;
-  for (uint32_t s : used_) {
-    auto set = store_->shards[s]->CachedCandidates(query);
-    if (!set) return true;
-    lookups += set->blobs.size();
-    sets.push_back(std::move(set));
-  }
   if (lookups > held_.size()) {
-    const CandidateSet* of_shard[size_t{1} << kShardBits] = {};
-    for (size_t i = 0; i < used_.size(); ++i) {
-      if (used_[i] < std::size(of_shard)) of_shard[used_[i]] = sets[i].get();
-    }
     for (const uint32_t w : held_) {
-      const CandidateSet* set = of_shard[ShardOf(w)];
+      const CandidateSet* set = sets[ShardOf(w)].get();
       if (!set || NumberOf(w) >= set->maybe.size() || set->maybe[NumberOf(w)]) return true;
     }
     return false;
   }
-  for (size_t i = 0; i < used_.size(); ++i) {
-    for (const uint32_t b : sets[i]->blobs) {
-      const uint32_t w = Place(used_[i], b);
+  for (uint32_t s : used_) {
+    for (const uint32_t b : sets[s]->blobs) {
+      const uint32_t w = Place(s, b);
       if (w != kNone && std::binary_search(held_.begin(), held_.end(), w)) return true;
     }
   }
@@ -581,16 +587,17 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   return true;
 }
 
-bool TextIndex::MayMatchAny(const TrigramQuery& query, PartVerdicts* verdicts) const {
-  if (own_->MayMatchAny(query)) return true;
+bool TextIndex::MayMatchAny(const TrigramQuery& query, TextList::Asked* asked) const {
+  if (own_->MayMatchAny(query, asked)) return true;
   for (const auto& part : parts_) {
-    if (!verdicts) {
+    if (!asked) {
       if (part->MayMatchAny(query)) return true;
       continue;
     }
-    auto it = verdicts->find(part.get());
-    if (it == verdicts->end()) {
-      it = verdicts->emplace(part.get(), std::make_pair(part, part->MayMatchAny(query))).first;
+    auto it = asked->parts.find(part.get());
+    if (it == asked->parts.end()) {
+      const bool may = part->MayMatchAny(query, asked);
+      it = asked->parts.emplace(part.get(), std::make_pair(part, may)).first;
     }
     if (it->second.second) return true;
   }

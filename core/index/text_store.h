@@ -95,7 +95,9 @@ class TextList {
   // shards' candidates up among the list's blobs (kept in memory), without reading the list, when
   // they are few; true when they are many (or a posting list is damaged): then ask Candidates.
   // Over an organisation, most repositories hold none of a rare token's few candidates.
-  bool MayMatchAny(const TrigramQuery& query) const;
+  // `asked` (when given): what this search already asked the store's shards of this same query.
+  struct Asked;
+  bool MayMatchAny(const TrigramQuery& query, Asked* asked = nullptr) const;
   // The paths (numbers, increasing) whose blob may hold a match of `query`: Candidates' paths.
   // Null when a posting list is found damaged. `kept`: the answer is kept for the next few
   // queries (a part, which every repository naming it asks the same query).
@@ -132,6 +134,19 @@ class TextList {
   // The shards used, and the places sorted (`sorted`, when given, already are).
   void Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted);
   size_t missing_ = 0;
+};
+
+// What one search (one walker of it) asked for one query, so that it is asked once rather than
+// once for each of the thousands of indexes that would ask the same: each part's answer to
+// MayMatchAny (a part is one object for every index naming it; held, so that its address names
+// it for as long as the answers are kept), and each shard's candidates (without the shard's
+// lock and a count taken on them for every repository).
+struct TextList::Asked {
+  std::unordered_map<const TextList*, std::pair<std::shared_ptr<const TextList>, bool>> parts;
+  std::shared_ptr<const TextStoreSnapshot> store;  // the store `shards` are of
+  // By shard of that store: its candidates, once asked (null when damaged).
+  std::vector<std::shared_ptr<const CandidateSet>> shards;
+  std::vector<bool> shard_asked;
 };
 
 // One repository's text index as a search uses it: its list and the parts it names, each blob
@@ -172,13 +187,9 @@ class TextIndex {
   BlobKind Kind(size_t blob) const;
   const git_oid& Oid(size_t blob) const;
   bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
-  // What each part (one object for every index naming it) told of one query: asked once a
-  // search of each part, not once for each of the thousands of indexes naming it. The part is
-  // held, so that its address names it for as long as the verdicts are kept.
-  using PartVerdicts =
-      std::unordered_map<const TextList*, std::pair<std::shared_ptr<const TextList>, bool>>;
-  // `verdicts` (when given): the parts' answers to this same query, looked up and added to.
-  bool MayMatchAny(const TrigramQuery& query, PartVerdicts* verdicts = nullptr) const;
+  // `asked` (when given): what this search already asked of the parts and the store's shards
+  // for this same query (TextList::Asked), looked up and added to.
+  bool MayMatchAny(const TrigramQuery& query, TextList::Asked* asked = nullptr) const;
   // The paths (numbers, increasing) whose blob may hold a match of `query`, into *out: what
   // Candidates flags, found without a pass over every path (each part's are found once for all
   // the indexes naming it). False when a posting list is found damaged. `skip`, when given, has

@@ -682,22 +682,23 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   std::atomic<size_t> next_target{0};
   auto walk = [&] {
     LastStore last_store;
-    TextIndex::PartVerdicts verdicts;  // what each part told of the query (MayMatchAny)
+    TextList::Asked asked;  // what the parts and shards told of the query (MayMatchAny)
     for (size_t t; (t = next_target.fetch_add(1)) < targets.size();) {
       const SearchTarget& target = targets[t];
       size_t files = 0, too_deep = 0;
       bool whole = false;
       std::string error;
       // The repository's index, and which of its blobs may match; files passed over by it.
-      std::shared_ptr<const TextIndex> index;
+      // (Held for the whole search by kept_indexes or found_indexes: no count taken on it here.)
+      const TextIndex* index = nullptr;
       if (!query.all && target.under.kind == EntryKind::kFolder) {
         if (kept_indexes) {
-          index = kept_indexes->of[t];
+          index = kept_indexes->of[t].get();
         } else {
           bool vouched = false;
-          index = CurrentTextIndex(*target.repo, store_of(t, &last_store), &vouched);
+          found_indexes[t] = CurrentTextIndex(*target.repo, store_of(t, &last_store), &vouched);
           if (!vouched) all_vouched.store(false, std::memory_order_relaxed);
-          found_indexes[t] = index;
+          index = found_indexes[t].get();
         }
       }
       const bool listed_by_index =
@@ -728,7 +729,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       // The folder at the commit its index lists, and no file of the index can match (most
       // repositories of an organisation, for a rare token): every file is counted as searched
       // from the index's counts, and neither the list nor the repository is read.
-      const bool none_can_match = listed_range && !index->MayMatchAny(query, &verdicts);
+      const bool none_can_match = listed_range && !index->MayMatchAny(query, &asked);
       // Which files may match: at the commit the list names, with every content found in the
       // store, the paths themselves (each part's found once a search for every repository naming
       // it), those of the range; else a flag a blob, for the paths and the tree's files.
