@@ -283,13 +283,22 @@ void TextList::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sort
   }
   if (sorted) {
     held_ = std::move(*sorted);
-    return;
+  } else {
+    held_.reserve(where_.size() - missing_);
+    for (const uint32_t w : where_) {
+      if (w != kNone) held_.push_back(w);
+    }
+    std::sort(held_.begin(), held_.end());
   }
-  held_.reserve(where_.size() - missing_);
-  for (const uint32_t w : where_) {
-    if (w != kNone) held_.push_back(w);
+  screen_.store = store_.get();
+  screen_.always = missing_ > 0 || list_->unread_paths() > 0;
+  for (const uint32_t s : used_) screen_.shards |= uint64_t{1} << s;  // (s < 63: Place)
+  for (const uint32_t w : held_) {
+    const size_t bit = Screen::Bit(w);
+    screen_.filter[bit / 64] |= uint64_t{1} << (bit % 64);
   }
-  std::sort(held_.begin(), held_.end());
+  screen_.held = held_.data();
+  screen_.held_count = held_.size();
 }
 
 BlobKind TextList::Kind(size_t blob) const {
@@ -313,11 +322,11 @@ bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) con
   return true;
 }
 
-bool TextList::MayMatchAny(const TrigramQuery& query, Asked* asked) const {
-  if (query.all || missing_ > 0 || list_->unread_paths() > 0) return true;
+bool TextList::MayMatchAny(const Screen& screen, const TrigramQuery& query, Asked* asked) const {
+  if (query.all || screen.always) return true;
   // The shards' candidates: asked of each shard now, or found among what this search asked.
   std::vector<std::shared_ptr<const CandidateSet>> own;
-  if (asked && asked->store != store_) {
+  if (asked && asked->store.get() != screen.store) {
     asked->store = store_;
     asked->shards.assign(store_->shards.size(), nullptr);
     asked->shard_asked.assign(store_->shards.size(), false);
@@ -325,7 +334,8 @@ bool TextList::MayMatchAny(const TrigramQuery& query, Asked* asked) const {
   if (!asked) own.resize(store_->shards.size());
   auto& sets = asked ? asked->shards : own;
   size_t lookups = 0;
-  for (uint32_t s : used_) {
+  for (uint64_t left = screen.shards; left != 0; left &= left - 1) {
+    const auto s = static_cast<size_t>(__builtin_ctzll(left));
     if (!asked || !asked->shard_asked[s]) {
       sets[s] = store_->shards[s]->CachedCandidates(query);
       if (asked) asked->shard_asked[s] = true;
@@ -333,20 +343,26 @@ bool TextList::MayMatchAny(const TrigramQuery& query, Asked* asked) const {
     if (!sets[s]) return true;  // damaged
     lookups += sets[s]->blobs.size();
   }
-  // The shards' candidates looked up among the list's blobs when they are fewer; else each of
-  // the list's blobs looked up among the candidates (a flag each): a root folder's few files
-  // against a common identifier's thousands of candidates.
-  if (lookups > held_.size()) {
-    for (const uint32_t w : held_) {
-      const CandidateSet* set = sets[ShardOf(w)].get();
-      if (!set || NumberOf(w) >= set->maybe.size() || set->maybe[NumberOf(w)]) return true;
+  // The shards' candidates looked up among the list's blobs when they are fewer (most need not
+  // be: the filter says they are not held); else each of the list's blobs looked up among the
+  // candidates (a flag each): a root folder's few files against a common identifier's thousands
+  // of candidates.
+  const uint32_t* held_end = screen.held + screen.held_count;
+  if (lookups > screen.held_count) {
+    for (const uint32_t* w = screen.held; w != held_end; ++w) {
+      const CandidateSet* set = sets[ShardOf(*w)].get();
+      if (!set || NumberOf(*w) >= set->maybe.size() || set->maybe[NumberOf(*w)]) return true;
     }
     return false;
   }
-  for (uint32_t s : used_) {
+  for (uint64_t left = screen.shards; left != 0; left &= left - 1) {
+    const auto s = static_cast<size_t>(__builtin_ctzll(left));
     for (const uint32_t b : sets[s]->blobs) {
       const uint32_t w = Place(s, b);
-      if (w != kNone && std::binary_search(held_.begin(), held_.end(), w)) return true;
+      if (w == kNone) continue;
+      const size_t bit = Screen::Bit(w);
+      if ((screen.filter[bit / 64] >> (bit % 64) & 1) == 0) continue;  // not held
+      if (std::binary_search(screen.held, held_end, w)) return true;
     }
   }
   return false;
@@ -475,6 +491,7 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
   const IndexFile& list = own_->file();
   const auto& store = own_->store_ptr();
   commit_ = own_->commit();
+  screen_ = own_->screen();
   blobs_ = own_->blobs();
   paths_ = 0;
   missing_ = own_->missing();
@@ -588,7 +605,7 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
 }
 
 bool TextIndex::MayMatchAny(const TrigramQuery& query, TextList::Asked* asked) const {
-  if (own_->MayMatchAny(query, asked)) return true;
+  if (own_->MayMatchAny(screen_, query, asked)) return true;
   for (const auto& part : parts_) {
     if (!asked) {
       if (part->MayMatchAny(query)) return true;

@@ -97,7 +97,26 @@ class TextList {
   // Over an organisation, most repositories hold none of a rare token's few candidates.
   // `asked` (when given): what this search already asked the store's shards of this same query.
   struct Asked;
-  bool MayMatchAny(const TrigramQuery& query, Asked* asked = nullptr) const;
+  bool MayMatchAny(const TrigramQuery& query, Asked* asked = nullptr) const {
+    return MayMatchAny(screen_, query, asked);
+  }
+  // What MayMatchAny reads of a list, in one place: a search over 20,000 repositories asks it of
+  // each, and each line more it reads is a miss of the processor's cache. Kept in the list and
+  // copied into its index (TextIndex), beside the commit it lists.
+  struct Screen {
+    const TextStoreSnapshot* store = nullptr;
+    bool always = false;      // a blob no shard holds, or one unread: it may always match
+    uint64_t shards = 0;      // the shards holding any of its blobs, a bit each
+    uint64_t filter[4] = {};  // a bit for each held place's hash: a place whose bit is clear is
+                              // not held (held_ is not read)
+    const uint32_t* held = nullptr;  // held_
+    size_t held_count = 0;
+    static size_t Bit(uint32_t place) { return (place * 0x9E3779B1u) >> 24; }
+  };
+  const Screen& screen() const { return screen_; }
+  // MayMatchAny by `screen` (this list's, or a copy of it): reads nothing else of the list while
+  // `asked` holds what the shards told of the query.
+  bool MayMatchAny(const Screen& screen, const TrigramQuery& query, Asked* asked) const;
   // The paths (numbers, increasing) whose blob may hold a match of `query`: Candidates' paths.
   // Null when a posting list is found damaged. `kept`: the answer is kept for the next few
   // queries (a part, which every repository naming it asks the same query).
@@ -126,7 +145,8 @@ class TextList {
   std::vector<uint32_t> where_;  // per blob: its Place, or kNone
   std::vector<uint32_t> used_;   // the shards holding any of them
   std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
-  mutable std::mutex memo_mu_;   // CandidatePaths kept, by query (TrigramQueryKey)
+  Screen screen_;
+  mutable std::mutex memo_mu_;  // CandidatePaths kept, by query (TrigramQueryKey)
   mutable std::vector<std::pair<std::string, std::shared_ptr<const std::vector<uint32_t>>>> memo_;
   // Finds `b`'s content in the store's shards (the first that holds it in a place that fits);
   // false when none does.
@@ -220,6 +240,7 @@ class TextIndex {
   // Which list a blob number is in, and its number there.
   const TextList& ListOf(size_t blob, size_t* number) const;
   git_oid commit_{};
+  TextList::Screen screen_;  // own_'s, beside the commit: what a search of it reads first
   std::shared_ptr<const TextList> own_;
   std::vector<std::shared_ptr<const TextList>> parts_;
   std::vector<size_t> blob_base_;  // per part: its first blob's number here
