@@ -15,8 +15,10 @@ the --repos repositories is a bare repository borrowing one source's objects (al
 robin) with a commit of its own on `main` that adds ORG_TOKEN.txt holding `orgtoken-NNNNN`, so
 that every repository differs and each token is in exactly one. Two servers read it over stdio:
 one with a cache folder (the text index), one with history_index: false (no cache folder: no
-index, every file read). Each query is called --calls times on each, alternating; the answers of
-the two must be identical (counted). csearch runs over a checkout of every repository's files.
+index, every file read). The text index is made from nothing in each run; the history index
+beside it in the cache folder is kept between runs, as a restarted server keeps it (the first run
+builds it). The queries begin once the servers are quiet: every background pass done. Each query
+is called --calls times on each, alternating; the answers of the two must be identical (counted). csearch runs over a checkout of every repository's files.
 With --baseline, a third server -- another build (an older commit), over the same cache folder
 once the first has indexed it -- answers every query in the same rounds, so that before and after
 are measured on the same machine at the same load; its answers must be identical too.
@@ -220,6 +222,40 @@ def wait_indexed(client, count, limit_s):
     raise RuntimeError("the index was not built within %d s" % limit_s)
 
 
+def cpu_s(pid):
+    """The process's CPU time so far, all threads (s)."""
+    with open("/proc/%d/stat" % pid) as f:
+        x = f.read().rsplit(")", 1)[1].split()
+    return (int(x[11]) + int(x[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_quiet(clients, limit_s, window_s=10, share=0.02):
+    """Until no server has used more than `share` of a core over the last `window_s` seconds:
+    every background pass done (the text index's, the history index's, which goes on long after
+    the text index is whole when it is built from nothing), so that the queries are measured
+    on a machine the servers' own background work does not share. Seconds waited."""
+    began = time.time()
+    last = [cpu_s(c.proc.pid) for c in clients]
+    while time.time() - began < limit_s:
+        time.sleep(window_s)
+        now = [cpu_s(c.proc.pid) for c in clients]
+        if all(n - l < share * window_s for n, l in zip(now, last)):
+            return time.time() - began
+        last = now
+    raise RuntimeError("the servers were still busy after %d s" % limit_s)
+
+
+def remove_text_index(cache):
+    """The text index of a cache folder (the store, and each repository's list), not the history
+    index beside it: indexed from nothing in every run, as a restarted server keeps its history
+    index (built once, over 20,000 repositories the better part of half an hour)."""
+    shutil.rmtree(os.path.join(cache, "text"), ignore_errors=True)
+    for dirpath, _, files in os.walk(cache):
+        for f in files:
+            if f in ("text.idx", "text.list"):
+                os.unlink(os.path.join(dirpath, f))
+
+
 def percentile(xs, p):
     s = sorted(xs)
     return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))]
@@ -287,8 +323,8 @@ def main():
         unique += sum(int(l.split()[3]) for l in out.splitlines() if l.split()[1] == "blob")
     unique += 15 * a.repos
 
-    # Indexed from nothing in every run: the log's figures are the first pass's.
-    shutil.rmtree(cache, ignore_errors=True)
+    # The text index made from nothing in every run: the log's figures are the first pass's.
+    remove_text_index(cache)
     log = os.path.join(OUT, "indexed-%d.log" % a.repos)
     indexed = bench.Client(a.binary, indexed_cfg, log=log)
     indexed.initialize()
@@ -308,6 +344,8 @@ def main():
         base = bench.Client(a.baseline, indexed_cfg)
         base.initialize()
         wait_indexed(base, a.repos, a.index_wait)
+    t_quiet = wait_quiet([indexed] + ([base] if base else []), a.index_wait)
+    quiet_mb = rss_mb(indexed.proc.pid)
     scan = None
     if not a.no_scan:
         scan = bench.Client(a.binary, scan_cfg)
@@ -364,8 +402,11 @@ def main():
               "CPU (%.1f MB/s per core); builds reading 1 MB or more: %s MB/s" %
               (len(cpu), new / 1e6, secs, new / 1e6 / max(secs, 1e-9),
                ", ".join("%.1f" % x for x in big)))
-    print("memory (VmRSS): idle after initialize %.1f MB, after indexing %.1f MB, after the "
-          "queries %.1f MB" % (idle_mb, indexed_mb, peak_mb))
+    print("background work (history index, first passes) done %.0f s after the text index was"
+          " whole" % t_quiet)
+    print("memory (VmRSS): idle after initialize %.1f MB, the text index whole %.1f MB, idle "
+          "with every background pass done %.1f MB, after the queries %.1f MB" %
+          (idle_mb, indexed_mb, quiet_mb, peak_mb))
     if scan or base:
         print("answers identical with and without the index%s: %d of %d; partial answers: %d" %
               (" (and the baseline's)" if base else "", same, len(qs), stopped))
