@@ -279,7 +279,7 @@ bool TextList::LookUp(size_t b, std::vector<bool>* used) {
 
 void TextList::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted) {
   for (size_t s = 0; s < used.size(); ++s) {
-    if (used[s]) used_.push_back(static_cast<uint32_t>(s));
+    if (used[s]) screen_.shards |= uint64_t{1} << s;  // (s < 63: Place)
   }
   if (sorted) {
     held_ = std::move(*sorted);
@@ -292,7 +292,6 @@ void TextList::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sort
   }
   screen_.store = store_.get();
   screen_.always = missing_ > 0 || list_->unread_paths() > 0;
-  for (const uint32_t s : used_) screen_.shards |= uint64_t{1} << s;  // (s < 63: Place)
   for (const uint32_t w : held_) {
     const size_t bit = Screen::Bit(w);
     screen_.filter[bit / 64] |= uint64_t{1} << (bit % 64);
@@ -310,7 +309,8 @@ bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) con
   out->assign(where_.size(), true);
   if (query.all) return true;
   std::vector<std::shared_ptr<const std::vector<bool>>> maybe(store_->shards.size());
-  for (uint32_t s : used_) {
+  for (uint64_t left = screen_.shards; left != 0; left &= left - 1) {
+    const auto s = static_cast<size_t>(__builtin_ctzll(left));
     auto set = store_->shards[s]->CachedCandidates(query);
     if (!set) return false;
     maybe[s] = std::shared_ptr<const std::vector<bool>>(set, &set->maybe);

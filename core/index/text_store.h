@@ -143,7 +143,6 @@ class TextList {
   std::shared_ptr<const IndexFile> list_;
   std::shared_ptr<const TextStoreSnapshot> store_;
   std::vector<uint32_t> where_;  // per blob: its Place, or kNone
-  std::vector<uint32_t> used_;   // the shards holding any of them
   std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
   Screen screen_;
   mutable std::mutex memo_mu_;  // CandidatePaths kept, by query (TrigramQueryKey)
