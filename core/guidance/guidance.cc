@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -29,16 +30,91 @@ struct TreeFinds {
   std::vector<std::pair<std::string, git_oid>> files;
   bool incomplete = false;  // not every folder below was looked at
 };
-// What each tree read holds (FolderScan), by the tree's id.
-using TreeMemo = std::unordered_map<std::string, std::shared_ptr<const TreeFinds>>;
+// What a tree holds (FolderScan) is kept by the tree's id, the path policy it was read under
+// (its rules' digest) and, when include / exclude make the answer depend on where the tree is,
+// its path.
+struct TreeKey {
+  git_oid tree{};
+  uint64_t policy = 0;
+  std::string path;  // "" unless the policy is partial
+  bool operator==(const TreeKey& o) const {
+    return git_oid_equal(&tree, &o.tree) && policy == o.policy && path == o.path;
+  }
+};
+struct TreeKeyHash {
+  size_t operator()(const TreeKey& k) const {
+    size_t h;
+    std::memcpy(&h, k.tree.id, sizeof h);  // an object id's bytes are already well mixed
+    h ^= static_cast<size_t>(k.policy * 0x9E3779B97F4A7C15ull);
+    return k.path.empty() ? h : h ^ std::hash<std::string>()(k.path);
+  }
+};
+
+// What trees hold, kept for every repository of the server: a tree's finds depend on the tree
+// and the policy alone, so the forks and copies of one codebase across an organisation read
+// each folder they share once, and a branch that moved reads only the trees that changed.
+// Bounded: two generations of at most kPerGeneration trees each; a tree found in the older
+// moves to the newer, and when the newer is full the older is dropped (the least used go).
+class TreeMemo {
+ public:
+  static constexpr size_t kPerGeneration = 200000;
+
+  std::shared_ptr<const TreeFinds> Find(const TreeKey& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = now_.find(key);
+    if (it != now_.end()) return it->second;
+    auto old = before_.find(key);
+    if (old == before_.end()) return nullptr;
+    auto finds = old->second;
+    AddLocked(key, finds);
+    return finds;
+  }
+  void Keep(const TreeKey& key, std::shared_ptr<const TreeFinds> finds) {
+    std::lock_guard<std::mutex> lock(mu_);
+    AddLocked(key, std::move(finds));
+  }
+  size_t size() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return now_.size() + before_.size();
+  }
+
+ private:
+  void AddLocked(const TreeKey& key, std::shared_ptr<const TreeFinds> finds) {
+    if (now_.size() >= kPerGeneration) {
+      before_ = std::move(now_);
+      now_ = {};
+    }
+    now_[key] = std::move(finds);
+  }
+  std::mutex mu_;
+  std::unordered_map<TreeKey, std::shared_ptr<const TreeFinds>, TreeKeyHash> now_, before_;
+};
+
+TreeMemo& KeptTrees() {
+  static TreeMemo* const kept = new TreeMemo;  // never destroyed: threads may scan at exit
+  return *kept;
+}
+
+std::atomic<uint64_t>& TreesRead() {
+  static std::atomic<uint64_t> read{0};
+  return read;
+}
+
+// One kept "nothing below" for every tree that holds no guidance file (most of them).
+std::shared_ptr<const TreeFinds> NoFinds() {
+  static const auto none = std::make_shared<const TreeFinds>();
+  return none;
+}
 
 }  // namespace
+
+size_t GuidanceTreesKept() { return KeptTrees().size(); }
+uint64_t GuidanceTreesRead() { return TreesRead().load(std::memory_order_relaxed); }
 
 // Per repository (ServedRepo::guidance_cache()).
 class GuidanceCache {
  public:
-  std::mutex build_mu;  // one walk of this repository at a time; guards `trees`
-  TreeMemo trees;
+  std::mutex build_mu;  // one walk of this repository at a time
 
   std::mutex mu;  // guards what follows
   // The owners' pieces at `owners_commit`.
@@ -65,8 +141,6 @@ constexpr size_t kMaxSourceBytes = 8 * 1024 * 1024;
 constexpr size_t kMaxPieces = 2000;
 constexpr size_t kMaxSkillFiles = 512;  // the MCP Skills extension's per-skill limit
 constexpr size_t kBinaryProbeBytes = 8000;
-// Trees whose finds are kept per repository (a few dozen bytes each), between commits.
-constexpr size_t kMaxKeptTrees = 1000000;
 
 constexpr std::string_view kSkillsFolder = ".claude/skills/";
 
@@ -238,29 +312,32 @@ void ReadFrontMatter(GuidancePiece* piece, std::string_view scope_key, bool curs
 }
 
 // Finds AGENTS.md and CLAUDE.md in every folder, reading each distinct tree once: what a tree
-// holds is kept by its id (with its path, when include / exclude make the answer depend on
-// where the tree is), so folders shared by many paths cost one read, and a moved branch costs
-// only the trees that changed. Applies the policy as RepoReader does: names that are not plain
-// path parts and folders the policy keeps out are never entered, and every file found is
-// checked with ServesFile by the caller.
+// holds is kept by its id for every repository (TreeMemo), so folders shared by many paths or
+// many repositories cost one read, and a moved branch costs only the trees that changed. Applies
+// the policy as RepoReader does: names that are not plain path parts and folders the policy
+// keeps out are never entered, and every file found is checked with ServesFile by the caller.
+// A tree holding a folder that cannot be read here (not in this copy) is not kept: another
+// repository holding it whole must not be told there is nothing below.
 class FolderScan {
  public:
-  using Memo = TreeMemo;
-
-  FolderScan(RepoReader& reader, Memo& memo, const StopToken& stop)
-      : reader_(reader), git_(PolicyAccess::Git(reader)), memo_(memo), stop_(stop) {
-    partial_ = reader.repo().policy().partial();
+  FolderScan(RepoReader& reader, const StopToken& stop)
+      : reader_(reader), git_(PolicyAccess::Git(reader)), stop_(stop) {
+    const PathPolicy& policy = reader.repo().policy();
+    partial_ = policy.partial();
+    policy_ = std::hash<std::string>()(policy.Describe());
   }
 
   std::shared_ptr<const TreeFinds> Scan(const RepoPath& folder, const git_oid& tree) {
     struct Frame {
+      TreeKey key;
       RepoPath path;
-      std::string key;
       std::vector<TreeEntry> entries;
       size_t next = 0;
       TreeFinds found;
+      bool keep = true;  // every folder below was read here
     };
     const PathPolicy& policy = reader_.repo().policy();
+    TreeMemo& kept = KeptTrees();
     std::vector<Frame> stack;
     std::shared_ptr<const TreeFinds> result;
     auto add = [](TreeFinds& to, const std::string& prefix, const TreeFinds& from) {
@@ -273,18 +350,19 @@ class FolderScan {
         to.files.emplace_back(prefix + "/" + rel, oid);
       }
     };
-    auto open = [&](const RepoPath& path, const git_oid& oid, std::string key) {
-      auto sub = git_.Subtree(oid);
+    auto open = [&](const RepoPath& path, TreeKey key) {
+      auto sub = git_.Subtree(key.tree);
       if (!sub) return false;  // not in the local copy, or not a folder: nothing below
       if (++trees_ > kMaxTrees) {
         stopped_ = true;
         return false;
       }
-      stack.push_back(Frame{path, std::move(key), git_.Entries(sub->get()), 0, {}});
+      TreesRead().fetch_add(1, std::memory_order_relaxed);
+      stack.push_back(Frame{std::move(key), path, git_.Entries(sub->get()), 0, {}, true});
       return true;
     };
-    if (auto kept = Kept(KeyOf(folder, tree))) return kept;
-    if (!open(folder, tree, KeyOf(folder, tree))) {
+    if (auto found = kept.Find(KeyOf(folder, tree))) return found;
+    if (!open(folder, KeyOf(folder, tree))) {
       auto none = std::make_shared<TreeFinds>();
       none->incomplete = stopped_;
       return none;
@@ -292,14 +370,20 @@ class FolderScan {
     while (!stack.empty()) {
       Frame& f = stack.back();
       if (f.next == f.entries.size()) {
-        auto done = std::make_shared<const TreeFinds>(std::move(f.found));
-        if (!done->incomplete) memo_[f.key] = done;  // only what is whole is kept
+        std::shared_ptr<const TreeFinds> done =
+            f.found.files.empty() && !f.found.incomplete
+                ? NoFinds()
+                : std::make_shared<const TreeFinds>(std::move(f.found));
+        // Only what is whole, and was read whole here, is kept.
+        if (!done->incomplete && f.keep) kept.Keep(f.key, done);
+        const bool keep = f.keep;
         stack.pop_back();
         if (stack.empty()) {
           result = done;
           break;
         }
         Frame& parent = stack.back();
+        if (!keep) parent.keep = false;
         add(parent.found, parent.entries[parent.next - 1].name, *done);
         continue;
       }
@@ -323,13 +407,17 @@ class FolderScan {
       if (e.kind != EntryKind::kFolder) continue;
       RepoPath child = f.path.Child(e.name);
       if (policy.ChildOutside(child, e.name)) continue;
-      std::string key = KeyOf(child, e.oid);
-      if (auto kept = Kept(key)) {
-        add(f.found, e.name, *kept);
+      TreeKey key = KeyOf(child, e.oid);
+      if (auto found = kept.Find(key)) {
+        add(f.found, e.name, *found);
         continue;
       }
-      if (!open(child, e.oid, std::move(key))) {
-        if (stopped_) stack.back().found.incomplete = true;
+      if (!open(child, std::move(key))) {
+        if (stopped_) {
+          stack.back().found.incomplete = true;
+        } else {
+          stack.back().keep = false;
+        }
       }
     }
     if (!result) {
@@ -347,23 +435,17 @@ class FolderScan {
   // monorepo of hundreds of thousands of folders); past it, the guidance says it is incomplete.
   static constexpr size_t kMaxTrees = 200000;
 
-  std::string KeyOf(const RepoPath& path, const git_oid& oid) const {
-    std::string key(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+  TreeKey KeyOf(const RepoPath& path, const git_oid& oid) const {
     // Without include / exclude, which folders are entered depends on names alone (the
     // credential rule), which the tree itself holds; with them, on where the tree is.
-    if (partial_) key += path.str();
-    return key;
-  }
-  std::shared_ptr<const TreeFinds> Kept(const std::string& key) const {
-    auto it = memo_.find(key);
-    return it == memo_.end() ? nullptr : it->second;
+    return TreeKey{oid, policy_, partial_ ? path.str() : std::string()};
   }
 
   RepoReader& reader_;
   GitRepo& git_;
-  Memo& memo_;
   const StopToken& stop_;
   bool partial_ = false;
+  uint64_t policy_ = 0;
   bool stopped_ = false;
   size_t trees_ = 0;
 };
@@ -373,9 +455,8 @@ class FolderScan {
 // own folders at the source's root.
 class SourceReader {
  public:
-  SourceReader(RepoReader& reader, const ReadPoint& at, RepoPath root, std::string from,
-               FolderScan::Memo& memo)
-      : reader_(reader), at_(at), root_(std::move(root)), from_(std::move(from)), memo_(memo) {}
+  SourceReader(RepoReader& reader, const ReadPoint& at, RepoPath root, std::string from)
+      : reader_(reader), at_(at), root_(std::move(root)), from_(std::move(from)) {}
 
   Result<std::vector<GuidancePiece>> Read(const StopToken& stop, bool* incomplete) {
     auto top = reader_.Find(at_, root_, stop);
@@ -405,7 +486,7 @@ class SourceReader {
     auto copilot = reader_.Find(at_, Join(".github/copilot-instructions.md"), stop);
     if (copilot && copilot->kind == EntryKind::kFile) Visit(*copilot);
     // AGENTS.md and CLAUDE.md in every folder.
-    FolderScan scan(reader_, memo_, stop);
+    FolderScan scan(reader_, stop);
     auto finds = scan.Scan(top->path, top->oid);
     if (stop.stopped()) return Error{stop.Why()};
     if (finds->incomplete) *incomplete = true;
@@ -573,7 +654,6 @@ class SourceReader {
   const ReadPoint& at_;
   RepoPath root_;
   std::string from_;
-  FolderScan::Memo& memo_;
   std::vector<std::pair<RepoPath, Node>> found_;
   std::set<std::string> seen_;
   std::map<std::string, std::vector<Node>> skills_;
@@ -600,9 +680,7 @@ Result<std::shared_ptr<const PieceSet>> ReadSource(const ServedRepo& repo, RepoR
                                                    const StopToken& stop) {
   auto at = reader.At(std::nullopt);
   if (!at) return Error{at.error()};
-  TreeMemo& trees = repo.guidance_cache().trees;
-  if (trees.size() > kMaxKeptTrees) trees.clear();
-  SourceReader source(reader, *at, root, std::move(from), trees);
+  SourceReader source(reader, *at, root, std::move(from));
   bool incomplete = false;
   auto pieces = source.Read(stop, &incomplete);
   if (!pieces) return Error{pieces.error()};

@@ -23,7 +23,9 @@
 //
 // Speed: what is found is kept per default-branch commit (in ServedRepo::guidance_cache()) and
 // reused until the branch moves, so GuidanceOf costs a HEAD lookup per source and a map lookup;
-// the tree is walked once per commit, one walk at a time per repository.
+// the tree is walked once per commit, one walk at a time per repository, and what each folder's
+// tree holds is kept by its id for every repository: a fork or copy of a codebase already
+// walked reads only the trees it does not share.
 //
 // Texts are kept as committed: the secret filter runs where they are shown (the answer
 // pipeline, and core/guidance/skills.h for skills served over MCP).
@@ -136,6 +138,12 @@ class Guidance {
 Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const StopToken& stop,
                                                    RepoReader* reader = nullptr,
                                                    const std::optional<CommitId>& head = {});
+
+// What the walks for AGENTS.md and CLAUDE.md keep and do, for the whole server: the trees whose
+// finds are kept (shared by every repository, so that copies of a codebase read their common
+// folders once), and the trees read since start.
+size_t GuidanceTreesKept();
+uint64_t GuidanceTreesRead();
 
 // A file of a piece (a skill's file) as committed, read from the repository it came from, at
 // the commit it was found at.

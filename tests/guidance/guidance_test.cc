@@ -5,9 +5,11 @@
 #include "core/guidance/guidance.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/app/wiring.h"
 #include "core/config/config.h"
@@ -475,6 +477,90 @@ TEST(GuidanceCache, ACallerThatKnowsTheCommitIsAnsweredWithoutOpeningTheReposito
   auto next = GuidanceOf(repo, stop, nullptr, CommitId(oid));
   ASSERT_TRUE(next) << next.error();
   EXPECT_EQ((*next)->pieces.size(), 2u);
+}
+
+// Writes, into `repo`, folders of a codebase that no other test shares (`salt` in each), with
+// AGENTS.md in two of them.
+void WriteCodebase(const TestRepo& repo, const std::string& salt) {
+  for (int i = 0; i < 12; ++i) {
+    const std::string folder = "lib/m" + std::to_string(i) + "/part";
+    repo.Write(folder + "/code.c", "int m" + std::to_string(i) + "; /* " + salt + " */\n");
+  }
+  repo.Write("lib/m3/AGENTS.md", "Module three is frozen.\n");
+  repo.Write("lib/m7/part/AGENTS.md", "Part seven is generated.\n");
+}
+
+std::vector<std::string> PieceNames(const rr::Guidance& g) {
+  std::vector<std::string> names;
+  for (const GuidancePiece* p : g.pieces) names.push_back(p->name);
+  return names;
+}
+
+// What a folder's tree holds is kept for every repository: a copy of a codebase already walked
+// (here with a root of its own, as a fork with one commit more) reads its root and nothing else,
+// and finds the same guidance.
+TEST(GuidanceCache, ACopyOfACodebaseReadsOnlyTheTreesItDoesNotShare) {
+  TempDir tmp;
+  const std::string salt = "copies " + std::to_string(::getpid()) + " " + tmp.path();
+  TestRepo first(tmp / "first"), copy(tmp / "copy");
+  WriteCodebase(first, salt);
+  first.Commit("Codebase");
+  WriteCodebase(copy, salt);
+  copy.Write("OWN.txt", "this copy's own file\n");
+  copy.Commit("Codebase, and a file of its own");
+  RepoSettings a, b;
+  a.name = "first";
+  a.path = first.path();
+  b.name = "copy";
+  b.path = copy.path();
+  const ServedRepo one(a), two(b);
+  StopToken stop;
+  const uint64_t before = GuidanceTreesRead();
+  auto g1 = GuidanceOf(one, stop);
+  ASSERT_TRUE(g1) << g1.error();
+  const uint64_t walked = GuidanceTreesRead() - before;
+  EXPECT_GE(walked, 26u);  // the root, lib, and two folders a module
+  auto g2 = GuidanceOf(two, stop);
+  ASSERT_TRUE(g2) << g2.error();
+  EXPECT_EQ(GuidanceTreesRead() - before - walked, 1u);  // its root alone
+  const std::vector<std::string> want = {"lib/m3/AGENTS.md", "lib/m7/part/AGENTS.md"};
+  EXPECT_EQ(PieceNames(**g1), want);
+  EXPECT_EQ(PieceNames(**g2), want);
+  EXPECT_GE(GuidanceTreesKept(), 26u);
+}
+
+// A copy that lacks a folder's tree (a partial or damaged copy) finds nothing below it, and
+// keeps nothing for the trees above it: another repository holding the same trees whole still
+// finds its guidance there, walked after the copy.
+TEST(GuidanceCache, ACopyMissingAFolderDoesNotHideTheGuidanceOfOthers) {
+  TempDir tmp;
+  const std::string salt = "missing " + std::to_string(::getpid()) + " " + tmp.path();
+  TestRepo whole(tmp / "whole"), damaged(tmp / "damaged");
+  WriteCodebase(whole, salt);
+  whole.Commit("Codebase");
+  WriteCodebase(damaged, salt);
+  damaged.Commit("Codebase");
+  // The tree of lib/m7 (it holds part/AGENTS.md) taken out of the damaged copy.
+  std::string tree = damaged.Git({"rev-parse", "HEAD:lib/m7"});
+  while (!tree.empty() && (tree.back() == '\n' || tree.back() == ' ')) tree.pop_back();
+  ASSERT_EQ(tree.size(), 40u) << tree;
+  const std::string object =
+      damaged.path() + "/.git/objects/" + tree.substr(0, 2) + "/" + tree.substr(2);
+  ASSERT_EQ(std::remove(object.c_str()), 0) << object;
+  RepoSettings a, b;
+  a.name = "damaged";
+  a.path = damaged.path();
+  b.name = "whole";
+  b.path = whole.path();
+  const ServedRepo bad(a), good(b);
+  StopToken stop;
+  auto g1 = GuidanceOf(bad, stop);
+  ASSERT_TRUE(g1) << g1.error();
+  EXPECT_EQ(PieceNames(**g1), std::vector<std::string>{"lib/m3/AGENTS.md"});
+  auto g2 = GuidanceOf(good, stop);
+  ASSERT_TRUE(g2) << g2.error();
+  EXPECT_EQ(PieceNames(**g2),
+            (std::vector<std::string>{"lib/m3/AGENTS.md", "lib/m7/part/AGENTS.md"}));
 }
 
 }  // namespace
