@@ -29,6 +29,8 @@ namespace {
 // A search that read at least this much gives the heap it freed back to the system when it ends
 // (GiveBackFreeHeap, a few milliseconds); a search the index answered from a few files does not.
 constexpr uint64_t kGiveBackAfterBytes = 8ull << 20;
+// Files a searching thread takes from the queue at once, at most (WorkQueue::PopSome).
+constexpr size_t kTakenAtOnce = 8;
 
 // A caseless literal on PCRE2 (JIT), read as UTF-8 where it is valid, as Ere reads text.
 struct Pcre2Code {
@@ -1029,7 +1031,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   // 2. The searching threads: every file handed on, read and matched.
   auto search = [&] {
     ReaderCache readers;
-    while (auto item = queue.Pop()) {
+    std::deque<WorkItem> mine;  // taken from the queue a few at a time
+    for (;;) {
+      if (mine.empty() && !queue.PopSome(&mine, kTakenAtOnce)) break;
+      std::optional<WorkItem> item(std::move(mine.front()));
+      mine.pop_front();
       if (stop.stopped()) continue;
       const size_t t = item->target;
       if (timed) {
