@@ -164,7 +164,19 @@ Format FormatOfPath(std::string_view path) {
 }
 
 Format PathAt::FormatAt(size_t pos) {
-  const Format format = FormatOfPath(At(pos));
+  // Asked at every setting a scan looks at, mostly of one path: worked out once a path.
+  const std::string_view path = At(pos);
+  if (known_ && path.data() == known_path_.data() && path.size() == known_path_.size()) {
+    return known_format_;
+  }
+  known_ = true;
+  known_path_ = path;
+  known_format_ = FormatOf(path);
+  return known_format_;
+}
+
+Format PathAt::FormatOf(std::string_view path) const {
+  const Format format = FormatOfPath(path);
   if (format != Format::kUnknown || input_.kind != TextKind::kFile) return format;
   // A script without an extension says what it is on its first line.
   const std::string_view t = input_.text;

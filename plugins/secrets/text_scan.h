@@ -115,7 +115,13 @@ class PathAt {
   Format FormatAt(size_t pos);
 
  private:
+  Format FormatOf(std::string_view path) const;
+
   const ScanInput& input_;
+  // The format of the path FormatAt was last asked about (the same bytes of the input).
+  bool known_ = false;
+  std::string_view known_path_;
+  Format known_format_ = Format::kUnknown;
   bool indexed_ = false;
   std::vector<std::pair<size_t, std::string_view>> headers_;  // offset, path
 };
