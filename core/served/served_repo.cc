@@ -361,40 +361,44 @@ Result<Node> RepoReader::Find(const ReadPoint& at, const RepoPath& path, const S
   Node node{RepoPath::Root(), EntryKind::kFolder, *git_tree_id(root->get())};
   if (path.is_root()) return node;
 
-  const std::string outside =
-      "path " + Quote(path) + " is outside what this server serves in `" + repo_->name() + "`";
+  // (The answers are worded only when given: a search finds thousands of files again.)
+  auto outside = [&] {
+    return Error{"path " + Quote(path) + " is outside what this server serves in `" +
+                 repo_->name() + "`"};
+  };
   // Anything but a folder holding served files answers as one that is not there. A path that
   // would not be served as a file (include names only files below it, or none) gets the same
   // answer whether it is absent, a file, or a folder holding nothing served: judged by the path.
-  const std::string missing = !policy.ServesFile(path)
-                                  ? outside
-                                  : "no file or folder " + Quote(path) + " in `" + repo_->name() +
-                                        "` at " + DisplayName(at.label) + " (" +
-                                        at.commit.id.Short() + "); list_files shows what is there";
+  auto missing = [&] {
+    if (!policy.ServesFile(path)) return outside();
+    return Error{"no file or folder " + Quote(path) + " in `" + repo_->name() + "` at " +
+                 DisplayName(at.label) + " (" + at.commit.id.Short() +
+                 "); list_files shows what is there"};
+  };
   TreePtr tree = root.take();
   const auto parts = path.parts();
   for (size_t i = 0; i < parts.size(); ++i) {
     TreeEntry e;
-    if (!git.FindEntry(tree.get(), parts[i], &e)) return Error{missing};
+    if (!git.FindEntry(tree.get(), parts[i], &e)) return missing();
     node.path = node.path.Child(parts[i]);
     node.kind = e.kind;
     node.oid = e.oid;
     node.executable = e.executable;
     if (i + 1 == parts.size()) break;
-    if (e.kind != EntryKind::kFolder) return Error{missing};
+    if (e.kind != EntryKind::kFolder) return missing();
     auto sub = git.Subtree(e.oid);
-    if (!sub) return Error{missing};
+    if (!sub) return missing();
     tree = sub.take();
   }
-  if (node.kind == EntryKind::kOther) return Error{missing};
+  if (node.kind == EntryKind::kOther) return missing();
   if (node.kind == EntryKind::kFolder) {
     if (!HoldsServed(node.path, node.oid, stop)) {
       if (stop.stopped()) return Error{stop.Why()};
-      return Error{missing};
+      return missing();
     }
     return node;
   }
-  if (!policy.ServesFile(node.path)) return Error{outside};
+  if (!policy.ServesFile(node.path)) return outside();
   return node;
 }
 
