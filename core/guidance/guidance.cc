@@ -53,41 +53,57 @@ struct TreeKeyHash {
 // What trees hold, kept for every repository of the server: a tree's finds depend on the tree
 // and the policy alone, so the forks and copies of one codebase across an organisation read
 // each folder they share once, and a branch that moved reads only the trees that changed.
-// Bounded: two generations of at most kPerGeneration trees each; a tree found in the older
-// moves to the newer, and when the newer is full the older is dropped (the least used go).
+// Bounded: two generations of at most kPerGeneration trees and kBytesPerGeneration bytes each
+// (a tree's finds list every guidance file below it); a tree found in the older moves to the
+// newer, and when the newer is full the older is dropped (the least used go).
 class TreeMemo {
  public:
   static constexpr size_t kPerGeneration = 200000;
+  static constexpr size_t kBytesPerGeneration = 32u << 20;
 
   std::shared_ptr<const TreeFinds> Find(const TreeKey& key) {
+    Generation dropped;  // freed after the lock is let go
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = now_.find(key);
-    if (it != now_.end()) return it->second;
-    auto old = before_.find(key);
-    if (old == before_.end()) return nullptr;
+    auto it = now_.trees.find(key);
+    if (it != now_.trees.end()) return it->second;
+    auto old = before_.trees.find(key);
+    if (old == before_.trees.end()) return nullptr;
     auto finds = old->second;
-    AddLocked(key, finds);
+    AddLocked(key, finds, &dropped);
     return finds;
   }
   void Keep(const TreeKey& key, std::shared_ptr<const TreeFinds> finds) {
+    Generation dropped;
     std::lock_guard<std::mutex> lock(mu_);
-    AddLocked(key, std::move(finds));
+    AddLocked(key, std::move(finds), &dropped);
   }
   size_t size() {
     std::lock_guard<std::mutex> lock(mu_);
-    return now_.size() + before_.size();
+    return now_.trees.size() + before_.trees.size();
   }
 
  private:
-  void AddLocked(const TreeKey& key, std::shared_ptr<const TreeFinds> finds) {
-    if (now_.size() >= kPerGeneration) {
+  struct Generation {
+    std::unordered_map<TreeKey, std::shared_ptr<const TreeFinds>, TreeKeyHash> trees;
+    size_t bytes = 0;
+  };
+  static size_t BytesOf(const TreeKey& key, const TreeFinds& finds) {
+    size_t bytes = 128 + key.path.size();
+    for (const auto& f : finds.files) bytes += sizeof f + f.first.size();
+    return bytes;
+  }
+  void AddLocked(const TreeKey& key, std::shared_ptr<const TreeFinds> finds, Generation* dropped) {
+    const size_t bytes = BytesOf(key, *finds);
+    if (now_.trees.size() >= kPerGeneration || now_.bytes + bytes > kBytesPerGeneration) {
+      *dropped = std::move(before_);
       before_ = std::move(now_);
-      now_ = {};
+      now_ = Generation();
     }
-    now_[key] = std::move(finds);
+    auto [it, added] = now_.trees.emplace(key, std::move(finds));
+    if (added) now_.bytes += bytes;
   }
   std::mutex mu_;
-  std::unordered_map<TreeKey, std::shared_ptr<const TreeFinds>, TreeKeyHash> now_, before_;
+  Generation now_, before_;
 };
 
 TreeMemo& KeptTrees() {
@@ -100,10 +116,12 @@ std::atomic<uint64_t>& TreesRead() {
   return read;
 }
 
-// One kept "nothing below" for every tree that holds no guidance file (most of them).
-std::shared_ptr<const TreeFinds> NoFinds() {
-  static const auto none = std::make_shared<const TreeFinds>();
-  return none;
+// One kept "nothing below" for every tree that holds no guidance file (most of them); never
+// destroyed either.
+const std::shared_ptr<const TreeFinds>& NoFinds() {
+  static const auto* const none =
+      new std::shared_ptr<const TreeFinds>(std::make_shared<const TreeFinds>());
+  return *none;
 }
 
 }  // namespace
@@ -395,7 +413,11 @@ class FolderScan {
         continue;
       }
       if (!IsServableEntryName(e.name)) continue;
-      if (f.path.str().size() + 1 + e.name.size() > RepoPath::kMaxBytes) continue;
+      if (f.path.str().size() + 1 + e.name.size() > RepoPath::kMaxBytes) {
+        // Too long a path here, not everywhere the tree may be: what it holds is not kept.
+        f.keep = false;
+        continue;
+      }
       if (e.kind == EntryKind::kFile && (e.name == "AGENTS.md" || e.name == "CLAUDE.md")) {
         if (f.found.files.size() < kMaxPieces) {
           f.found.files.emplace_back(e.name, e.oid);
@@ -406,7 +428,13 @@ class FolderScan {
       }
       if (e.kind != EntryKind::kFolder) continue;
       RepoPath child = f.path.Child(e.name);
-      if (policy.ChildOutside(child, e.name)) continue;
+      if (policy.ChildOutside(child, e.name)) {
+        // Kept out by its name alone, wherever the tree is; or by where it is (include /
+        // exclude, which put the path in the key; a credential file named with its folder,
+        // .aws/credentials: then what this tree holds is not kept).
+        if (!partial_ && !PathPolicy::IsCredentialName(e.name)) f.keep = false;
+        continue;
+      }
       TreeKey key = KeyOf(child, e.oid);
       if (auto found = kept.Find(key)) {
         add(f.found, e.name, *found);

@@ -563,6 +563,71 @@ TEST(GuidanceCache, ACopyMissingAFolderDoesNotHideTheGuidanceOfOthers) {
             (std::vector<std::string>{"lib/m3/AGENTS.md", "lib/m7/part/AGENTS.md"}));
 }
 
+// What a tree holds is kept only when it holds it wherever it is: a repository that puts a tree
+// so deep that its AGENTS.md would pass the longest path served finds nothing there, and keeps
+// nothing for that tree, so another repository holding it at a short path still finds it.
+TEST(GuidanceCache, ATreeTooDeepInOneRepositoryIsReadAgainInAnother) {
+  TempDir tmp;
+  TestRepo deep(tmp / "deep"), shallow(tmp / "shallow");
+  const std::string salt = "deep " + std::to_string(::getpid()) + " " + tmp.path();
+  auto shared = [&](const TestRepo& repo) {
+    return repo.RawTree({{"100644", "AGENTS.md", repo.Blob("Deep rule. " + salt + "\n")},
+                         {"100644", "code.c", repo.Blob("int x;\n")}});
+  };
+  // Fifteen folders of 255 bytes, then the shared tree under a name of 250: its path is 4,090
+  // bytes long, so its AGENTS.md (4,100) is past the 4,096 served.
+  std::string tree = deep.RawTree({{"40000", std::string(250, 'e'), shared(deep)}});
+  for (int level = 0; level < 15; ++level) {
+    tree = deep.RawTree({{"40000", std::string(254, 'd') + static_cast<char>('a' + level), tree}});
+  }
+  deep.Git({"update-ref", "refs/heads/main", deep.CommitTree(tree, "Deep")});
+  shallow.Git({"update-ref", "refs/heads/main",
+               shallow.CommitTree(shallow.RawTree({{"40000", "lib", shared(shallow)}}), "Short")});
+  RepoSettings a, b;
+  a.name = "deep";
+  a.path = deep.path();
+  b.name = "shallow";
+  b.path = shallow.path();
+  const ServedRepo far(a), near(b);
+  StopToken stop;
+  auto g1 = GuidanceOf(far, stop);
+  ASSERT_TRUE(g1) << g1.error();
+  EXPECT_TRUE((*g1)->pieces.empty());
+  auto g2 = GuidanceOf(near, stop);
+  ASSERT_TRUE(g2) << g2.error();
+  EXPECT_EQ(PieceNames(**g2), std::vector<std::string>{"lib/AGENTS.md"});
+}
+
+// The same for a folder kept out by the name of the folder holding it (.aws/credentials is a
+// credential file's place): the tree holding it is read again where it is served.
+TEST(GuidanceCache, AFolderKeptOutByWhereItIsIsNotKeptOutElsewhere) {
+  TempDir tmp;
+  TestRepo aws(tmp / "aws"), plain(tmp / "plain");
+  const std::string salt = "credentials " + std::to_string(::getpid()) + " " + tmp.path();
+  auto shared = [&](const TestRepo& repo) {
+    const std::string inner =
+        repo.RawTree({{"100644", "AGENTS.md", repo.Blob("Rule. " + salt + "\n")}});
+    return repo.RawTree({{"40000", "credentials", inner}});
+  };
+  aws.Git({"update-ref", "refs/heads/main",
+           aws.CommitTree(aws.RawTree({{"40000", ".aws", shared(aws)}}), "Aws")});
+  plain.Git({"update-ref", "refs/heads/main",
+             plain.CommitTree(plain.RawTree({{"40000", "lib", shared(plain)}}), "Lib")});
+  RepoSettings a, b;
+  a.name = "aws";
+  a.path = aws.path();
+  b.name = "plain";
+  b.path = plain.path();
+  const ServedRepo kept_out(a), served(b);
+  StopToken stop;
+  auto g1 = GuidanceOf(kept_out, stop);
+  ASSERT_TRUE(g1) << g1.error();
+  EXPECT_TRUE((*g1)->pieces.empty());
+  auto g2 = GuidanceOf(served, stop);
+  ASSERT_TRUE(g2) << g2.error();
+  EXPECT_EQ(PieceNames(**g2), std::vector<std::string>{"lib/credentials/AGENTS.md"});
+}
+
 }  // namespace
 }  // namespace guidance_test
 }  // namespace rr::testing
