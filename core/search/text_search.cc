@@ -1031,11 +1031,11 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   // 2. The searching threads: every file handed on, read and matched.
   auto search = [&] {
     ReaderCache readers;
-    std::deque<WorkItem> mine;  // taken from the queue a few at a time
+    std::deque<WorkItem> taken;  // from the queue, a few at a time
     for (;;) {
-      if (mine.empty() && !queue.PopSome(&mine, kTakenAtOnce)) break;
-      std::optional<WorkItem> item(std::move(mine.front()));
-      mine.pop_front();
+      if (taken.empty() && !queue.PopSome(&taken, kTakenAtOnce)) break;
+      std::optional<WorkItem> item(std::move(taken.front()));
+      taken.pop_front();
       if (stop.stopped()) continue;
       const size_t t = item->target;
       if (timed) {

@@ -72,12 +72,17 @@ class WorkQueue {
     std::unique_lock<std::mutex> lock(mu_);
     not_empty_.wait(lock, [&] { return !items_.empty() || walkers_ == 0; });
     if (items_.empty()) return false;
-    size_t n = std::max<size_t>(1, std::min(most, items_.size() / 4));
-    for (; n > 0; --n) {
+    const size_t n = std::max<size_t>(1, std::min(most, items_.size() / 4));
+    for (size_t k = 0; k < n; ++k) {
       out->push_back(std::move(items_.front()));
       items_.pop_front();
     }
-    not_full_.notify_one();
+    // Room for one walker, or for several.
+    if (n == 1) {
+      not_full_.notify_one();
+    } else {
+      not_full_.notify_all();
+    }
     return true;
   }
 
