@@ -496,6 +496,21 @@ std::vector<std::string> PieceNames(const rr::Guidance& g) {
   return names;
 }
 
+RepoSettings SettingsOf(const std::string& name, const TestRepo& repo) {
+  RepoSettings s;
+  s.name = name;
+  s.path = repo.path();
+  return s;
+}
+
+// The names of the guidance found in `repo` now ({"(error) …"} when it cannot be read).
+std::vector<std::string> NamesFound(const ServedRepo& repo) {
+  StopToken stop;
+  auto g = GuidanceOf(repo, stop);
+  if (!g) return {"(error) " + g.error()};
+  return PieceNames(**g);
+}
+
 // What a folder's tree holds is kept for every repository: a copy of a codebase already walked
 // (here with a root of its own, as a fork with one commit more) reads its root and nothing else,
 // and finds the same guidance.
@@ -508,12 +523,7 @@ TEST(GuidanceCache, ACopyOfACodebaseReadsOnlyTheTreesItDoesNotShare) {
   WriteCodebase(copy, salt);
   copy.Write("OWN.txt", "this copy's own file\n");
   copy.Commit("Codebase, and a file of its own");
-  RepoSettings a, b;
-  a.name = "first";
-  a.path = first.path();
-  b.name = "copy";
-  b.path = copy.path();
-  const ServedRepo one(a), two(b);
+  const ServedRepo one(SettingsOf("first", first)), two(SettingsOf("copy", copy));
   StopToken stop;
   const uint64_t before = GuidanceTreesRead();
   auto g1 = GuidanceOf(one, stop);
@@ -547,19 +557,9 @@ TEST(GuidanceCache, ACopyMissingAFolderDoesNotHideTheGuidanceOfOthers) {
   const std::string object =
       damaged.path() + "/.git/objects/" + tree.substr(0, 2) + "/" + tree.substr(2);
   ASSERT_EQ(std::remove(object.c_str()), 0) << object;
-  RepoSettings a, b;
-  a.name = "damaged";
-  a.path = damaged.path();
-  b.name = "whole";
-  b.path = whole.path();
-  const ServedRepo bad(a), good(b);
-  StopToken stop;
-  auto g1 = GuidanceOf(bad, stop);
-  ASSERT_TRUE(g1) << g1.error();
-  EXPECT_EQ(PieceNames(**g1), std::vector<std::string>{"lib/m3/AGENTS.md"});
-  auto g2 = GuidanceOf(good, stop);
-  ASSERT_TRUE(g2) << g2.error();
-  EXPECT_EQ(PieceNames(**g2),
+  const ServedRepo bad(SettingsOf("damaged", damaged)), good(SettingsOf("whole", whole));
+  EXPECT_EQ(NamesFound(bad), std::vector<std::string>{"lib/m3/AGENTS.md"});
+  EXPECT_EQ(NamesFound(good),
             (std::vector<std::string>{"lib/m3/AGENTS.md", "lib/m7/part/AGENTS.md"}));
 }
 
@@ -583,19 +583,9 @@ TEST(GuidanceCache, ATreeTooDeepInOneRepositoryIsReadAgainInAnother) {
   deep.Git({"update-ref", "refs/heads/main", deep.CommitTree(tree, "Deep")});
   shallow.Git({"update-ref", "refs/heads/main",
                shallow.CommitTree(shallow.RawTree({{"40000", "lib", shared(shallow)}}), "Short")});
-  RepoSettings a, b;
-  a.name = "deep";
-  a.path = deep.path();
-  b.name = "shallow";
-  b.path = shallow.path();
-  const ServedRepo far(a), near(b);
-  StopToken stop;
-  auto g1 = GuidanceOf(far, stop);
-  ASSERT_TRUE(g1) << g1.error();
-  EXPECT_TRUE((*g1)->pieces.empty());
-  auto g2 = GuidanceOf(near, stop);
-  ASSERT_TRUE(g2) << g2.error();
-  EXPECT_EQ(PieceNames(**g2), std::vector<std::string>{"lib/AGENTS.md"});
+  const ServedRepo far(SettingsOf("deep", deep)), near(SettingsOf("shallow", shallow));
+  EXPECT_EQ(NamesFound(far), std::vector<std::string>{});
+  EXPECT_EQ(NamesFound(near), std::vector<std::string>{"lib/AGENTS.md"});
 }
 
 // The same for a folder kept out by the name of the folder holding it (.aws/credentials is a
@@ -613,19 +603,9 @@ TEST(GuidanceCache, AFolderKeptOutByWhereItIsIsNotKeptOutElsewhere) {
            aws.CommitTree(aws.RawTree({{"40000", ".aws", shared(aws)}}), "Aws")});
   plain.Git({"update-ref", "refs/heads/main",
              plain.CommitTree(plain.RawTree({{"40000", "lib", shared(plain)}}), "Lib")});
-  RepoSettings a, b;
-  a.name = "aws";
-  a.path = aws.path();
-  b.name = "plain";
-  b.path = plain.path();
-  const ServedRepo kept_out(a), served(b);
-  StopToken stop;
-  auto g1 = GuidanceOf(kept_out, stop);
-  ASSERT_TRUE(g1) << g1.error();
-  EXPECT_TRUE((*g1)->pieces.empty());
-  auto g2 = GuidanceOf(served, stop);
-  ASSERT_TRUE(g2) << g2.error();
-  EXPECT_EQ(PieceNames(**g2), std::vector<std::string>{"lib/credentials/AGENTS.md"});
+  const ServedRepo kept_out(SettingsOf("aws", aws)), served(SettingsOf("plain", plain));
+  EXPECT_EQ(NamesFound(kept_out), std::vector<std::string>{});
+  EXPECT_EQ(NamesFound(served), std::vector<std::string>{"lib/credentials/AGENTS.md"});
 }
 
 }  // namespace
