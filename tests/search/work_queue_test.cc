@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <deque>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -90,6 +92,29 @@ TEST(WorkQueue, EveryItemHandedOnArrivesOnceAndInItsWalkersOrder) {
   for (auto& t : threads) t.join();
   for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1) << i;
   EXPECT_TRUE(in_order.load());
+}
+
+// A batch larger than the whole queue, handed on while the only searching thread sleeps waiting
+// for work: the walker wakes it before it waits for room itself, so every item goes through. (Had
+// it waited first, both would sleep until the call's time was up, and the batch be dropped.)
+TEST(WorkQueue, ABatchThatFillsTheQueueWakesTheSleepingTakerBeforeItWaits) {
+  auto flag = std::make_shared<std::atomic<bool>>(false);
+  StopToken stop(flag, std::chrono::seconds(20));
+  WorkQueue queue(2, 1);
+  std::atomic<size_t> got{0};
+  std::thread taker([&] {
+    std::deque<WorkItem> mine;
+    while (!mine.empty() || queue.PopSome(&mine, 8)) {
+      mine.pop_front();
+      ++got;
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // asleep in PopSome by now
+  auto items = Items(0, 10);
+  EXPECT_TRUE(queue.PushAll(&items, stop));
+  queue.WalkerDone();
+  taker.join();
+  EXPECT_EQ(got.load(), 10u);
 }
 
 }  // namespace
