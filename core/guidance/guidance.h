@@ -139,12 +139,6 @@ Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const
                                                    RepoReader* reader = nullptr,
                                                    const std::optional<CommitId>& head = {});
 
-// What the walks for AGENTS.md and CLAUDE.md keep and do, for the whole server: the trees whose
-// finds are kept (shared by every repository, so that copies of a codebase read their common
-// folders once), and the trees read since start.
-size_t GuidanceTreesKept();
-uint64_t GuidanceTreesRead();
-
 // A file of a piece (a skill's file) as committed, read from the repository it came from, at
 // the commit it was found at.
 struct GuidanceFile {

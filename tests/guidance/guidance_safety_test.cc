@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "core/guidance/guidance.h"
+#include "core/guidance/folder_scan.h"
 #include "tests/guidance/guidance_kit.h"
 #include "tests/secrets/generated_values.h"
 #include "tests/testkit/git_fixture.h"
