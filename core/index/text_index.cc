@@ -15,7 +15,6 @@ namespace rr {
 namespace {
 
 constexpr char kMagic[8] = {'R', 'R', 'T', 'X', 'T', 'I', 'D', 'X'};
-constexpr size_t kHeader = 184;
 constexpr size_t kPartRecord = 40;  // u32 position, u32 paths, u64 key, 20-byte id, u32 first
 constexpr uint32_t kExecutable = 0x80000000u;
 
@@ -33,7 +32,9 @@ void Put32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const ch
 void Set64(std::string* out, size_t at, uint64_t v) { std::memcpy(&(*out)[at], &v, 8); }
 void Set32(std::string* out, size_t at, uint32_t v) { std::memcpy(&(*out)[at], &v, 4); }
 
-// Header fields, by offset.
+// Header fields, by offset. Format 4 (written) keeps the counts and sizes only: its sections
+// follow the header in a fixed order, each where the one before ends. Format 3 (read, as the
+// previous release wrote it) also kept each section's offset, in a header of 184 bytes.
 enum : size_t {
   kVersionAt = 8,
   kHeaderSizeAt = 12,
@@ -45,18 +46,25 @@ enum : size_t {
   kBlobCountAt = 72,
   kTrigramCountAt = 76,
   kPathCountAt = 80,
-  kOffOidsAt = 88,
-  kOffKindsAt = 96,
-  kOffPermAt = 104,
-  kOffTrigramsAt = 112,
-  kOffPostingsAt = 120,
-  kPostingsSizeAt = 128,
-  kOffPathsAt = 136,
-  kOffPathTextAt = 144,
-  kPathTextSizeAt = 152,
-  kOffSizesAt = 160,
-  kPartCountAt = 168,
-  kOffPartsAt = 176,
+  // format 4
+  kPostingsSizeAt = 84,
+  kPathTextSizeAt = 92,
+  kPartCountAt = 100,
+  kHeader = 104,
+  // format 3
+  kV3OffOidsAt = 88,
+  kV3OffKindsAt = 96,
+  kV3OffPermAt = 104,
+  kV3OffTrigramsAt = 112,
+  kV3OffPostingsAt = 120,
+  kV3PostingsSizeAt = 128,
+  kV3OffPathsAt = 136,
+  kV3OffPathTextAt = 144,
+  kV3PathTextSizeAt = 152,
+  kV3OffSizesAt = 160,
+  kV3PartCountAt = 168,
+  kV3OffPartsAt = 176,
+  kV3Header = 184,
 };
 
 void PutVarint(std::string* out, uint32_t v) {
@@ -124,11 +132,13 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     return Error{"the text index is damaged: " + why};
   };
   if (std::memcmp(d, kMagic, 8) != 0) return bad("not a text index (magic)");
-  if (U32(d + kVersionAt) != kVersion) {
-    return Error{"the text index is of format " + std::to_string(U32(d + kVersionAt)) + ", not " +
+  const uint32_t version = U32(d + kVersionAt);
+  if (version != kVersion && version != 3) {
+    return Error{"the text index is of format " + std::to_string(version) + ", not " +
                  std::to_string(kVersion)};
   }
-  if (U32(d + kHeaderSizeAt) != kHeader) return bad("header size");
+  const size_t header = version == 3 ? kV3Header : kHeader;
+  if (U32(d + kHeaderSizeAt) != header || size < header) return bad("header size");
   if (U64(d + kFileSizeAt) != size) return bad("its size is not the size it was written with");
   if (FileDigest(std::string_view(reinterpret_cast<const char*>(d), size)) != U64(d + kDigestAt)) {
     return bad("its digest does not match its contents");
@@ -139,13 +149,51 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   const uint64_t n = U32(d + kBlobCountAt), t = U32(d + kTrigramCountAt), p = U32(d + kPathCountAt);
   // A section [off, off + len) lies inside the body.
   auto inside = [&](uint64_t off, uint64_t len) {
-    return off >= kHeader && off <= size && len <= size - off;
+    return off >= header && off <= size && len <= size - off;
   };
-  const uint64_t off_oids = U64(d + kOffOidsAt), off_kinds = U64(d + kOffKindsAt),
-                 off_perm = U64(d + kOffPermAt), off_tri = U64(d + kOffTrigramsAt),
-                 off_post = U64(d + kOffPostingsAt), post_size = U64(d + kPostingsSizeAt),
-                 off_paths = U64(d + kOffPathsAt), off_text = U64(d + kOffPathTextAt),
-                 text_size = U64(d + kPathTextSizeAt), off_sizes = U64(d + kOffSizesAt);
+  uint64_t off_oids, off_kinds, off_perm, off_tri, off_post, post_size, off_paths, off_text,
+      text_size, off_sizes, parts, off_parts;
+  if (version == 3) {
+    off_oids = U64(d + kV3OffOidsAt);
+    off_kinds = U64(d + kV3OffKindsAt);
+    off_perm = U64(d + kV3OffPermAt);
+    off_tri = U64(d + kV3OffTrigramsAt);
+    off_post = U64(d + kV3OffPostingsAt);
+    post_size = U64(d + kV3PostingsSizeAt);
+    off_paths = U64(d + kV3OffPathsAt);
+    off_text = U64(d + kV3OffPathTextAt);
+    text_size = U64(d + kV3PathTextSizeAt);
+    off_sizes = U64(d + kV3OffSizesAt);
+    parts = U32(d + kV3PartCountAt);
+    off_parts = U64(d + kV3OffPartsAt);
+  } else {
+    // Each section where the one before ends; the last ends where the file does.
+    post_size = U64(d + kPostingsSizeAt);
+    text_size = U64(d + kPathTextSizeAt);
+    parts = U32(d + kPartCountAt);
+    uint64_t at = header;
+    bool fits = true;
+    auto next = [&](uint64_t len) {
+      const uint64_t here = at;
+      if (!fits || len > size - at) {
+        fits = false;
+        return uint64_t{size};
+      }
+      at += len;
+      return here;
+    };
+    off_oids = next(n * GIT_OID_RAWSZ);
+    off_kinds = next(n);
+    off_perm = next(n * 4);
+    off_sizes = next(n * 4);
+    off_tri = next(t * 8 + 4);
+    off_post = next(post_size);
+    off_paths = next(p * 8 + 4);
+    off_text = next(text_size);
+    off_parts = next(parts * kPartRecord);
+    if (!fits) return bad("a section lies outside the file");
+    if (at != size) return bad("its sections do not end where the file does");
+  }
   if (!inside(off_oids, n * GIT_OID_RAWSZ) || !inside(off_kinds, n) || !inside(off_perm, n * 4) ||
       !inside(off_sizes, n * 4) || !inside(off_tri, t * 8 + 4) || !inside(off_post, post_size) ||
       !inside(off_paths, p * 8 + 4) || !inside(off_text, text_size)) {
@@ -202,7 +250,6 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   }
   if (U32(ix->path_table_ + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
   // The parts: each at a place among the paths, in order.
-  const uint64_t parts = U32(d + kPartCountAt), off_parts = U64(d + kOffPartsAt);
   if (!inside(off_parts, parts * kPartRecord)) return bad("a section lies outside the file");
   ix->parts_ = d + off_parts;
   ix->part_count_ = parts;
@@ -490,24 +537,21 @@ Status IndexFileWriter::Write(const std::string& file, const git_oid& commit,
   Set32(&out, kBlobCountAt, static_cast<uint32_t>(n));
   Set32(&out, kTrigramCountAt, static_cast<uint32_t>(postings_.size()));
   Set32(&out, kPathCountAt, static_cast<uint32_t>(path_blobs_.size()));
-  Set64(&out, kOffOidsAt, out.size());
+  Set32(&out, kPartCountAt, static_cast<uint32_t>(parts_.size()));
+  // The sections in the order Open expects them, each where the one before ends.
   for (const auto& o : oids_) out.append(reinterpret_cast<const char*>(o.id), GIT_OID_RAWSZ);
-  Set64(&out, kOffKindsAt, out.size());
   out.append(reinterpret_cast<const char*>(kinds_.data()), kinds_.size());
   std::vector<uint32_t> perm(n);
   std::iota(perm.begin(), perm.end(), 0u);
   std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
     return std::memcmp(oids_[a].id, oids_[b].id, GIT_OID_RAWSZ) < 0;
   });
-  Set64(&out, kOffPermAt, out.size());
   for (uint32_t b : perm) Put32(&out, b);
-  Set64(&out, kOffSizesAt, out.size());
   for (uint32_t size : sizes_) Put32(&out, size);
   std::vector<uint32_t> order(postings_.size());  // the posting lists by trigram
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(),
             [&](uint32_t a, uint32_t b) { return postings_[a].trigram < postings_[b].trigram; });
-  Set64(&out, kOffTrigramsAt, out.size());
   uint32_t at = 0;
   for (uint32_t k : order) {
     Put32(&out, postings_[k].trigram);
@@ -515,20 +559,15 @@ Status IndexFileWriter::Write(const std::string& file, const git_oid& commit,
     at += static_cast<uint32_t>(postings_[k].bytes.size());
   }
   Put32(&out, at);
-  Set64(&out, kOffPostingsAt, out.size());
   Set64(&out, kPostingsSizeAt, at);
   for (uint32_t k : order) out.append(postings_[k].bytes);
-  Set64(&out, kOffPathsAt, out.size());
   for (size_t i = 0; i < path_blobs_.size(); ++i) {
     Put32(&out, path_blobs_[i]);
     Put32(&out, path_offsets_[i]);
   }
   Put32(&out, static_cast<uint32_t>(path_text_.size()));
-  Set64(&out, kOffPathTextAt, out.size());
   Set64(&out, kPathTextSizeAt, path_text_.size());
   out.append(path_text_);
-  Set32(&out, kPartCountAt, static_cast<uint32_t>(parts_.size()));
-  Set64(&out, kOffPartsAt, out.size());
   for (const Part& part : parts_) {
     Put32(&out, part.position);
     Put32(&out, part.paths);

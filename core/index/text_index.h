@@ -7,10 +7,13 @@
 //
 // The file, written by IndexFileWriter to a temporary name and renamed into place (a reader sees
 // the old file or the new one, never half of one), little-endian:
-//   header   magic "RRTXTIDX", format version, the file's size, a 64-bit FNV-1a digest of
-//            every other byte of the file (FileDigest), the commit, the policy digest (include /
-//            exclude and the credential-file rule the paths were listed under), counts and section
-//            offsets;
+//   header   magic "RRTXTIDX", format version (4), the header's size (104), the file's size, a
+//            64-bit FNV-1a digest of every other byte of the file (FileDigest), the commit, the
+//            policy digest (include / exclude and the credential-file rule the paths were listed
+//            under), the text's bytes, the counts of blobs, trigrams, paths and parts, and the
+//            sizes of the postings and the path text: each section below begins where the one
+//            before ends, and the last ends where the file does. (Format 3, still read, had a
+//            header of 184 bytes that also gave each section's offset.)
 //   blobs    content ids (20 bytes each), then one byte each: text (its trigrams are
 //            indexed), binary (never matches), or unread (over the size limit, not in the local
 //            copy: always read by a search); then the blob numbers in content-id order (4 bytes
@@ -59,7 +62,7 @@ struct CandidateSet {
 
 class IndexFile {
  public:
-  static constexpr uint32_t kVersion = 3;
+  static constexpr uint32_t kVersion = 4;
   // A file smaller than this is read into memory of its own rather than mapped (a mapping takes
   // whole pages: most lists are a kilobyte or two).
   static constexpr size_t kCopiedBelow = 16 * 1024;

@@ -340,13 +340,120 @@ TEST(TextIndex, AnotherVersionIsRefusedWithItsNumber) {
   EXPECT_FALSE(IndexFile::Open(tmp / "absent.idx"));
 }
 
+// `file` (format 4) as the previous release wrote it: format 3, whose header of 184 bytes also
+// gave each section's offset. The sections are the same, in the same order.
+std::string FormatThree(const std::string& v4) {
+  auto u32 = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, &v4[at], 4);
+    return uint64_t{v};
+  };
+  auto u64 = [&](size_t at) {
+    uint64_t v;
+    std::memcpy(&v, &v4[at], 8);
+    return v;
+  };
+  const uint64_t n = u32(72), t = u32(76), p = u32(80), post = u64(84), text = u64(92),
+                 parts = u32(100);
+  std::string out = v4.substr(0, 84) + std::string(100, '\0');
+  auto set = [&](size_t at, uint64_t v, size_t bytes) { std::memcpy(&out[at], &v, bytes); };
+  set(8, 3, 4);
+  set(12, 184, 4);
+  uint64_t at = 184;
+  auto section = [&](size_t slot, uint64_t len) {
+    set(slot, at, 8);
+    at += len;
+  };
+  section(88, n * 20);      // ids
+  section(96, n);           // kinds
+  section(104, n * 4);      // ids' order
+  section(160, n * 4);      // sizes
+  section(112, t * 8 + 4);  // trigrams
+  section(120, post);       // postings
+  set(128, post, 8);
+  section(136, p * 8 + 4);  // paths
+  section(144, text);       // path text
+  set(152, text, 8);
+  set(168, parts, 4);
+  section(176, parts * 40);
+  out += v4.substr(104);
+  set(16, out.size(), 8);
+  const uint64_t digest = FileDigest(out);
+  set(24, digest, 8);
+  return out;
+}
+
+TEST(TextIndex, AFileOfTheFormatBeforeIsReadAsItWasWritten) {
+  TempDir tmp;
+  const std::string file = WriteSample(tmp);
+  auto now = IndexFile::Open(file);
+  ASSERT_TRUE(now) << now.error();
+  const std::string old_file = tmp / "old.idx";
+  WriteAll(old_file, FormatThree(ReadAll(file)));
+  auto old = IndexFile::Open(old_file);
+  ASSERT_TRUE(old) << old.error();
+  const IndexFile &a = **now, &b = **old;
+  EXPECT_EQ(b.bytes(), a.bytes() + 80);
+  EXPECT_TRUE(git_oid_equal(&a.commit(), &b.commit()));
+  EXPECT_EQ(a.policy(), b.policy());
+  EXPECT_EQ(a.text_bytes(), b.text_bytes());
+  ASSERT_EQ(a.blobs(), b.blobs());
+  for (size_t i = 0; i < a.blobs(); ++i) {
+    EXPECT_TRUE(git_oid_equal(&a.Oid(i), &b.Oid(i)));
+    EXPECT_EQ(a.Kind(i), b.Kind(i));
+    EXPECT_EQ(a.Size(i), b.Size(i));
+    EXPECT_EQ(a.Sorted(i), b.Sorted(i));
+  }
+  ASSERT_EQ(a.paths(), b.paths());
+  for (size_t i = 0; i < a.paths(); ++i) {
+    EXPECT_EQ(a.Path(i).path, b.Path(i).path);
+    EXPECT_EQ(a.Path(i).blob, b.Path(i).blob);
+    EXPECT_EQ(a.Path(i).executable, b.Path(i).executable);
+  }
+  ASSERT_EQ(a.parts(), b.parts());
+  for (size_t i = 0; i < a.parts(); ++i) {
+    EXPECT_EQ(a.Part(i).key, b.Part(i).key);
+    EXPECT_EQ(a.Part(i).first, b.Part(i).first);
+    EXPECT_EQ(a.Part(i).paths, b.Part(i).paths);
+    EXPECT_EQ(a.Part(i).position, b.Part(i).position);
+  }
+  for (const char* q : {"orgtoken", "hello", "zzzz"}) {
+    std::vector<bool> x, y;
+    ASSERT_TRUE(a.Candidates(PlanTrigrams(q, false, false), &x));
+    ASSERT_TRUE(b.Candidates(PlanTrigrams(q, false, false), &y));
+    EXPECT_EQ(x, y) << q;
+  }
+  // Format 4's layout under format 3's number (no offsets where they would be) is refused.
+  std::string mixed = ReadAll(file);
+  mixed[8] = 3;
+  const uint64_t digest = FileDigest(mixed);
+  std::memcpy(&mixed[24], &digest, 8);
+  WriteAll(old_file, mixed);
+  EXPECT_FALSE(IndexFile::Open(old_file));
+}
+
+// Format 4's sections end where the file does: bytes after the last are refused.
+TEST(TextIndex, BytesPastTheLastSectionAreRefused) {
+  TempDir tmp;
+  const std::string file = WriteSample(tmp);
+  std::string longer = ReadAll(file) + "tail";
+  const uint64_t size = longer.size();
+  std::memcpy(&longer[16], &size, 8);
+  const uint64_t digest = FileDigest(longer);
+  std::memcpy(&longer[24], &digest, 8);
+  WriteAll(file, longer);
+  auto ix = IndexFile::Open(file);
+  ASSERT_FALSE(ix);
+  EXPECT_NE(ix.error().find("do not end where the file does"), std::string::npos) << ix.error();
+}
+
 // The attack the digest cannot stop: bytes changed and the digest computed again, as a file
 // made on purpose would be. Every byte after the magic set to several values in turn: the file
 // is refused, or it opens and everything a search reads of it stays inside it.
-TEST(TextIndex, AChangedFileWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
+void ChangedAndDigestMadeToFit(bool format_three) {
   TempDir tmp;
   const std::string file = WriteSample(tmp);
-  const std::string whole = ReadAll(file);
+  const std::string whole = format_three ? FormatThree(ReadAll(file)) : ReadAll(file);
   constexpr size_t kDigestAt = 24;
   size_t opened = 0, refused = 0;
   for (size_t at = 8; at < whole.size(); ++at) {
@@ -370,6 +477,14 @@ TEST(TextIndex, AChangedFileWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
   }
   EXPECT_GT(refused, 100u);
   EXPECT_GT(opened, 0u);  // changes inside a path's text or a content id keep the structure
+}
+
+TEST(TextIndex, AChangedFileWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
+  ChangedAndDigestMadeToFit(/*format_three=*/false);
+}
+
+TEST(TextIndex, AChangedFileOfTheFormatBeforeWhoseDigestWasMadeToFitIsReadOnlyInsideItself) {
+  ChangedAndDigestMadeToFit(/*format_three=*/true);
 }
 
 // A repository's index keeps each content's place in the store in 32 bits: a store of more
