@@ -12,8 +12,12 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "core/git/commits.h"
+#include "core/git/tree_diff.h"
 #include "core/index/file_stamp.h"
 #include "core/secrets/server_log.h"
 #include "core/served/known_default.h"
@@ -214,6 +218,203 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   }
   if (index->policy() != PolicyDigest(repo.policy())) return nullptr;
   return index;
+}
+
+// ---- bases: what a commit shares with its first parent, listed once ------------------------
+//
+// Copies and forks across an organisation mostly differ from a shared commit by the few files
+// their own last commit changed. A list written as its folders' parts still names each part and
+// lists each file of the root (about a kilobyte, 20,000 times). So a list is written again over
+// a *base*: a part of the store holding every path the commit shares with its first parent --
+// the list just written, less the paths the last commit added, changed or deleted -- keyed by
+// the parent's tree and the policy (TextPartKey(tree, ".", policy): "." is no folder's name) and
+// recorded under a digest of its paths and contents (BaseId). The list then names runs of the
+// base and lists only the files the base lacks.
+//
+// A base is written only for a parent's tree wanted by two repositories (this server's
+// indexer saw another commit on it first), so a repository alone on its history keeps the list
+// as before and the store gains nothing. The list over the base is made by comparing the paths
+// the commit has with the base's, whatever the base holds (any key may meet any part): it lists
+// exactly the commit's files either way, and a base rewritten with other paths (its digest
+// changes) makes the lists naming it unused, as a folder's part does, until they are written
+// again.
+constexpr size_t kMaxBaseChanges = 64;  // files a list over a base lists itself, at most
+
+// True when the base `key` of the store at `folder` was wanted before (by this process): the
+// second time a base is asked for, it is written. (A million wanted at most: then it starts
+// again.)
+bool BaseWantedBefore(const std::string& folder, uint64_t key) {
+  static std::mutex mu;
+  static auto* wanted = new std::unordered_set<uint64_t>();
+  const uint64_t id = Fnv64(folder, key);
+  std::lock_guard<std::mutex> lock(mu);
+  if (wanted->count(id) != 0) return true;
+  if (wanted->size() >= (size_t{1} << 20)) wanted->clear();
+  wanted->insert(id);
+  return false;
+}
+
+struct ListedFile {
+  std::string_view path;
+  git_oid oid{};
+  bool executable = false;
+  BlobKind kind = BlobKind::kUnread;
+  uint32_t size = 0;
+};
+
+// A base's id: a digest of its paths, their contents' ids and executable bits, in order.
+git_oid BaseId(const std::vector<ListedFile>& files) {
+  std::string bytes = "repo-reader text index base\n";
+  for (const ListedFile& f : files) {
+    bytes.append(f.path);
+    bytes.push_back('\0');
+    bytes.append(reinterpret_cast<const char*>(f.oid.id), GIT_OID_RAWSZ);
+    bytes.push_back(f.executable ? '1' : '0');
+  }
+  git_oid id{};
+  git_odb_hash(&id, bytes.data(), bytes.size(), GIT_OBJECT_BLOB);
+  return id;
+}
+
+// The paths the first parent's tree and the commit's differ at (added, changed, deleted), or
+// nothing when there are more than kMaxBaseChanges.
+class ChangedPaths final : public TreeDiffVisitor {
+ public:
+  bool Descend(std::string_view, std::string_view) override { return true; }
+  bool Changed(const TreeChange& change) override {
+    std::string path(change.folder);
+    if (!path.empty()) path.push_back('/');
+    path.append(change.name);
+    paths.insert(std::move(path));
+    too_many = paths.size() > kMaxBaseChanges;
+    return !too_many;
+  }
+  std::set<std::string> paths;
+  bool too_many = false;
+};
+
+struct OverBase {
+  bool used = false;
+  bool base_written = false;
+  uint64_t base_bytes = 0;
+};
+
+// Writes the list `file` of commit `at` again over its parent's base (writing the base when it
+// is wanted the second time), when that lists at most kMaxBaseChanges files itself. The caller
+// holds the store's lock; the list at `file` is the commit's, just written.
+Result<OverBase> ListOverBase(RepoReader& reader, const ReadPoint& at,
+                              const std::string& store_folder, uint64_t policy,
+                              const std::string& file, const StopToken& stop) {
+  OverBase out;
+  GitRepo& git = PolicyAccess::Git(reader);
+  auto commit = ReadCommit(git, at.commit.id);
+  if (!commit || commit->parents.empty()) return out;
+  auto parent = ReadCommit(git, commit->parents[0]);
+  if (!parent) return out;  // not in the local copy (a shallow clone)
+  const uint64_t key = TextPartKey(parent->tree, ".", policy);
+  const std::string base_file = TextPartFile(store_folder, key);
+  // A base as this server writes them: of this policy, every content read, its id its paths'.
+  auto valid = [&](const IndexFile& part, std::vector<ListedFile>* files) {
+    if (part.policy() != policy || part.parts() != 0 || part.unread_paths() != 0) return false;
+    files->assign(part.paths(), ListedFile{});
+    for (size_t j = 0; j < files->size(); ++j) {
+      const IndexFile::PathEntry e = part.Path(j);
+      (*files)[j].path = e.path;
+      (*files)[j].oid = part.Oid(e.blob);
+      (*files)[j].executable = e.executable;
+    }
+    const git_oid id = BaseId(*files);
+    return git_oid_equal(&id, &part.commit()) != 0;
+  };
+  std::shared_ptr<const IndexFile> base;
+  std::vector<ListedFile> in_base;  // its files, in its order (the walk's)
+  if (auto opened = IndexFile::Open(base_file); opened && valid(**opened, &in_base)) {
+    base = opened.take();
+  }
+  if (!base && !BaseWantedBefore(store_folder, key)) return out;
+  // The commit's files, as the list just written names them.
+  auto list = IndexFile::Open(file);
+  if (!list) return Error{list.error()};
+  auto index = TextIndex::Make(list.take(), CurrentTextStore(store_folder));
+  if (!index) return Error{index.error()};
+  const TextIndex& ix = **index;
+  std::vector<ListedFile> files(ix.paths());
+  for (size_t i = 0; i < files.size(); ++i) {
+    const IndexFile::PathEntry e = ix.Path(i);
+    ListedFile& f = files[i];
+    f.path = e.path;
+    f.oid = ix.Oid(e.blob);
+    f.executable = e.executable;
+    f.kind = ix.ListedKind(e.blob, &f.size);
+  }
+  if (!base) {
+    ChangedPaths changed;
+    Status diffed = DiffTrees(git, &parent->tree, &commit->tree, changed, stop);
+    if (!diffed || changed.too_many) return out;
+    std::vector<ListedFile> shared;
+    shared.reserve(files.size());
+    for (const ListedFile& f : files) {
+      if (changed.paths.count(std::string(f.path)) != 0) continue;
+      if (f.kind == BlobKind::kUnread) return out;  // a base is read by every copy naming it
+      shared.push_back(f);
+    }
+    IndexFileWriter writer;
+    for (const ListedFile& f : shared) {
+      writer.AddPath(f.path, writer.AddSized(f.oid, f.kind, f.size), f.executable);
+    }
+    writer.SetTree(BaseId(shared));
+    Status parts = MakePrivateFolder(store_folder + "/parts", "the text index folder");
+    if (!parts) return Error{parts.error()};
+    Status wrote = writer.Write(base_file, writer.tree(), policy);
+    if (!wrote) return Error{wrote.error()};
+    auto opened = IndexFile::Open(base_file);
+    if (!opened) return Error{opened.error()};
+    if (!valid(**opened, &in_base)) return Error{"the base written does not read back"};
+    base = opened.take();
+    out.base_written = true;
+    out.base_bytes = base->bytes();
+  }
+  // The commit's files in order: runs of the base's, and the files the base lacks.
+  struct Piece {
+    size_t first = 0, paths = 0;  // a run of the base
+    const ListedFile* own = nullptr;
+  };
+  std::vector<Piece> pieces;
+  size_t own = 0, runs = 0, j = 0;
+  for (const ListedFile& f : files) {
+    while (j < in_base.size() && in_base[j].path < f.path) ++j;
+    const bool same = j < in_base.size() && in_base[j].path == f.path &&
+                      git_oid_equal(&in_base[j].oid, &f.oid) != 0 &&
+                      in_base[j].executable == f.executable;
+    if (!same) {
+      pieces.push_back(Piece{0, 0, &f});
+      ++own;
+      continue;
+    }
+    if (!pieces.empty() && pieces.back().own == nullptr &&
+        pieces.back().first + pieces.back().paths == j) {
+      pieces.back().paths++;
+    } else {
+      pieces.push_back(Piece{j, 1, nullptr});
+      ++runs;
+    }
+    ++j;
+  }
+  if (own > kMaxBaseChanges || runs > kMaxBaseChanges) return out;
+  IndexFileWriter over;
+  for (const Piece& p : pieces) {
+    if (p.own) {
+      over.AddPath(p.own->path, over.AddSized(p.own->oid, p.own->kind, p.own->size),
+                   p.own->executable);
+    } else {
+      over.AddPart(base->commit(), key, p.first, p.paths);
+    }
+  }
+  if (stop.stopped()) return Error{"stopped"};
+  Status written = over.Write(file, at.commit.id.oid(), policy);
+  if (!written) return Error{written.error()};
+  out.used = true;
+  return out;
 }
 
 }  // namespace
@@ -459,18 +660,38 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     Status parts = MakePrivateFolder(store_folder + "/parts", "the text index folder");
     if (!parts) return Error{parts.error()};
   }
+  // The parts this build wrote where there was none (no other list can name them yet).
+  std::vector<std::pair<std::string, uint64_t>> first_written;  // file, bytes
   for (const auto& [key, writer] : new_parts) {
     const std::string part = TextPartFile(store_folder, key);
+    const bool existed = FileStamp::Of(part).exists;
     Status wrote = writer->Write(part, writer->tree(), policy);
     if (!wrote) return Error{wrote.error()};
     struct stat ps {};
-    if (stat(part.c_str(), &ps) == 0) out.part_bytes += static_cast<uint64_t>(ps.st_size);
+    if (stat(part.c_str(), &ps) == 0) {
+      out.part_bytes += static_cast<uint64_t>(ps.st_size);
+      if (!existed) first_written.emplace_back(part, static_cast<uint64_t>(ps.st_size));
+    }
   }
-  AddTextPartBytes(store_folder, out.part_bytes);
   Status made = MakePrivateFolder(folder, "the text index folder");
   if (!made) return Error{made.error()};
   Status written = list.Write(file, at->commit.id.oid(), policy);
   if (!written) return Error{written.error()};
+  // The same list over what the commit shares with its parent, when other copies share it: then
+  // it names that base alone, and the parts this build wrote first are named by nothing.
+  if (auto based = ListOverBase(reader.value(), *at, store_folder, policy, file, stop); !based) {
+    if (!stop.stopped()) {
+      LogLine("repo-reader: text index of `" + repo.name() +
+              "`: kept as its folders' parts (the parent's base: " + based.error() + ")");
+    }
+  } else if (based->used) {
+    for (const auto& [part, bytes] : first_written) {
+      if (unlink(part.c_str()) == 0) out.part_bytes -= bytes;
+    }
+    out.part_bytes += based->base_bytes;
+    out.reused_parts = based->base_written ? 0 : 1;
+  }
+  AddTextPartBytes(store_folder, out.part_bytes);
   store_changes.fetch_add(1);
   unlink((folder + "/text.idx").c_str());  // a repository's whole index, as kept before the store
   struct stat st {};

@@ -584,6 +584,13 @@ BlobKind TextIndex::Kind(size_t blob) const {
   return l.Kind(n);
 }
 
+BlobKind TextIndex::ListedKind(size_t blob, uint32_t* size) const {
+  size_t n = 0;
+  const IndexFile& file = ListOf(blob, &n).file();
+  *size = file.Size(n);
+  return file.Kind(n);
+}
+
 const git_oid& TextIndex::Oid(size_t blob) const {
   size_t n = 0;
   const TextList& l = ListOf(blob, &n);

@@ -213,6 +213,9 @@ class TextIndex {
   size_t Find(const git_oid& oid) const;
   BlobKind Kind(size_t blob) const;
   const git_oid& Oid(size_t blob) const;
+  // The kind (and, when text, the size) the list or part naming `blob` recorded for it when it
+  // was written, whatever the store holds now.
+  BlobKind ListedKind(size_t blob, uint32_t* size) const;
   bool Candidates(const TrigramQuery& query, std::vector<bool>* out) const;
   // `asked` (when given): what this search already asked of the parts and the store's shards
   // for this same query (TextList::Asked), looked up and added to.

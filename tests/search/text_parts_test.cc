@@ -126,9 +126,10 @@ TEST_F(TextParts, AForkSharesTheFoldersItDidNotChange) {
   EXPECT_EQ(fork.reused_parts, 0u);
   EXPECT_EQ(PartFiles(Store()).size(), 4u);
   EXPECT_EQ(fork.blobs, 2u);  // the two contents it changed
-  // The copy: both of the template's.
-  EXPECT_EQ(Build("core-copy").reused_parts, 2u);
-  EXPECT_EQ(PartFiles(Store()).size(), 4u);
+  // The copy, the second repository on the template's commit, writes the base the two share
+  // (text_bases_test.cc), a fifth part, and names it alone.
+  EXPECT_EQ(Build("core-copy").reused_parts, 0u);
+  EXPECT_EQ(PartFiles(Store()).size(), 5u);
   SameOnEverySearch();
   const std::string fork_hits = Same("search", R"({"pattern":"forktoken-42"})");
   EXPECT_EQ(HitsIn(fork_hits, "core-fork"),
@@ -150,13 +151,15 @@ TEST_F(TextParts, AMissingOrWrongPartLeavesTheListUnusedUntilIndexedAgain) {
     }
     return std::vector<std::string>(out.begin(), out.end());
   };
+  // The copy names the template's two parts; the fork, the second on the template's commit,
+  // names the base it wrote (text_bases_test.cc).
   const auto template_parts = parts_of("core-copy");
   const auto fork_parts = parts_of("core-fork");
   ASSERT_EQ(template_parts.size(), 2u);
-  ASSERT_EQ(fork_parts.size(), 2u);
-  // One of the template's parts gone; one of the fork's written over with its other one.
+  ASSERT_EQ(fork_parts.size(), 1u);
+  // One of the template's parts gone; the fork's written over with the template's other one.
   fs::remove(template_parts[0]);
-  fs::copy_file(fork_parts[0], fork_parts[1], fs::copy_options::overwrite_existing);
+  fs::copy_file(template_parts[1], fork_parts[0], fs::copy_options::overwrite_existing);
   EXPECT_FALSE(CurrentTextIndex(Repo("core")));
   EXPECT_FALSE(CurrentTextIndex(Repo("core-copy")));
   EXPECT_FALSE(CurrentTextIndex(Repo("core-fork")));
@@ -172,9 +175,11 @@ TEST_F(TextParts, AMissingOrWrongPartLeavesTheListUnusedUntilIndexedAgain) {
 
 TEST_F(TextParts, PartsNoListNamesAreDropped) {
   Build("core");
-  Build("core-copy");
   Build("core-fork");
-  ASSERT_EQ(PartFiles(Store()).size(), 4u);
+  Build("core-copy");
+  // The template's two parts, the fork's two, and the base the copy wrote and names
+  // (text_bases_test.cc).
+  ASSERT_EQ(PartFiles(Store()).size(), 5u);
   // The fork goes back to the template's folders: its two parts are named by no list.
   repos_[2]->Git({"reset", "-q", "--hard", "HEAD~1"});
   const TextIndexBuild back = Build("core-fork");
@@ -182,7 +187,7 @@ TEST_F(TextParts, PartsNoListNamesAreDropped) {
   auto compacted = CompactTextStore(Store(), ListsFolder(), StopToken());
   ASSERT_TRUE(compacted) << compacted.error();
   EXPECT_EQ(compacted->parts_dropped, 2u);
-  EXPECT_EQ(PartFiles(Store()).size(), 2u);
+  EXPECT_EQ(PartFiles(Store()).size(), 3u);
   // What `about` and /metrics count of the parts: those left, as on disk.
   uint64_t on_disk = 0;
   for (const auto& name : PartFiles(Store())) on_disk += fs::file_size(Store() + "/parts/" + name);
