@@ -137,12 +137,11 @@ class RelistTest : public ::testing::Test {
 
   // Configures, lists (as at start), builds the live set and the relister; `sync`: with a
   // syncer that syncs every mirror from the git server.
-  void Start(bool sync) {
-    auto c =
-        ParseConfig("mirror_folder: " + folder_.path() + "\ngroups:\n  - host: " + git_.Base() +
-                        "\n    host_kind: github\n    owner: acme\n" +
-                        "    description: Acme's code.\n    api: " + api_.base() + "/api\n",
-                    "c.yaml", folder_.path());
+  void Start(bool sync, const std::string& repos_yaml = "") {
+    auto c = ParseConfig(repos_yaml + "mirror_folder: " + folder_.path() + "\ngroups:\n  - host: " +
+                             git_.Base() + "\n    host_kind: github\n    owner: acme\n" +
+                             "    description: Acme's code.\n    api: " + api_.base() + "/api\n",
+                         "c.yaml", folder_.path());
     ASSERT_TRUE(c) << c.error();
     config_ = c.take();
     outcomes_ = ExpandGroups(&config_, BuiltinHostPlugins(), nullptr);
@@ -265,6 +264,25 @@ TEST_F(RelistTest, AddedIsServedRemovedIsGoneAndACallUnderWayKeepsItsSet) {
   const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_TRUE(Has(kept, "acme/new")) << kept;
   EXPECT_FALSE(Has(kept, "acme/infra")) << kept;
+}
+
+// A repository configured one by one keeps its name: a listing that brings a repository of the
+// group under the same name does not serve it in its place (the relister keeps the configured
+// names, not the configured repositories).
+TEST_F(RelistTest, AListedRepositoryNamedLikeAConfiguredOneIsNotServedInItsPlace) {
+  TestRepo local(root_ / "local");
+  local.Write("README.md", "# the configured one\n");
+  local.Commit("local");
+  Start(false, "repos:\n  - name: acme/new\n    path: " + local.path() + "\n");
+  SetListing({"shop", "new"});
+  auto r = relister_->ListNow(0);
+  ASSERT_TRUE(r.outcome.error.empty()) << r.outcome.error;
+  EXPECT_TRUE(r.added.empty()) << r.added.front();
+  EXPECT_EQ(r.outcome.unnamed, 1u);
+  ToolHarness h(ToolHarness::Live{}, live_);
+  auto read = h.Call("read_file", R"({"repo":"acme/new","path":"README.md"})");
+  ASSERT_FALSE(read.is_error) << read.text;
+  EXPECT_TRUE(Has(read.text, "# the configured one")) << read.text;
 }
 
 TEST_F(RelistTest, AFirstSyncOfAGroupSaysHowFarItIs) {
