@@ -28,26 +28,6 @@
 namespace rr {
 namespace {
 
-// The lists opened, by file, with how the file looked (stat) when opened, and the index made of
-// the list and the store as it was then.
-struct Opened {
-  // The kernel's watch on the list (null where it cannot watch): while it reports no change, the
-  // list opened is the one there, and it is not looked at again.
-  std::shared_ptr<const RefsWatch::Ticket> watched;
-  FileStamp file;
-  std::shared_ptr<const IndexFile> list;  // null: the file failed its checks
-  std::shared_ptr<const TextIndex> index;
-};
-
-std::mutex& OpenedMutex() {
-  static std::mutex mu;
-  return mu;
-}
-std::unordered_map<std::string, Opened>& OpenedIndexes() {
-  static auto* map = new std::unordered_map<std::string, Opened>();
-  return *map;
-}
-
 // Bumped whenever a list or a shard is written: a store is compacted only after a change.
 std::atomic<uint64_t> store_changes{0};
 
@@ -155,18 +135,21 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   if (file.empty() || !store) return nullptr;
   // What was opened answers when it is of this store (or was refused): the index, null for a
   // refused list or another policy; nullopt to go on.
+  using Opened = TextIndexSlot::Opened;
   auto kept = [&](const Opened& o) -> std::optional<std::shared_ptr<const TextIndex>> {
     if (!o.list) return std::shared_ptr<const TextIndex>();
     if (!o.index || &o.index->store() != store.get()) return std::nullopt;
     return o.index->policy() == PolicyDigest(repo.policy()) ? o.index : nullptr;
   };
+  // Kept in the repository's slot (20,000 repositories kept it in a map by the list's file
+  // name: 5 MB).
+  TextIndexSlot& slot = repo.text_index_slot();
   {
-    std::lock_guard<std::mutex> lock(OpenedMutex());
-    auto it = OpenedIndexes().find(file);
-    if (it != OpenedIndexes().end() && it->second.watched &&
-        RefsWatch::Shared().Unchanged(*it->second.watched)) {
-      if (auto answer = kept(it->second)) {
-        *watched = it->second.watched;  // taken before that list was read
+    std::lock_guard<std::mutex> lock(slot.mu);
+    const Opened& o = slot.opened;
+    if (o.file.exists && o.watched && RefsWatch::Shared().Unchanged(*o.watched)) {
+      if (auto answer = kept(o)) {
+        *watched = o.watched;  // taken before that list was read
         return *answer;
       }
     }
@@ -179,22 +162,22 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   auto refuse = [&](const std::string& why) -> std::shared_ptr<const TextIndex> {
     LogLine("repo-reader: the text index of `" + repo.name() +
             "` is not used (the repository is read instead): " + why);
-    std::lock_guard<std::mutex> lock(OpenedMutex());
-    OpenedIndexes()[file] = std::move(now);
+    std::lock_guard<std::mutex> lock(slot.mu);
+    slot.opened = std::move(now);
     return nullptr;
   };
   std::shared_ptr<const IndexFile> list;
   std::shared_ptr<const TextIndex> previous;  // the same list over the store as it was
   {
-    std::lock_guard<std::mutex> lock(OpenedMutex());
-    auto it = OpenedIndexes().find(file);
-    if (it != OpenedIndexes().end() && it->second.file == now.file) {
-      if (auto answer = kept(it->second)) {
+    std::lock_guard<std::mutex> lock(slot.mu);
+    const Opened& o = slot.opened;
+    if (o.file.exists && o.file == now.file) {
+      if (auto answer = kept(o)) {
         *watched = now.watched;  // taken before the list was found the same
         return *answer;
       }
-      list = it->second.list;
-      previous = it->second.index;
+      list = o.list;
+      previous = o.index;
     }
   }
   if (!list) {
@@ -213,8 +196,8 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   std::shared_ptr<const TextIndex> index = now.index;
   *watched = now.watched;  // taken before the list was read
   {
-    std::lock_guard<std::mutex> lock(OpenedMutex());
-    OpenedIndexes()[file] = std::move(now);
+    std::lock_guard<std::mutex> lock(slot.mu);
+    slot.opened = std::move(now);
   }
   if (index->policy() != PolicyDigest(repo.policy())) return nullptr;
   return index;

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "core/index/file_stamp.h"
 #include "core/index/text_index.h"
 #include "core/index/text_store.h"
 #include "core/runtime/periodic.h"
@@ -80,6 +81,16 @@ class TextIndexSlot {
   std::shared_ptr<const RefsWatch::Ticket> watched;
   std::shared_ptr<const TextIndex> index;
   bool serves_as_listed = false;  // the policy's digest is the list's
+  // The list as last opened, whatever the store: the watch it was opened under (null where it
+  // cannot be watched), how its file looked then, the list (null: it failed its checks, or a
+  // part it names did, and was logged) and the index made of it over some store.
+  struct Opened {
+    std::shared_ptr<const RefsWatch::Ticket> watched;
+    FileStamp file;
+    std::shared_ptr<const IndexFile> list;
+    std::shared_ptr<const TextIndex> index;
+  };
+  Opened opened;
   // TextStoreFolder of the index folder, once known: the same string object for every
   // repository keeping the same store.
   std::shared_ptr<const std::string> store_folder;

@@ -152,8 +152,15 @@ class IndexFile {
   size_t path_text_size_ = 0;
   const unsigned char* parts_ = nullptr;
   size_t part_count_ = 0, part_paths_ = 0;
-  mutable std::mutex memo_mu_;
-  mutable std::vector<std::pair<std::string, std::shared_ptr<const CandidateSet>>> memo_;
+  // CachedCandidates' answers, made on first use: a shard is asked by every search, while most
+  // files are lists no search asks this of (20,000 of them kept an empty memo's 64 bytes each).
+  struct Memo {
+    std::mutex mu;
+    std::vector<std::pair<std::string, std::shared_ptr<const CandidateSet>>> kept;
+  };
+  Memo& memo() const;
+  mutable std::once_flag memo_once_;
+  mutable std::unique_ptr<Memo> memo_;
 };
 
 // Builds an index file: blobs first (each once, in any order), then the paths in walk order.

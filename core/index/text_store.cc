@@ -368,13 +368,19 @@ bool TextList::MayMatchAny(const Screen& screen, const TrigramQuery& query, Aske
   return false;
 }
 
+TextList::Memo& TextList::memo() const {
+  std::call_once(memo_once_, [this] { memo_ = std::make_unique<Memo>(); });
+  return *memo_;
+}
+
 std::shared_ptr<const std::vector<uint32_t>> TextList::CandidatePaths(const TrigramQuery& query,
                                                                       bool kept) const {
   std::string key;
   if (kept) {
     key = query.key.empty() ? TrigramQueryKey(query) : query.key;
-    std::lock_guard<std::mutex> lock(memo_mu_);
-    for (const auto& [k, v] : memo_) {
+    Memo& memo = this->memo();
+    std::lock_guard<std::mutex> lock(memo.mu);
+    for (const auto& [k, v] : memo.kept) {
       if (k == key) return v;
     }
   }
@@ -386,10 +392,11 @@ std::shared_ptr<const std::vector<uint32_t>> TextList::CandidatePaths(const Trig
     if (maybe[list_->Path(i).blob]) paths->push_back(static_cast<uint32_t>(i));
   }
   if (kept) {
-    std::lock_guard<std::mutex> lock(memo_mu_);
+    Memo& memo = this->memo();
+    std::lock_guard<std::mutex> lock(memo.mu);
     constexpr size_t kKept = 8;
-    if (memo_.size() >= kKept) memo_.erase(memo_.begin());
-    memo_.emplace_back(std::move(key), paths);
+    if (memo.kept.size() >= kKept) memo.kept.erase(memo.kept.begin());
+    memo.kept.emplace_back(std::move(key), paths);
   }
   return paths;
 }
