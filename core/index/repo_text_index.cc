@@ -223,17 +223,19 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
 // again.
 constexpr size_t kMaxBaseChanges = 64;  // files a list over a base lists itself, at most
 
-// True when the base `key` of the store at `folder` was wanted before (by this process): the
-// second time a base is asked for, it is written. (A million wanted at most: then it starts
-// again.)
-bool BaseWantedBefore(const std::string& folder, uint64_t key) {
+// True when the base `key` of the store at `store` was wanted before, by another repository
+// than the one at `index_folder` (in this process): the second repository to ask for a base
+// writes it; one repository built again on the same commit does not. (A million wanted at
+// most: then it starts again.)
+bool BaseWantedBefore(const std::string& store, uint64_t key, const std::string& index_folder) {
   static std::mutex mu;
-  static auto* wanted = new std::unordered_set<uint64_t>();
-  const uint64_t id = Fnv64(folder, key);
+  static auto* wanted = new std::unordered_map<uint64_t, uint64_t>();  // -> the first's folder
+  const uint64_t id = Fnv64(store, key);
+  const uint64_t asker = Fnv64(index_folder);
   std::lock_guard<std::mutex> lock(mu);
-  if (wanted->count(id) != 0) return true;
+  if (auto it = wanted->find(id); it != wanted->end()) return it->second != asker;
   if (wanted->size() >= (size_t{1} << 20)) wanted->clear();
-  wanted->insert(id);
+  wanted->emplace(id, asker);
   return false;
 }
 
@@ -314,7 +316,9 @@ Result<OverBase> ListOverBase(RepoReader& reader, const ReadPoint& at,
   if (auto opened = IndexFile::Open(base_file); opened && valid(**opened, &in_base)) {
     base = opened.take();
   }
-  if (!base && !BaseWantedBefore(store_folder, key)) return out;
+  if (!base) in_base.clear();  // views into a file let go
+  const std::string index_folder = file.substr(0, file.rfind('/'));
+  if (!base && !BaseWantedBefore(store_folder, key, index_folder)) return out;
   // The commit's files, as the list just written names them.
   auto list = IndexFile::Open(file);
   if (!list) return Error{list.error()};
@@ -643,36 +647,29 @@ Result<TextIndexBuild> BuildTextIndex(const ServedRepo& repo, const StopToken& s
     Status parts = MakePrivateFolder(store_folder + "/parts", "the text index folder");
     if (!parts) return Error{parts.error()};
   }
-  // The parts this build wrote where there was none (no other list can name them yet).
-  std::vector<std::pair<std::string, uint64_t>> first_written;  // file, bytes
   for (const auto& [key, writer] : new_parts) {
     const std::string part = TextPartFile(store_folder, key);
-    const bool existed = FileStamp::Of(part).exists;
     Status wrote = writer->Write(part, writer->tree(), policy);
     if (!wrote) return Error{wrote.error()};
     struct stat ps {};
-    if (stat(part.c_str(), &ps) == 0) {
-      out.part_bytes += static_cast<uint64_t>(ps.st_size);
-      if (!existed) first_written.emplace_back(part, static_cast<uint64_t>(ps.st_size));
-    }
+    if (stat(part.c_str(), &ps) == 0) out.part_bytes += static_cast<uint64_t>(ps.st_size);
   }
   Status made = MakePrivateFolder(folder, "the text index folder");
   if (!made) return Error{made.error()};
   Status written = list.Write(file, at->commit.id.oid(), policy);
   if (!written) return Error{written.error()};
   // The same list over what the commit shares with its parent, when other copies share it: then
-  // it names that base alone, and the parts this build wrote first are named by nothing.
+  // it names that base alone. A folder's part this build wrote is left for the garbage pass
+  // (CompactTextStore, which reads every list under the lock) even when no list names it now:
+  // another build may have found it in the store and be about to name it.
   if (auto based = ListOverBase(reader.value(), *at, store_folder, policy, file, stop); !based) {
     if (!stop.stopped()) {
       LogLine("repo-reader: text index of `" + repo.name() +
               "`: kept as its folders' parts (the parent's base: " + based.error() + ")");
     }
-  } else if (based->used) {
-    for (const auto& [part, bytes] : first_written) {
-      if (unlink(part.c_str()) == 0) out.part_bytes -= bytes;
-    }
-    out.part_bytes += based->base_bytes;
-    out.reused_parts = based->base_written ? 0 : 1;
+  } else {
+    out.part_bytes += based->base_bytes;  // written, named or not
+    if (based->used) out.reused_parts = based->base_written ? 0 : 1;
   }
   AddTextPartBytes(store_folder, out.part_bytes);
   store_changes.fetch_add(1);

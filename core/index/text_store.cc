@@ -443,6 +443,9 @@ Result<std::shared_ptr<const TextList>> PartOver(
     auto it = Parts().find(file);
     if (it != Parts().end()) {
       before = it->second.list.lock();
+      // Kept only while it is the part named: a base's key may be written again with other
+      // paths (another copy's), and a list naming the new one must not meet the old.
+      if (before && git_oid_equal(&before->commit(), &e.tree) == 0) before.reset();
       if (before && &before->store() == store.get()) return before;
       stamp = it->second.file;
     }

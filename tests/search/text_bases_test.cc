@@ -42,13 +42,15 @@ class TextBases : public IndexedOrganisation {
       repos_.back()->Commit("from the template");
       config_.repos.push_back(Served(name, repos_.back()->path()));
     }
-    // copy-1 and copy-3: a file of their own at the root. copy-2 (the base's writer): its own
-    // file and a changed readme, so the base lacks the readme. copy-4: a file below tools, and
-    // a file of util deleted and another changed.
+    // copy-1: a file of its own at the root; copy-3 too, and a shared file made executable.
+    // copy-2 (the base's writer): its own file and a changed readme, so the base lacks the
+    // readme. copy-4: a file below tools, and a file of util deleted and another changed.
     repos_[0]->Write("ORG_TOKEN.txt", "orgtoken-00001\n");
     repos_[1]->Write("ORG_TOKEN.txt", "orgtoken-00002\n");
     repos_[1]->Write("README.md", "copy-2's own readme: basetoken-2\n");
     repos_[2]->Write("ORG_TOKEN.txt", "orgtoken-00003\n");
+    fs::permissions(fs::path(repos_[2]->path()) / "util/result.h", fs::perms::owner_exec,
+                    fs::perm_options::add);
     repos_[3]->Write("tools/copy4_only.cc", "// orgtoken-00004 below tools\n");
     repos_[3]->Git({"rm", "-q", "util/text.h"});
     repos_[3]->Write("util/result.h",
@@ -81,13 +83,14 @@ class TextBases : public IndexedOrganisation {
     std::vector<std::string> want, got;
     for (const auto& line : SplitLines(repos_[copy]->Git({"ls-tree", "-r", "HEAD"}))) {
       // "<mode> blob <id>\t<path>"
-      want.push_back(line.substr(line.find('\t') + 1) + " " + line.substr(12, 40));
+      want.push_back(line.substr(line.find('\t') + 1) + " " + line.substr(12, 40) + " " +
+                     line.substr(0, 6));
     }
     for (size_t i = 0; i < index->paths(); ++i) {
       const auto e = index->Path(i);
       char hex[GIT_OID_HEXSZ + 1];
       git_oid_tostr(hex, sizeof hex, &index->Oid(e.blob));
-      got.push_back(std::string(e.path) + " " + hex);
+      got.push_back(std::string(e.path) + " " + hex + (e.executable ? " 100755" : " 100644"));
     }
     EXPECT_EQ(got, want) << name;
   }
@@ -117,27 +120,39 @@ TEST_F(TextBases, CopiesOfATemplateShareOneBaseAndListOnlyWhatItLacks) {
   const auto first = CurrentTextIndex(Repo("copy-1"));
   ASSERT_TRUE(first);
   EXPECT_EQ(KeysOf("copy-1").size(), folder_parts);
+  // Built again (its list gone), it is still the only one on the template's commit: no base.
+  fs::remove(TextIndexFile(Repo("copy-1")));
+  EXPECT_TRUE(Build("copy-1").built);
+  EXPECT_EQ(PartFileCount(Store()), folder_parts);
   // The second writes the base: one part more.
   const TextIndexBuild second = Build("copy-2");
   EXPECT_EQ(PartFileCount(Store()), folder_parts + 1);
   EXPECT_GT(second.part_bytes, 0u);
-  // The others name it and write nothing.
-  for (const char* name : {"copy-3", "copy-4"}) {
-    const TextIndexBuild b = Build(name);
-    EXPECT_EQ(b.part_bytes, 0u) << name;
-    EXPECT_GE(b.reused_parts, 1u) << name;
-  }
+  // The others name it. Each wrote parts for the folders it changed (copy-3 the small folders'
+  // part, for util; copy-4 tools' and the small folders') before its list named the base: the
+  // garbage pass drops them (another build may have found them in the store meanwhile, so the
+  // build does not).
+  const TextIndexBuild third = Build("copy-3");
+  EXPECT_EQ(third.reused_parts, 1u);
+  const TextIndexBuild fourth = Build("copy-4");
+  EXPECT_GT(fourth.part_bytes, 0u);
+  EXPECT_EQ(fourth.reused_parts, 1u);
+  EXPECT_EQ(PartFileCount(Store()), folder_parts + 4);
+  auto compacted = CompactTextStore(Store(), ListsFolderOf("copy-1"), StopToken());
+  ASSERT_TRUE(compacted) << compacted.error();
+  EXPECT_EQ(compacted->parts_dropped, 3u);
   EXPECT_EQ(PartFileCount(Store()), folder_parts + 1);
   const std::set<uint64_t> base = KeysOf("copy-2");
   ASSERT_EQ(base.size(), 1u);
   EXPECT_EQ(KeysOf("copy-3"), base);
   EXPECT_EQ(KeysOf("copy-4"), base);
   // What each lists itself: copy-2 its file and its readme (the base lacks the readme it
-  // changed); copy-3 its file and the template's readme; copy-4 its new file below tools, the
+  // changed); copy-3 its file, the template's readme and the file it made executable; copy-4
+  // its new file below tools, the
   // template's readme and the file of util it changed (the file it deleted is a path of the
   // base it does not take).
   EXPECT_EQ(CurrentTextIndex(Repo("copy-2"))->list().paths(), 2u);
-  EXPECT_EQ(CurrentTextIndex(Repo("copy-3"))->list().paths(), 2u);
+  EXPECT_EQ(CurrentTextIndex(Repo("copy-3"))->list().paths(), 3u);
   EXPECT_EQ(CurrentTextIndex(Repo("copy-4"))->list().paths(), 3u);
   for (const char* name : {"copy-2", "copy-3", "copy-4"}) {
     const auto index = CurrentTextIndex(Repo(name));
@@ -176,6 +191,28 @@ void TextBases::BaseDamagedThenIndexedAgain(bool remove) {
     EXPECT_EQ(KeysOf(name), std::set<uint64_t>{key}) << name;
   }
   for (size_t copy = 0; copy < 4; ++copy) ListsItsCommitExactly(copy);
+  SameOnEverySearch();
+}
+
+// A base written again with other paths (another copy's, after the first was dropped) while the
+// indexes naming the first are in use: the copy naming the new one is used, not refused for
+// meeting the first one still held in memory.
+TEST_F(TextBases, ABaseWrittenAgainWithOtherPathsIsTheOneItsNewListsMeet) {
+  for (const char* name : {"copy-1", "copy-2", "copy-3", "copy-4"}) Build(name);
+  for (const char* name : {"copy-2", "copy-3", "copy-4"}) {
+    ASSERT_TRUE(CurrentTextIndex(Repo(name))) << name;  // each holds the base in memory
+  }
+  const uint64_t key = *KeysOf("copy-3").begin();
+  const auto held = CurrentTextIndex(Repo("copy-3"));
+  // The base gone, copy-4 built again writes it: without the files copy-4 changed.
+  fs::remove(TextPartFile(Store(), key));
+  fs::remove(TextIndexFile(Repo("copy-4")));
+  EXPECT_TRUE(Build("copy-4").built);
+  ASSERT_EQ(KeysOf("copy-4"), std::set<uint64_t>{key});
+  ASSERT_TRUE(CurrentTextIndex(Repo("copy-4")));
+  EXPECT_EQ(CurrentTextIndex(Repo("copy-4"))->list().paths(), 2u);  // its file, the readme
+  ListsItsCommitExactly(3);
+  ListsItsCommitExactly(2);
   SameOnEverySearch();
 }
 
