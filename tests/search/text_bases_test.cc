@@ -1,4 +1,4 @@
-// The text index's bases (core/index/repo_text_index.cc, ListOverBase): copies of one template,
+// The text index's bases (core/index/text_bases.h): copies of one template,
 // each with a commit of its own on the template's, as an organisation's repositories made from
 // one template are. The first copy indexed keeps its list as its folders' parts and writes no
 // base; the second writes the base the copies share (what a commit shares with its first parent)
