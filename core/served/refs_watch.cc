@@ -49,10 +49,14 @@ RefsWatch& RefsWatch::Shared() {
   return *watch;
 }
 
-RefsWatch::RefsWatch() { fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+RefsWatch::RefsWatch() : chunks_(new std::atomic<std::atomic<uint64_t>*>[kMaxChunks]) {
+  for (uint32_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr);
+  fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+}
 
 RefsWatch::~RefsWatch() {
   if (fd_ >= 0) ::close(fd_);
+  for (uint32_t i = 0; i < kMaxChunks; ++i) delete[] chunks_[i].load();
 }
 
 size_t RefsWatch::folders() const {
@@ -60,46 +64,61 @@ size_t RefsWatch::folders() const {
   return folders_.size();
 }
 
-std::atomic<uint64_t>& RefsWatch::Folder::Name(std::string_view name) {
-  if (auto* counter = Find(name)) return *counter;
-  names.emplace_front(std::piecewise_construct, std::forward_as_tuple(name),
-                      std::forward_as_tuple(0));
-  return names.front().second;
+uint32_t RefsWatch::NewCounter() {
+  const uint32_t i = counters_used_;
+  if (i / kChunk >= kMaxChunks) return kNoCounter;
+  if (i % kChunk == 0) {
+    chunks_[i / kChunk].store(new std::atomic<uint64_t>[kChunk](), std::memory_order_release);
+  }
+  ++counters_used_;
+  return i;
 }
 
-std::atomic<uint64_t>* RefsWatch::Folder::Find(std::string_view name) {
-  for (auto& [n, counter] : names) {
-    if (n == name) return &counter;
-  }
-  return nullptr;
+uint32_t RefsWatch::PartId(std::string_view name) {
+  if (auto it = part_ids_.find(name); it != part_ids_.end()) return it->second;
+  parts_.emplace_back(name);
+  const auto id = static_cast<uint32_t>(parts_.size() - 1);
+  part_ids_.emplace(parts_.back(), id);
+  return id;
 }
 
 bool RefsWatch::Add(const std::string& path, const std::string& name, Ticket* ticket) {
   std::lock_guard<std::mutex> lock(mu_);
-  Folder* folder = nullptr;
-  if (auto it = by_path_.find(path); it != by_path_.end()) {
-    folder = folders_.at(it->second).get();
-  } else {
-    const int wd = inotify_add_watch(fd_, path.c_str(), kMask);
-    if (wd < 0) return false;  // the limit of watches reached, say: stamp instead
-    std::unique_ptr<Folder>& slot = folders_[wd];
-    if (!slot) {
-      slot = std::make_unique<Folder>();
-      slot->path = path;
-      by_path_[slot->path] = wd;
-    } else {  // the same folder reached by another path: one watch
-      slot->aliases.push_front(path);
-      by_path_[slot->aliases.front()] = wd;
+  // The kernel answers the watch the folder at `path` has now, if any (however it was reached):
+  // a folder renamed away keeps its watch, and another made at the path gets a new one.
+  const int wd = inotify_add_watch(fd_, path.c_str(), kMask);
+  if (wd < 0) return false;  // the limit of watches reached, say: stamp instead
+  auto [at, made] = folders_.try_emplace(wd);
+  Folder& folder = at->second;
+  if (made) {
+    folder.self = NewCounter();
+    if (folder.self == kNoCounter) {  // every counter used: this folder is not watched
+      folders_.erase(at);
+      inotify_rm_watch(fd_, wd);
+      return false;
     }
-    folder = slot.get();
   }
-  std::atomic<uint64_t>& counter = folder->Name(name);
-  // The folder's own counter once a ticket (HEAD's, packed-refs' and refs' folder is one).
-  bool self_seen = false;
-  for (const auto& [c, at] : ticket->seen) self_seen = self_seen || c == &folder->self;
-  if (!self_seen) ticket->seen.emplace_back(&folder->self, folder->self.load());
-  ticket->seen.emplace_back(&counter, counter.load());
-  return true;
+  const uint32_t part = PartId(name);
+  uint32_t counter = kNoCounter;
+  for (const auto& [p, c] : folder.names) {
+    if (p == part) counter = c;
+  }
+  if (counter == kNoCounter) {
+    counter = NewCounter();
+    if (counter == kNoCounter) return false;
+    folder.names.emplace_back(part, counter);
+  }
+  // Each counter once a ticket (HEAD's, packed-refs' and refs' folder is one).
+  auto take = [&](uint32_t c) {
+    for (size_t i = 0; i < ticket->count; ++i) {
+      if (ticket->counters[i] == c) return true;
+    }
+    if (ticket->count == Ticket::kMaxCounters) return false;
+    ticket->counters[ticket->count++] = c;
+    ticket->sum += Counter(c).load();
+    return true;
+  };
+  return take(folder.self) && take(counter);
 }
 
 std::shared_ptr<const RefsWatch::Ticket> RefsWatch::Watch(const RefsPlace& place) {
@@ -183,39 +202,22 @@ void RefsWatch::Catch() {
       }
       auto it = folders_.find(ev.wd);
       if (it == folders_.end()) continue;
-      Folder& folder = *it->second;
+      Folder& folder = it->second;
       if (ev.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
-        folder.self.fetch_add(1);
+        Counter(folder.self).fetch_add(1);
         any = true;
       }
       if (ev.len > 0) {
-        if (auto* counter = folder.Find(std::string_view(name, strnlen(name, ev.len)))) {
-          counter->fetch_add(1);
-          any = true;
+        const std::string_view changed(name, strnlen(name, ev.len));
+        for (const auto& [p, c] : folder.names) {
+          if (parts_[p] == changed) {
+            Counter(c).fetch_add(1);
+            any = true;
+          }
         }
       }
-      if (ev.mask & (IN_IGNORED | IN_MOVE_SELF)) {
-        // The folder is no longer at its path (removed, or renamed: the watch follows it to its
-        // new name), nor are the folders below it: a folder found at one of those paths (or any
-        // path it was reached by) later is watched anew, not taken for the one that was there.
-        auto forget = [&](const std::string& path) {
-          if (auto at = by_path_.find(path); at != by_path_.end() && at->second == ev.wd) {
-            by_path_.erase(at);
-          }
-          const std::string below = path + "/";
-          auto from = by_path_.lower_bound(below);
-          auto to = from;
-          while (to != by_path_.end() && to->first.substr(0, below.size()) == below) ++to;
-          by_path_.erase(from, to);
-        };
-        forget(folder.path);
-        for (const std::string& alias : folder.aliases) forget(alias);
-      }
-      if (ev.mask & IN_IGNORED) {
-        // The watch is gone: tickets still point at this one's counters, so it is kept.
-        gone_.push_back(std::move(it->second));
-        folders_.erase(it);
-      }
+      // The watch is gone (the folder removed): its counters stay, for the tickets holding them.
+      if (ev.mask & IN_IGNORED) folders_.erase(it);
     }
   }
   if (any) reported_.fetch_add(1);
@@ -228,9 +230,9 @@ bool RefsWatch::Unchanged(const Ticket& ticket) const {
   const uint64_t reported = reported_.load();
   if (ticket.clear_at.load(std::memory_order_relaxed) == reported) return true;
   if (overflows_.load() != ticket.overflows) return false;
-  for (const auto& [counter, seen] : ticket.seen) {
-    if (counter->load() != seen) return false;
-  }
+  uint64_t sum = 0;
+  for (size_t i = 0; i < ticket.count; ++i) sum += Counter(ticket.counters[i]).load();
+  if (sum != ticket.sum) return false;
   ticket.clear_at.store(reported, std::memory_order_relaxed);
   return true;
 }

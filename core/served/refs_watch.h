@@ -15,10 +15,12 @@
 // link (a link re-pointed reports nothing), the limit of watches reached, no inotify at all. Then
 // the caller stamps, as before.
 //
-// A watched folder renamed or removed takes its path, and every path below it, out of the watch's
-// map: a repository later put at that path is watched anew, not taken for the one that was there.
-// The folders above the git folder are not watched: a repository whose parent folder is renamed
-// and replaced by another is seen only once the refs are stamped again (a restart).
+// A folder is known by the kernel's watch on it, not by its path: each ticket asks the kernel
+// for the watch of each path (inotify_add_watch answers the watch a folder already has, however
+// it was reached), so a folder renamed or removed and another made at its path is watched anew,
+// never taken for the one that was there. The folders above the git folder are not watched: a
+// repository whose parent folder is renamed and replaced by another is seen only once the refs
+// are stamped again (a restart).
 //
 // Watches are kept for the process's life, one a folder however many tickets use it (at most
 // three a repository; the kernel's limit, fs.inotify.max_user_watches, is 8,192 on older kernels
@@ -27,10 +29,10 @@
 // Thread safety: every function may be called from any thread.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
-#include <forward_list>
-#include <map>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,14 +46,20 @@ namespace rr {
 
 class RefsWatch {
  public:
-  // What one ticket watches: each name's counter of reported changes as it was when taken.
+  // What one ticket watches: the counters of reported changes of its names and folders, and
+  // their sum when it was taken (a counter only grows, so the sum is the same exactly when every
+  // counter is).
   class Ticket {
    public:
     Ticket() = default;
 
    private:
     friend class RefsWatch;
-    std::vector<std::pair<const std::atomic<uint64_t>*, uint64_t>> seen;
+    // A branch nested deeper than this many counters allow is stamped instead.
+    static constexpr size_t kMaxCounters = 16;
+    std::array<uint32_t, kMaxCounters> counters{};
+    uint8_t count = 0;
+    uint64_t sum = 0;
     uint64_t overflows = 0;
     // The count of reports (RefsWatch::reported_) at which the ticket was last found unchanged:
     // while no report has come since, it is unchanged without its counters being read (over
@@ -87,29 +95,40 @@ class RefsWatch {
   RefsWatch& operator=(const RefsWatch&) = delete;
 
  private:
+  static constexpr uint32_t kNoCounter = UINT32_MAX;
   // Kept lean: there are three or four a repository, 80,000 over 20,000 repositories.
   struct Folder {
-    std::string path;
-    std::atomic<uint64_t> self{0};  // the folder itself removed, renamed or unmounted
-    // Per name within it that some ticket watches, a few a folder (nodes never move: tickets
-    // point at them).
-    std::forward_list<std::pair<std::string, std::atomic<uint64_t>>> names;
-    // Other paths the same folder was reached by (by_path_ points into these; nodes never move).
-    std::forward_list<std::string> aliases;
-    std::atomic<uint64_t>& Name(std::string_view name);
-    std::atomic<uint64_t>* Find(std::string_view name);
+    uint32_t self = kNoCounter;  // the folder itself removed, renamed or unmounted
+    // Per name within it that some ticket watches (a few a folder): the name (parts_) and its
+    // counter.
+    std::vector<std::pair<uint32_t, uint32_t>> names;
   };
-  // The counter of `name` in the folder at `path` (watched from now on), or null when the
-  // folder cannot be watched. Adds to `ticket` the folder's own counter and the name's.
+  // Adds to `ticket` the counter of `name` in the folder at `path` (watched from now on) and the
+  // folder's own; false when the folder cannot be watched or the ticket is full.
   bool Add(const std::string& path, const std::string& name, Ticket* ticket);
+  // A counter of its own, at zero (mu_ held); kNoCounter when every one is used.
+  uint32_t NewCounter();
+  const std::atomic<uint64_t>& Counter(uint32_t i) const {
+    return chunks_[i / kChunk].load(std::memory_order_acquire)[i % kChunk];
+  }
+  std::atomic<uint64_t>& Counter(uint32_t i) {
+    return chunks_[i / kChunk].load(std::memory_order_acquire)[i % kChunk];
+  }
+  // The id of a name (mu_ held): the same few names (HEAD, packed-refs, refs, heads, main...)
+  // over every repository.
+  uint32_t PartId(std::string_view name);
 
   int fd_ = -1;
-  mutable std::mutex mu_;  // folders_, by_path_, and reading the kernel's reports
-  std::unordered_map<int, std::unique_ptr<Folder>> folders_;  // by watch descriptor
-  // By path (views into a Folder's path or aliases), in order: a folder moved or removed takes
-  // the paths below it with it.
-  std::map<std::string_view, int> by_path_;
-  std::vector<std::unique_ptr<Folder>> gone_;  // watches the kernel dropped; tickets point here
+  mutable std::mutex mu_;  // folders_, parts_, new counters, and reading the kernel's reports
+  std::unordered_map<int, Folder> folders_;  // by watch descriptor
+  std::deque<std::string> parts_;            // names by id (never move)
+  std::unordered_map<std::string_view, uint32_t> part_ids_;
+  // Counters are never freed (a ticket may outlive its folder's watch): chunks of kChunk, at
+  // most kMaxChunks of them (16.7 million counters; past that, repositories are stamped).
+  static constexpr uint32_t kChunk = 4096;
+  static constexpr uint32_t kMaxChunks = 4096;
+  std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
+  uint32_t counters_used_ = 0;
   std::atomic<uint64_t> overflows_{0};
   // Bumped by each Catch that read a report of a change (or an overflow), after the counters.
   std::atomic<uint64_t> reported_{0};

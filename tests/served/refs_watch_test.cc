@@ -130,6 +130,23 @@ TEST_F(RefsWatchTest, ARepositoryReplacedAtItsPathIsWatchedAnew) {
                [&] { std::ofstream(old + "/refs/heads/main", std::ios::trunc) << first_ << "\n"; });
 }
 
+// A ticket holds a bounded number of counters (two for each folder down to the branch's file): a
+// branch a few folders deep is watched whole, one nested deeper gets no ticket (it is stamped)
+// rather than one that leaves its deepest folders unwatched.
+TEST_F(RefsWatchTest, ABranchInFoldersIsWatchedWholeOrNotAtAll) {
+  repo_.Git({"checkout", "-q", "-b", "team/a/b/topic"});
+  ExpectSeen("a commit on a branch three folders down", [&] {
+    repo_.Write("a.txt", "deep\n");
+    repo_.Commit("Deep");
+  });
+  ExpectSeen("the branch's middle folder renamed away",
+             [&] { fs::rename(place_.git_dir + "/refs/heads/team/a", place_.git_dir + "/x"); });
+  fs::rename(place_.git_dir + "/x", place_.git_dir + "/refs/heads/team/a");
+  repo_.Git({"checkout", "-q", "-b", "team/a/b/c/d/e/f/topic"});
+  ASSERT_TRUE(fs::is_regular_file(place_.git_dir + "/refs/heads/team/a/b/c/d/e/f/topic"));
+  EXPECT_FALSE(RefsWatch::Shared().Watch(place_));
+}
+
 TEST_F(RefsWatchTest, NoTicketWhereAMoveCouldGoUnreported) {
   RefsWatch& w = RefsWatch::Shared();
   EXPECT_TRUE(w.Watch(place_));
