@@ -5,13 +5,15 @@
 
 namespace rr {
 
+// Kept lean: one a repository, 20,000 of them with as many repositories searched.
 struct KnownDefaultEntry {
-  RefsPlace place;
-  std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp
+  std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp, at `place`
+  std::shared_ptr<const RefsPlace> place;
   RefsStamp stamp;
-  ReadPoint at;
   RepoPath other;  // the last path other than the root asked
+  // The default branch is each one's `at` (the same in both).
   std::shared_ptr<const KnownPath> root, at_other;
+  const ReadPoint& at() const { return root ? root->at : at_other->at; }
 };
 
 namespace {
@@ -40,7 +42,7 @@ std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const Served
     if (watched) *watched = true;
   } else {
     checked_by_stamp.fetch_add(1, std::memory_order_relaxed);
-    if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(kept->place))) return nullptr;
+    if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(*kept->place))) return nullptr;
   }
   if (path.is_root()) return kept->root;
   if (kept->at_other && kept->other == path) return kept->at_other;
@@ -60,16 +62,22 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
   }
   auto next = std::make_shared<KnownDefaultEntry>();
   if (was && !before.racy() && was->stamp.digest() == before.digest() &&
-      git_oid_equal(&was->at.commit.id.oid(), &at.commit.id.oid()) && was->at.label == at.label) {
+      git_oid_equal(&was->at().commit.id.oid(), &at.commit.id.oid()) &&
+      was->at().label == at.label) {
     *next = *was;  // the same refs: what was kept of other paths stays
   } else {
-    next->place = place;
     next->stamp = before;
-    next->at = at;
   }
+  // Where the refs are: only a stamp is taken there.
+  next->place = watched ? nullptr : std::make_shared<const RefsPlace>(place);
   next->watched = std::move(watched);
   auto p = std::make_shared<KnownPath>();
-  p->at = at;
+  // What a search reads of the default branch: not the commit's subject (list_repos and
+  // list_refs read it themselves).
+  p->at.label = at.label;
+  p->at.commit.id = at.commit.id;
+  p->at.commit.time = at.commit.time;
+  p->at.commit.offset = at.commit.offset;
   if (node) {
     p->node = *node;
   } else {
