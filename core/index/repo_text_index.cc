@@ -637,7 +637,7 @@ void TextIndexer::WarmDefault(const std::shared_ptr<const ServedRepo>& repo, con
 
 bool TextIndexer::Unmoved(const Seen& seen) {
   if (seen.watched) return RefsWatch::Shared().Unchanged(*seen.watched);
-  return seen.stamp.Unchanged(RefsStamp::Take(seen.place));
+  return seen.place && seen.stamp.Unchanged(RefsStamp::Take(*seen.place));
 }
 
 bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals* totals) {
@@ -674,7 +674,12 @@ bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals*
   }
   last_error_.erase(repo.name());
   WarmDefault(shared, place, watched, *b);
-  seen_[repo.name()] = Seen{place, std::move(watched), before, b->index_bytes, b->text_bytes};
+  Seen& now = seen_[repo.name()];
+  now.place = watched ? nullptr : std::make_unique<const RefsPlace>(place);
+  now.watched = std::move(watched);
+  now.stamp = before;
+  now.index_bytes = b->index_bytes;
+  now.text_bytes = b->text_bytes;
   totals->indexed++;
   totals->index_bytes += b->index_bytes;
   totals->text_bytes += b->text_bytes;

@@ -30,6 +30,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/index/file_stamp.h"
@@ -210,11 +211,12 @@ class TextIndexer final : public PeriodicService {
   bool Visit(const std::shared_ptr<const ServedRepo>& repo, Totals* totals);
 
   std::shared_ptr<LiveCatalog> catalog_;
+  // One a repository indexed, kept lean (20,000 of them).
   struct Seen {
-    RefsPlace place;
     // What decides the default branch, watched by the kernel (core/served/refs_watch.h); where
-    // it cannot be, the refs' stamp.
+    // it cannot be, the refs' stamp, taken at `place` (kept only then).
     std::shared_ptr<const RefsWatch::Ticket> watched;
+    std::unique_ptr<const RefsPlace> place;
     RefsStamp stamp;
     uint64_t index_bytes = 0, text_bytes = 0;
   };
@@ -225,7 +227,8 @@ class TextIndexer final : public PeriodicService {
   // where to search; only where `watched` (taken before the refs were read) watches its refs.
   void WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
                    std::shared_ptr<const RefsWatch::Ticket> watched, const TextIndexBuild& build);
-  std::map<std::string, Seen> seen_;  // repository -> its refs when its index was last current
+  // repository -> its refs when its index was last current
+  std::unordered_map<std::string, Seen> seen_;
   std::map<std::string, std::string> last_error_;
 };
 
