@@ -162,6 +162,7 @@ class RepoHandles {
   // `path` is the owner's (a ServedRepo's settings), which outlives the handles: with 20,000
   // repositories a second copy of each path was a megabyte.
   explicit RepoHandles(const std::string& path) : path_(path) {}
+  RepoHandles(std::string&&) = delete;  // a temporary would leave path_ dangling
   ~RepoHandles();
 
   class Lease {

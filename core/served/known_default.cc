@@ -68,7 +68,7 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
   } else {
     next->stamp = before;
   }
-  // Where the refs are: only a stamp is taken there.
+  // Where the refs are: only a stamp is taken there. (Decided before `watched` is moved.)
   next->place = watched ? nullptr : std::make_shared<const RefsPlace>(place);
   next->watched = std::move(watched);
   auto p = std::make_shared<KnownPath>();

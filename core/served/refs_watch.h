@@ -56,7 +56,8 @@ class RefsWatch {
    private:
     friend class RefsWatch;
     // A branch nested deeper than this many counters allow is stamped instead.
-    static constexpr size_t kMaxCounters = 16;
+    // (18: the same 128-byte block as 16 would take, and a branch five folders below refs/heads.)
+    static constexpr size_t kMaxCounters = 18;
     std::array<uint32_t, kMaxCounters> counters{};
     uint8_t count = 0;
     uint64_t sum = 0;
@@ -124,7 +125,9 @@ class RefsWatch {
   std::deque<std::string> parts_;            // names by id (never move)
   std::unordered_map<std::string_view, uint32_t> part_ids_;
   // Counters are never freed (a ticket may outlive its folder's watch): chunks of kChunk, at
-  // most kMaxChunks of them (16.7 million counters; past that, repositories are stamped).
+  // most kMaxChunks of them (16.7 million counters, 134 MB; past that, repositories are stamped).
+  // A folder watched anew (made again after a removal) takes new ones: two or three counters,
+  // 8 bytes each, for each folder ever watched.
   static constexpr uint32_t kChunk = 4096;
   static constexpr uint32_t kMaxChunks = 4096;
   std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;

@@ -130,6 +130,26 @@ TEST_F(RefsWatchTest, ARepositoryReplacedAtItsPathIsWatchedAnew) {
                [&] { std::ofstream(old + "/refs/heads/main", std::ios::trunc) << first_ << "\n"; });
 }
 
+// A repository's git folder removed and another made at its path (a mirror cloned again, say):
+// the kernel drops the old folders' watches, the tickets on them are stale, and a ticket taken
+// afterwards watches the new repository's folders.
+TEST_F(RefsWatchTest, ARepositoryRemovedAndMadeAgainAtItsPathIsWatchedAnew) {
+  RefsWatch& w = RefsWatch::Shared();
+  w.Catch();
+  auto before = w.Watch(place_);
+  ASSERT_TRUE(before);
+  fs::remove_all(place_.git_dir);
+  TestRepo fresh(repo_.path());
+  fresh.Write("b.txt", "b\n");
+  fresh.Commit("Another first");
+  w.Catch();
+  EXPECT_FALSE(w.Unchanged(*before));
+  ExpectSeen("a commit in the repository made again at the path", [&] {
+    fresh.Write("b.txt", "b2\n");
+    fresh.Commit("Second");
+  });
+}
+
 // A ticket holds a bounded number of counters (two for each folder down to the branch's file): a
 // branch a few folders deep is watched whole, one nested deeper gets no ticket (it is stamped)
 // rather than one that leaves its deepest folders unwatched.
