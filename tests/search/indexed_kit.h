@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -16,6 +17,17 @@
 #include "tests/search/search_kit.h"
 
 namespace rr::testing::search {
+
+// The files in a text store's parts folder (folders' parts and bases), by name.
+inline std::vector<std::string> PartFiles(const std::string& store) {
+  std::vector<std::string> out;
+  if (!std::filesystem::exists(store + "/parts")) return out;
+  for (const auto& e : std::filesystem::directory_iterator(store + "/parts")) {
+    out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 class IndexedOrganisation : public ::testing::Test {
  protected:

@@ -23,13 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-size_t PartFileCount(const std::string& store) {
-  if (!fs::exists(store + "/parts")) return 0;
-  size_t n = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(store + "/parts")) ++n;
-  return n;
-}
-
 class TextBases : public IndexedOrganisation {
  protected:
   void SetUp() override {
@@ -110,12 +103,12 @@ class TextBases : public IndexedOrganisation {
 };
 
 TEST_F(TextBases, CopiesOfATemplateShareOneBaseAndListOnlyWhatItLacks) {
-  const size_t parts_before = PartFileCount(Store());
+  const size_t parts_before = PartFiles(Store()).size();
   EXPECT_EQ(parts_before, 0u);
   // The first copy on the template's commit: its folders' parts, no base (alone, it would gain
   // nothing).
   Build("copy-1");
-  const size_t folder_parts = PartFileCount(Store());
+  const size_t folder_parts = PartFiles(Store()).size();
   EXPECT_GT(folder_parts, 0u);
   const auto first = CurrentTextIndex(Repo("copy-1"));
   ASSERT_TRUE(first);
@@ -123,10 +116,10 @@ TEST_F(TextBases, CopiesOfATemplateShareOneBaseAndListOnlyWhatItLacks) {
   // Built again (its list gone), it is still the only one on the template's commit: no base.
   fs::remove(TextIndexFile(Repo("copy-1")));
   EXPECT_TRUE(Build("copy-1").built);
-  EXPECT_EQ(PartFileCount(Store()), folder_parts);
+  EXPECT_EQ(PartFiles(Store()).size(), folder_parts);
   // The second writes the base: one part more.
   const TextIndexBuild second = Build("copy-2");
-  EXPECT_EQ(PartFileCount(Store()), folder_parts + 1);
+  EXPECT_EQ(PartFiles(Store()).size(), folder_parts + 1);
   EXPECT_GT(second.part_bytes, 0u);
   // The others name it. Each wrote parts for the folders it changed (copy-3 the small folders'
   // part, for util; copy-4 tools' and the small folders') before its list named the base: the
@@ -137,11 +130,11 @@ TEST_F(TextBases, CopiesOfATemplateShareOneBaseAndListOnlyWhatItLacks) {
   const TextIndexBuild fourth = Build("copy-4");
   EXPECT_GT(fourth.part_bytes, 0u);
   EXPECT_EQ(fourth.reused_parts, 1u);
-  EXPECT_EQ(PartFileCount(Store()), folder_parts + 4);
+  EXPECT_EQ(PartFiles(Store()).size(), folder_parts + 4);
   auto compacted = CompactTextStore(Store(), ListsFolderOf("copy-1"), StopToken());
   ASSERT_TRUE(compacted) << compacted.error();
   EXPECT_EQ(compacted->parts_dropped, 3u);
-  EXPECT_EQ(PartFileCount(Store()), folder_parts + 1);
+  EXPECT_EQ(PartFiles(Store()).size(), folder_parts + 1);
   const std::set<uint64_t> base = KeysOf("copy-2");
   ASSERT_EQ(base.size(), 1u);
   EXPECT_EQ(KeysOf("copy-3"), base);

@@ -23,16 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> PartFiles(const std::string& store) {
-  std::vector<std::string> out;
-  if (!fs::exists(store + "/parts")) return out;
-  for (const auto& e : fs::directory_iterator(store + "/parts")) {
-    out.push_back(e.path().filename().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 class TextParts : public IndexedOrganisation {
  protected:
   void SetUp() override {
