@@ -57,6 +57,26 @@ class RefsWatchTest : public ::testing::Test {
     EXPECT_TRUE(w.Unchanged(*ticket)) << what << " was seen";
   }
 
+  // `take_away` renames or removes the repository's git folder, and another repository is made
+  // at its path: a ticket taken before is stale, and one taken afterwards sees the new
+  // repository's commits.
+  void ExpectAnotherRepositoryWatchedAnew(const std::function<void()>& take_away) {
+    RefsWatch& w = RefsWatch::Shared();
+    w.Catch();
+    auto before = w.Watch(place_);
+    ASSERT_TRUE(before);
+    take_away();
+    TestRepo fresh(repo_.path());
+    fresh.Write("b.txt", "b\n");
+    fresh.Commit("Another first");
+    w.Catch();
+    EXPECT_FALSE(w.Unchanged(*before));
+    ExpectSeen("a commit in the repository now at the path", [&] {
+      fresh.Write("b.txt", "b2\n");
+      fresh.Commit("Second");
+    });
+  }
+
   TempDir tmp_;
   TestRepo repo_{tmp_ / "shop"};
   RefsPlace place_{repo_.path() + "/.git", ""};
@@ -110,21 +130,8 @@ TEST_F(RefsWatchTest, ALinkedWorktreesCommitIsSeen) {
 // say): the watch follows the old folders to their new name, and a ticket taken at the path
 // afterwards watches the new repository's folders (refs/heads too), not the old ones.
 TEST_F(RefsWatchTest, ARepositoryReplacedAtItsPathIsWatchedAnew) {
-  RefsWatch& w = RefsWatch::Shared();
-  w.Catch();
-  auto before = w.Watch(place_);
-  ASSERT_TRUE(before);
   const std::string old = tmp_ / "old.git";
-  fs::rename(place_.git_dir, old);
-  TestRepo fresh(repo_.path());
-  fresh.Write("b.txt", "b\n");
-  fresh.Commit("Another first");
-  w.Catch();
-  EXPECT_FALSE(w.Unchanged(*before));
-  ExpectSeen("a commit in the repository now at the path", [&] {
-    fresh.Write("b.txt", "b2\n");
-    fresh.Commit("Second");
-  });
+  ExpectAnotherRepositoryWatchedAnew([&] { fs::rename(place_.git_dir, old); });
   // And in the old one, wherever it is now: nothing the new tickets watch.
   ExpectUnseen("main moved in the renamed repository",
                [&] { std::ofstream(old + "/refs/heads/main", std::ios::trunc) << first_ << "\n"; });
@@ -134,20 +141,7 @@ TEST_F(RefsWatchTest, ARepositoryReplacedAtItsPathIsWatchedAnew) {
 // the kernel drops the old folders' watches, the tickets on them are stale, and a ticket taken
 // afterwards watches the new repository's folders.
 TEST_F(RefsWatchTest, ARepositoryRemovedAndMadeAgainAtItsPathIsWatchedAnew) {
-  RefsWatch& w = RefsWatch::Shared();
-  w.Catch();
-  auto before = w.Watch(place_);
-  ASSERT_TRUE(before);
-  fs::remove_all(place_.git_dir);
-  TestRepo fresh(repo_.path());
-  fresh.Write("b.txt", "b\n");
-  fresh.Commit("Another first");
-  w.Catch();
-  EXPECT_FALSE(w.Unchanged(*before));
-  ExpectSeen("a commit in the repository made again at the path", [&] {
-    fresh.Write("b.txt", "b2\n");
-    fresh.Commit("Second");
-  });
+  ExpectAnotherRepositoryWatchedAnew([&] { fs::remove_all(place_.git_dir); });
 }
 
 // A ticket holds a bounded number of counters (two for each folder down to the branch's file): a
