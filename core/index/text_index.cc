@@ -377,30 +377,16 @@ bool IndexFile::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
   return true;
 }
 
-IndexFile::Memo& IndexFile::memo() const {
-  std::call_once(memo_once_, [this] { memo_ = std::make_unique<Memo>(); });
-  return *memo_;
-}
-
 std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQuery& query) const {
   std::string made;
   const std::string& key = query.key.empty() ? (made = TrigramQueryKey(query)) : query.key;
-  Memo& memo = this->memo();
-  {
-    std::lock_guard<std::mutex> lock(memo.mu);
-    for (const auto& [k, v] : memo.kept) {
-      if (k == key) return v;
-    }
-  }
+  if (auto kept = memo_.Find(key)) return kept;
   auto set = std::make_shared<CandidateSet>();
   if (!Candidates(query, &set->maybe)) return nullptr;
   for (size_t b = 0; b < blob_count_; ++b) {
     if (set->maybe[b]) set->blobs.push_back(static_cast<uint32_t>(b));
   }
-  std::lock_guard<std::mutex> lock(memo.mu);
-  constexpr size_t kKept = 8;
-  if (memo.kept.size() >= kKept) memo.kept.erase(memo.kept.begin());
-  memo.kept.emplace_back(key, set);
+  memo_.Keep(key, set);
   return set;
 }
 

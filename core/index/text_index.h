@@ -46,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/index/query_memo.h"
 #include "core/index/trigrams.h"
 #include "core/util/result.h"
 
@@ -152,15 +153,8 @@ class IndexFile {
   size_t path_text_size_ = 0;
   const unsigned char* parts_ = nullptr;
   size_t part_count_ = 0, part_paths_ = 0;
-  // CachedCandidates' answers, made on first use: a shard is asked by every search, while most
-  // files are lists no search asks this of (20,000 of them kept an empty memo's 64 bytes each).
-  struct Memo {
-    std::mutex mu;
-    std::vector<std::pair<std::string, std::shared_ptr<const CandidateSet>>> kept;
-  };
-  Memo& memo() const;
-  mutable std::once_flag memo_once_;
-  mutable std::unique_ptr<Memo> memo_;
+  // CachedCandidates' answers: a shard is asked by every search, most lists never.
+  QueryMemo<CandidateSet> memo_;
 };
 
 // Builds an index file: blobs first (each once, in any order), then the paths in walk order.

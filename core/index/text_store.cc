@@ -368,21 +368,12 @@ bool TextList::MayMatchAny(const Screen& screen, const TrigramQuery& query, Aske
   return false;
 }
 
-TextList::Memo& TextList::memo() const {
-  std::call_once(memo_once_, [this] { memo_ = std::make_unique<Memo>(); });
-  return *memo_;
-}
-
 std::shared_ptr<const std::vector<uint32_t>> TextList::CandidatePaths(const TrigramQuery& query,
                                                                       bool kept) const {
   std::string key;
   if (kept) {
     key = query.key.empty() ? TrigramQueryKey(query) : query.key;
-    Memo& memo = this->memo();
-    std::lock_guard<std::mutex> lock(memo.mu);
-    for (const auto& [k, v] : memo.kept) {
-      if (k == key) return v;
-    }
+    if (auto answer = memo_.Find(key)) return answer;
   }
   std::vector<bool> maybe;
   if (!Candidates(query, &maybe)) return nullptr;
@@ -391,13 +382,7 @@ std::shared_ptr<const std::vector<uint32_t>> TextList::CandidatePaths(const Trig
   for (size_t i = 0; i < n; ++i) {
     if (maybe[list_->Path(i).blob]) paths->push_back(static_cast<uint32_t>(i));
   }
-  if (kept) {
-    Memo& memo = this->memo();
-    std::lock_guard<std::mutex> lock(memo.mu);
-    constexpr size_t kKept = 8;
-    if (memo.kept.size() >= kKept) memo.kept.erase(memo.kept.begin());
-    memo.kept.emplace_back(std::move(key), paths);
-  }
+  if (kept) memo_.Keep(std::move(key), paths);
   return paths;
 }
 

@@ -145,15 +145,8 @@ class TextList {
   std::vector<uint32_t> where_;  // per blob: its Place, or kNone
   std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
   Screen screen_;
-  // CandidatePaths kept, by query (TrigramQueryKey): made on first use (a part's; a
-  // repository's own list never keeps one, and 20,000 empty ones took 64 bytes each).
-  struct Memo {
-    std::mutex mu;
-    std::vector<std::pair<std::string, std::shared_ptr<const std::vector<uint32_t>>>> kept;
-  };
-  Memo& memo() const;
-  mutable std::once_flag memo_once_;
-  mutable std::unique_ptr<Memo> memo_;
+  // CandidatePaths kept (a part's; a repository's own list never keeps one).
+  QueryMemo<std::vector<uint32_t>> memo_;
   // Finds `b`'s content in the store's shards (the first that holds it in a place that fits);
   // false when none does.
   bool LookUp(size_t b, std::vector<bool>* used);
