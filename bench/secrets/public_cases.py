@@ -668,6 +668,10 @@ def promised_part(rule_id, secret):
     while len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'`":
         s = s[1:-1]
     s = s.strip("\"'`")
+    if "-----BEGIN" in s and "\n" not in s:
+        # A block on one line, its lines joined by spaces: between the markers.
+        m = re.match(r"^-----BEGIN [A-Z0-9 ]+-----\s*(.+?)\s*-----END [A-Z0-9 ]+-----$", s)
+        return m.group(1) if m else None
     if "-----BEGIN" in s:
         lines = s.split("\n")
         body = [l for l in lines[1:-1] if l.strip() and not l.startswith("-----") and
@@ -847,7 +851,8 @@ MADE_UP_WORDS = ("fake", "example", "xxxx", "dummy", "placeholder", "redacted", 
                  "0123456789", "abcdefghij")
 
 
-# A value that is only a secret's word ("password"), that an ellipsis cuts short
+# A value that is only a secret's word ("password", "MY-PASSWORD", "testpassword"), that an
+# ellipsis cuts short
 # ("MyPa$$w0rd...", "MIIEvAIB..."), or that holds a short unit four times over
 # ("abcd1234abcd1234abcd1234abcd1234…"), is written by hand as well.
 MADE_UP_ALONE = ("password", "passwd", "secret", "token", "changeme")
@@ -855,8 +860,11 @@ MADE_UP_ALONE = ("password", "passwd", "secret", "token", "changeme")
 
 def made_up(value):
     v = value.lower()
+    # The word with a possessive or "test" before it: MY-PASSWORD, testpassword, your_token.
+    v_word = re.sub(r"^(?:my|your|test|the|some)[-_ ]?", "", v)
     return (re.search(r"(.)\1{7}", value) is not None or any(w in v for w in MADE_UP_WORDS)
-            or len(set(value)) <= 5 or v in MADE_UP_ALONE or "..." in v or "\u2026" in v
+            or len(set(value)) <= 5 or v in MADE_UP_ALONE or v_word in MADE_UP_ALONE
+            or "..." in v or "\u2026" in v
             or re.search(r"(.{2,8})\1{3,}", value) is not None)
 
 
@@ -922,7 +930,7 @@ def summarise(corpus_path, report, list_n, label, named_value=None):
           f"\"{FORMAT_ALONE}\") | {pct(named[1], named[0])} ({named[1]} of {named[0]}) | ≥ 99 % |")
     print(f"| … of those, values not made up by hand (no run of eight of one character, "
           f"placeholder word, counted run, five distinct characters at most, a secret's word "
-          f"alone, an ellipsis, or a short unit four times over) | "
+          f"alone or after my/your/test, an ellipsis, or a short unit four times over) | "
           f"{pct(real[1], real[0])} ({real[1]} of {real[0]}) | ≥ 99 % |")
     # A rule's false positive that is another rule's true positive (the scanner's rules for one
     # provider's two kinds of key list each other's keys) is no clear non-secret.
@@ -1033,7 +1041,9 @@ def other_scanner(name, path, args):
         rules, problems, st = ps.trufflehog_cases(tree, wanted)
         read = (f"{st['files']} test files, {st['files with a table']} with a table of cases, "
                 f"{st['elements']} cases in tables of input and want ("
-                f"{st.get('other tables', 0)} elements of other tests' tables left aside)")
+                f"{st.get('other tables', 0)} elements of other tests' tables left aside; "
+                f"{st.get('ids', 0)} wanted values the input gives to a setting named for an "
+                f"identifier — an id, user, e-mail, organisation, tenant or account — not counted)")
     else:
         rules, problems, st = ps.detect_secrets_cases(tree, wanted)
         read = f"{st['files']} test files, {st['tables']} tables of cases read"

@@ -13,6 +13,8 @@ found, those that are an e-mail address, a host or URL without a password, or a 
 are dropped (ids and hosts, not secrets), a URL's user:password or password= parameter gives
 its password (a URL with neither and no long token in its path names a place), and when
 more than one run is left the longest is the secret (an id beside its secret is no secret).
+A value the input gives to a setting named for an identifier (given_to_an_id) is no secret
+either, and is counted apart.
 
 detect-secrets: tests/plugins/*_test.py, read with Python's `ast` (never imported or run): the
 `@pytest.mark.parametrize` tables of (payload or line, should_flag), of (file extension, line,
@@ -191,14 +193,20 @@ def _next_element(body, k, end):
 
 
 IDENTISH = re.compile(r"^(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)+(?::\d+)?/?"
-                      r"|https?://[^\s:@]+|\d+)$")
+                      r"|https?://[^\s:@]+|\d+|localhost(?::\d+)?)$")
 
 
 def _clean(run, text):
     """A run of a wanted value as the promise names it: without the quotes, brackets or a
     setting's name round it; a URL's password. None when it is an id or a host."""
     s = run.strip(" \t\r\n:;|,")
+    # A JSON key glued before its value ('auth":"dXNlcjpw…'): the value.
+    m = re.match(r'^[\w.-]+"\s*:\s*"?(.+)$', s)
+    if m and m.group(1) in text:
+        s = m.group(1)
     s = re.sub(r"^[\"'`{(\[]+|[\"'`})\]]+$", "", s)
+    if s.startswith("jdbc:") and "//" not in s and not re.search(r"password=", s, re.I):
+        return None  # jdbc:sqlite:/data/x.db, jdbc:oracle:thin:@host:1521:db: a place
     url = re.sub(r"^jdbc:", "", s)
     if re.match(r"^[a-z][a-z0-9+.-]*://", url) and not re.match(r"^[a-z][a-z0-9+.-]*://[^/@\s]*@",
                                                                 url):
@@ -216,6 +224,35 @@ def _clean(run, text):
     if len(s) < 6 or IDENTISH.match(s) or s not in text:
         return None
     return s
+
+
+# The last word of a setting's name that makes its value an identifier, not a secret: the
+# input itself says what the value is ("hive_id": "…", CLIENT_ID=…, <username>{…}</username>).
+ID_WORDS = {"id", "ids", "user", "username", "usr", "login", "email", "org", "organization",
+            "tenant", "account"}
+_NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]*)[\"']?[ \t]*(?::=|=>|=|:|\|)[ \t]*[\"'`{(\[]?[ \t]*$")
+_ELEMENT_BEFORE = re.compile(r"<([A-Za-z_][\w.-]*)>[ \t]*\{?(?:[\w-]+ ){0,2}$")
+
+
+def _last_word(name):
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)
+    return words[-1].lower() if words else ""
+
+
+def given_to_an_id(secret, text):
+    """True when every occurrence of the value in the input is given to a setting whose name
+    says it is an identifier (an id, a user, an e-mail, an organisation, a tenant, an account):
+    no secret by the promise, whatever a detector reports beside its secret."""
+    at = text.find(secret)
+    if at < 0:
+        return False
+    while at >= 0:
+        before = text[max(0, at - 80):at]
+        m = _NAME_BEFORE.search(before) or _ELEMENT_BEFORE.search(before)
+        if not m or _last_word(m.group(1)) not in ID_WORDS:
+            return False
+        at = text.find(secret, at + 1)
+    return True
 
 
 def secrets_in(want, text):
@@ -295,8 +332,13 @@ def trufflehog_cases(tree, wanted=None):
                 # is no secret.
                 names = set(re.split(r"[._/]", rid.lower()))
                 for w in want:
-                    secrets.extend(s for s in secrets_in(w, text)
-                                   if s not in secrets and s.lower() not in names)
+                    for s in secrets_in(w, text):
+                        if s in secrets or s.lower() in names:
+                            continue
+                        if given_to_an_id(s, text):
+                            stats["ids"] = stats.get("ids", 0) + 1
+                            continue
+                        secrets.append(s)
                 if not secrets:
                     problems.append(f"{rel}:{name}: case {label!r}: no wanted value in the input")
                     continue

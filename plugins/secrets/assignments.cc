@@ -632,7 +632,7 @@ class Settings final : public Detector {
     while (ve > vb && IsBlank(t[ve - 1])) --ve;
     if (vb >= ve || t[vb] == '<') return;
     for (size_t i = vb; i < ve; ++i) {
-      if (t[i] == '<' || t[i] == '>') return;
+      if (t[i] == '<') return;  // markup; a '>' is XML text like any other character
     }
     if (next_end >= t.size()) return;
     size_t close = LineEnd(t, next_end) + 1;

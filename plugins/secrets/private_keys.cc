@@ -4,11 +4,12 @@
 //  - A PEM block (-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----):
 //    the key material between the BEGIN and END lines is reported; the marker lines stay
 //    visible, so the agent knows what was there. The block may be written over lines (also
-//    with a diff's '+' or as concatenated strings) or inside one JSON string with \n escapes
-//    (a GCP service account's "private_key"). A BEGIN line not followed by key material (a
-//    parser's constant) is left alone. Without an END (the text stops inside the block) the
-//    key-material lines after BEGIN are reported; an END without a BEGIN (the text starts
-//    inside the block) reports the key-material lines before it.
+//    with a diff's '+' or as concatenated strings), inside one JSON string with \n escapes
+//    (a GCP service account's "private_key"), or on one line with its lines joined by blanks
+//    (an environment variable's value) up to an END marker on that line. A BEGIN line not
+//    followed by key material (a parser's constant) is left alone. Without an END (the text
+//    stops inside the block) the key-material lines after BEGIN are reported; an END without a
+//    BEGIN (the text starts inside the block) reports the key-material lines before it.
 //  - PEM written in base64 on one line (a kubeconfig's client-key-data: LS0tLS1CRUdJTi…):
 //    decoded far enough to read its BEGIN line; reported when it names a private key, kept
 //    for a certificate or a public key.
@@ -136,7 +137,19 @@ bool MaterialFollows(std::string_view t, size_t pos) {
   if (j - i >= 4 && j + 1 < t.size() && t[j] == ':' && t[j + 1] == ' ') return true;
   j = i;
   while (j < t.size() && IsB64(t[j])) ++j;
-  return j - i >= 16;
+  if (j - i >= 16) return true;
+  // A block written on one line, its lines joined by spaces (an environment variable's
+  // "-----BEGIN … KEY----- MIIE… 3Fw Y+ -----END … KEY-----"): short base64 runs, digits and
+  // both cases among them, up to an END marker on the same line.
+  const size_t line_end = ContentEnd(t, i);
+  const size_t end_marker = t.substr(i, line_end - i).find("-----END ");
+  if (end_marker == std::string_view::npos) return false;
+  const std::string_view body = t.substr(i, end_marker);
+  for (char c : body) {
+    if (!IsB64(c) && !IsBlank(c)) return false;
+  }
+  const Mix m = MixOf(body);
+  return body.size() >= 16 && m.digit > 0 && m.lower > 0 && m.upper > 0;
 }
 
 // Reports the key-material lines from the line holding `from` on (starting at `from` on that

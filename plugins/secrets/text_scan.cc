@@ -239,18 +239,38 @@ bool HasStrayCloser(std::string_view v) {
   return false;
 }
 
+// The name after a '$' at `at` reads as a variable's (HOME, FROM_EMAIL, dbPassword, s3Bucket),
+// not as the middle of a random string: a run that mixes both cases with digits in two places
+// or more ("$ZeTU2N4yCFgKp5…" in a generated password) is no name anyone wrote.
+bool NamesVariableAt(std::string_view v, size_t at) {
+  size_t i = at + 1;
+  if (i < v.size() && (v[i] == '{' || v[i] == '(')) return true;
+  int digit_runs = 0;
+  bool lower = false, upper = false, in_digits = false;
+  for (; i < v.size() && (IsAlnum(v[i]) || v[i] == '_'); ++i) {
+    const bool digit = IsDigit(v[i]);
+    if (digit && !in_digits) ++digit_runs;
+    in_digits = digit;
+    lower = lower || (ClassOf(v[i]) & kLower);
+    upper = upper || (ClassOf(v[i]) & kUpper);
+  }
+  return !(lower && upper && digit_runs >= 2);
+}
+
 bool IsReference(std::string_view raw) {
   const std::string_view value = Trim(raw);
   if (value.empty()) return false;
   if (value[0] == '$' && value.size() > 1 &&
-      (IsAlpha(value[1]) || value[1] == '_' || value[1] == '{' || value[1] == '(')) {
+      (IsAlpha(value[1]) || value[1] == '_' || value[1] == '{' || value[1] == '(') &&
+      NamesVariableAt(value, 0)) {
     return true;
   }
   if (value.size() > 2 && value.front() == '%' && value.back() == '%') return true;
   for (size_t i = 1; i + 1 < value.size(); ++i) {
     // An interpolated variable after a separator: "anonymous:$FROM_EMAIL", "x-${ENV}".
     if (value[i] == '$' && !IsAlnum(value[i - 1]) &&
-        ((ClassOf(value[i + 1]) & kUpper) || value[i + 1] == '{' || value[i + 1] == '(')) {
+        ((ClassOf(value[i + 1]) & kUpper) || value[i + 1] == '{' || value[i + 1] == '(') &&
+        NamesVariableAt(value, i)) {
       return true;
     }
   }

@@ -753,6 +753,22 @@ TEST(DetectorPrivateKeys, KeyMaterialIsHiddenAndMarkerLinesStayVisible) {
   }
 }
 
+TEST(DetectorPrivateKeys, ABlockWrittenOnOneLineIsHiddenBetweenItsMarkers) {
+  // Its lines joined by spaces, as an environment variable or a JSON value holds it, however
+  // short the lines.
+  const std::string body =
+      Cat({"Rg8T", Chars(kBase64, 9, 240), " G+z", Chars(kBase64, 30, 241), "Fw7 Y+"});
+  const std::string text = "GITHUB_APP_KEY = \"-----BEGIN RSA PRIVATE KEY----- " + body +
+                           " -----END RSA PRIVATE KEY-----\"\n";
+  EXPECT_TRUE(Hides(text, body, "app/settings.py"));
+  EXPECT_NE(Redacted(text, "app/settings.py").find("-----END RSA PRIVATE KEY-----"),
+            std::string::npos);
+  // Words between the markers on one line are prose about them.
+  EXPECT_TRUE(HidesNothing(
+      "A key starts with -----BEGIN PRIVATE KEY----- and ends with -----END PRIVATE KEY-----\n",
+      "docs/keys.md"));
+}
+
 TEST(DetectorPrivateKeys, PgpPrivateKeyBlockIsHidden) {
   const std::string body = "Version: GnuPG v2\n\nlQOYBF" + Chars(kBase64, 58, 210) + "\n" +
                            Chars(kBase64, 64, 211) + "\n=Ab3d\n";

@@ -93,6 +93,10 @@ TEST(DetectorSyntaxes, XmlElementWhoseValueIsOnItsOwnLine) {
             "conf/partner.xml"));
   // Elements holding elements are no value.
   EXPECT_TRUE(HidesNothing("<apiKey>\n  <ref name=\"vault\"/>\n</apiKey>\n", "conf/ref.xml"));
+  // A '>' is XML text like any other character (only '<' and '&' must be escaped).
+  const std::string arrow = Cat({Chars(12, kAlnum, 5), "#`>", Chars(12, kAlnum, 6), "]!n/f1"});
+  EXPECT_TRUE(Hides("<settings>\n  <sirvApiKey>\n    " + arrow + "\n  </sirvApiKey>\n</settings>\n",
+                    arrow, "conf/sirv.xml"));
 }
 
 TEST(DetectorSyntaxes, UnquotedTokenShapedValueInCodeIsHidden) {
@@ -521,6 +525,23 @@ TEST(DetectorPlaceholders, ATemplatesBracketsPairUpAPasswordsNeedNot) {
       HidesNothing("password: ${link}\napi_key: \"{{ .Values.key }}\"\n"
                    "secret: \"{0}:{1}\"\ntoken: \"{{ lookup('env', 'T') }}\"\n"
                    "password: \"%(pw)s\"\nsecret: {{ vault_secret\n",
+                   "config/app.yml"));
+}
+
+TEST(DetectorPlaceholders, ADollarInsideAGeneratedPasswordIsNoVariable) {
+  // A '$' before a run that mixes both cases with digits in two places or more is the middle
+  // of a generated password, not a variable: the value is hidden whole (it was kept as a
+  // reference, and another detector hid part of it).
+  const std::string wild =
+      Cat({"Nq4#w&X(/", Chars(9, kAlnum, 70), "$Ze", "TU2N4y", Chars(14, kAlnum, 71), "p5"});
+  EXPECT_TRUE(Hides("{\n  \"deploy_token\": \"" + wild + "\"\n}\n", wild, "config/app.json"));
+  EXPECT_TRUE(Hides("DEPLOY_TOKEN = \"" + wild + "\"\n", wild, "app/settings.py"));
+  const std::string leading = Cat({"$Qv7", "Hw", Chars(16, kAlnum, 72), "k3M"});
+  EXPECT_TRUE(Hides("deploy_token: \"" + leading + "\"\n", leading, "config/app.yml"));
+  // Variables, whatever their case, are kept.
+  EXPECT_TRUE(
+      HidesNothing("password: \"prefix:$DbPassword2\"\ntoken: \"Bearer $ACCESS_TOKEN_V2\"\n"
+                   "secret: \"$clientSecret\"\napi_key: \"$S3_UPLOAD_KEY\"\n",
                    "config/app.yml"));
 }
 
