@@ -9,7 +9,7 @@ set -euo pipefail
 
 # The server: the compiler, CMake, and the libraries it links.
 packages=(g++ cmake make git pkg-config ca-certificates
-  libpoco-dev libgit2-dev libyaml-cpp-dev libyaml-dev libpcre2-dev libdeflate-dev
+  libpoco-dev libgit2-dev libyaml-cpp-dev libyaml-dev libpcre2-dev libdeflate-dev libjemalloc-dev
   libboost-dev libboost-filesystem-dev)
 
 # The packages and the image (scripts/release.sh, tests/packaging/): cpack's dpkg-shlibdeps

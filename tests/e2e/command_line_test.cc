@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -368,6 +369,31 @@ TEST_F(CommandLineServe, ServesTheRepositoriesOfTheConfigurationFile) {
   p.CloseInput();
   EXPECT_EQ(p.Wait(seconds(10)), 0);
   EXPECT_TRUE(Has(p.Stderr(), "serving 2 repositories from " + file));
+}
+
+// The server runs on jemalloc with the settings main.cc gives it (two arenas; core/util/
+// heap_trim.h says why), and its start-up lines say so; a sanitizer build keeps its own.
+TEST_F(CommandLineServe, RunsOnTheAllocatorItIsBuiltWith) {
+  const std::string file = site.Config(
+      "repos:\n"
+      "  - name: shop\n"
+      "    path: shop\n");
+  McpProcess p({RR_BINARY, "--config", file}, site.tmp / "plain");
+  p.Initialize();
+  std::ifstream maps("/proc/" + std::to_string(p.pid()) + "/maps");
+  const std::string mapped((std::istreambuf_iterator<char>(maps)),
+                           std::istreambuf_iterator<char>());
+  p.CloseInput();
+  EXPECT_EQ(p.Wait(seconds(10)), 0);
+  const std::string log = p.Stderr();
+  if (RR_SERVER_JEMALLOC) {
+    EXPECT_TRUE(Has(mapped, "libjemalloc")) << "jemalloc is not mapped into the server";
+    EXPECT_TRUE(Has(log, "repo-reader: memory: jemalloc 5.")) << log;
+    EXPECT_TRUE(Has(log, ", 2 arenas\n")) << log;
+  } else {
+    EXPECT_FALSE(Has(mapped, "libjemalloc"));
+    EXPECT_TRUE(Has(log, "repo-reader: memory: the ")) << log;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

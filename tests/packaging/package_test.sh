@@ -60,7 +60,7 @@ for f in ./usr/include/repo_reader/abi.h ./usr/include/repo_reader/testkit.h \
 done
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for lib in libpoco libgit2 libyaml-cpp libpcre2 libdeflate libc6 adduser; do
+for lib in libpoco libgit2 libyaml-cpp libpcre2 libdeflate libjemalloc libc6 adduser; do
   grep -q "$lib" <<<"$depends" || fail "Depends does not name $lib: $depends"
 done
 [ "$(dpkg-deb -I "$deb" conffiles)" = "/etc/repo-reader/config.yaml" ] ||
