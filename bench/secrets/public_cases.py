@@ -1043,7 +1043,7 @@ def other_scanner(name, path, args):
                 f"{st['elements']} cases in tables of input and want ("
                 f"{st.get('other tables', 0)} elements of other tests' tables left aside; "
                 f"{st.get('ids', 0)} wanted values the input gives to a setting named for an "
-                f"identifier — an id, user, e-mail, organisation, tenant or account — not counted)")
+                f"identifier — an id, user, e-mail, organisation or tenant — not counted)")
     else:
         rules, problems, st = ps.detect_secrets_cases(tree, wanted)
         read = f"{st['files']} test files, {st['tables']} tables of cases read"

@@ -205,8 +205,10 @@ def _clean(run, text):
     if m and m.group(1) in text:
         s = m.group(1)
     s = re.sub(r"^[\"'`{(\[]+|[\"'`})\]]+$", "", s)
-    if s.startswith("jdbc:") and "//" not in s and not re.search(r"password=", s, re.I):
-        return None  # jdbc:sqlite:/data/x.db, jdbc:oracle:thin:@host:1521:db: a place
+    if (s.startswith("jdbc:") and "//" not in s and not re.search(r"password=", s, re.I)
+            and not re.search(r"[^:@]@", s)):
+        return None  # jdbc:sqlite:/data/x.db, jdbc:oracle:thin:@host:1521:db: a place (not
+        #              jdbc:oracle:thin:scott/tiger@host, which holds a password)
     url = re.sub(r"^jdbc:", "", s)
     if re.match(r"^[a-z][a-z0-9+.-]*://", url) and not re.match(r"^[a-z][a-z0-9+.-]*://[^/@\s]*@",
                                                                 url):
@@ -227,16 +229,18 @@ def _clean(run, text):
 
 
 # The last word of a setting's name that makes its value an identifier, not a secret: the
-# input itself says what the value is ("hive_id": "…", CLIENT_ID=…, <username>{…}</username>).
-ID_WORDS = {"id", "ids", "user", "username", "usr", "login", "email", "org", "organization",
-            "tenant", "account"}
+# input itself says what the value is ("hive_id": "…", CLIENT_ID=…, <username>{…}</username>),
+# unless another word of the name names a secret (Vault's secret_id is a credential).
+ID_WORDS = {"id", "ids", "user", "username", "usr", "email", "org", "organization", "tenant"}
+SECRET_WORDS = {"secret", "key", "token", "pass", "password", "passwd", "pwd", "auth",
+                "credential", "credentials"}
 _NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]*)[\"']?[ \t]*(?::=|=>|=|:|\|)[ \t]*[\"'`{(\[]?[ \t]*$")
 _ELEMENT_BEFORE = re.compile(r"<([A-Za-z_][\w.-]*)>[ \t]*\{?(?:[\w-]+ ){0,2}$")
 
 
-def _last_word(name):
-    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)
-    return words[-1].lower() if words else ""
+def _names_an_id(name):
+    words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
+    return bool(words) and words[-1] in ID_WORDS and not SECRET_WORDS.intersection(words)
 
 
 def given_to_an_id(secret, text):
@@ -249,7 +253,7 @@ def given_to_an_id(secret, text):
     while at >= 0:
         before = text[max(0, at - 80):at]
         m = _NAME_BEFORE.search(before) or _ELEMENT_BEFORE.search(before)
-        if not m or _last_word(m.group(1)) not in ID_WORDS:
+        if not m or not _names_an_id(m.group(1)):
             return False
         at = text.find(secret, at + 1)
     return True

@@ -139,17 +139,29 @@ bool MaterialFollows(std::string_view t, size_t pos) {
   while (j < t.size() && IsB64(t[j])) ++j;
   if (j - i >= 16) return true;
   // A block written on one line, its lines joined by spaces (an environment variable's
-  // "-----BEGIN … KEY----- MIIE… 3Fw Y+ -----END … KEY-----"): short base64 runs, digits and
-  // both cases among them, up to an END marker on the same line.
+  // "-----BEGIN … KEY----- MIIE… 3Fw Y+ -----END … KEY-----"), up to an END marker on the same
+  // line: base64 runs, 40 characters or more in all, one of them 16 or more that mixes digits
+  // and both cases -- not words about a key ("Paste your PKCS8 key here").
   const size_t line_end = ContentEnd(t, i);
   const size_t end_marker = t.substr(i, line_end - i).find("-----END ");
   if (end_marker == std::string_view::npos) return false;
   const std::string_view body = t.substr(i, end_marker);
-  for (char c : body) {
-    if (!IsB64(c) && !IsBlank(c)) return false;
+  size_t material = 0;
+  bool keylike_run = false;
+  for (size_t r = 0; r < body.size();) {
+    if (IsBlank(body[r])) {
+      ++r;
+      continue;
+    }
+    size_t q = r;
+    while (q < body.size() && IsB64(body[q])) ++q;
+    if (q < body.size() && !IsBlank(body[q])) return false;
+    const Mix m = MixOf(body.substr(r, q - r));
+    keylike_run = keylike_run || (q - r >= 16 && m.digit > 0 && m.lower > 0 && m.upper > 0);
+    material += q - r;
+    r = q;
   }
-  const Mix m = MixOf(body);
-  return body.size() >= 16 && m.digit > 0 && m.lower > 0 && m.upper > 0;
+  return material >= 40 && keylike_run;
 }
 
 // Reports the key-material lines from the line holding `from` on (starting at `from` on that
@@ -354,7 +366,8 @@ class PrivateKeys final : public Detector {
         e -= EscapedBreakBefore(t, body, e);
       }
       size_t b = body;
-      while (b < e && (t[b] == '\r' || t[b] == '\n')) ++b;
+      while (b < e && (t[b] == '\r' || t[b] == '\n' || IsBlank(t[b]))) ++b;
+      while (e > b && IsBlank(t[e - 1])) --e;  // a block on one line: the blank before END
       Report(sink, t, b, e, kWhat);
       return end_at + 9;
     }

@@ -263,6 +263,9 @@ Kind KindOfWords(const Words& words) {
   if (head == "login" && (prev == "sonar" || prev == "dsonar")) {
     return Kind::kToken;  // sonar.login (-Dsonar.login=…) holds a token
   }
+  // Vault AppRole's secret_id (VAULT_SECRET_ID, secretId) is its credential; AWS names a secret
+  // by a secret_id (a name, a path, an ARN), which has no token's shape (kBareKey's rule).
+  if (head == "id" && prev == "secret") return Kind::kBareKey;
   auto pat_owner = [](std::string_view w) {
     static const WordSet kWords = {"github", "gitlab", "ado",  "azure",     "devops", "personal",
                                    "access", "gh",     "glab", "bitbucket", "hf",     "api",

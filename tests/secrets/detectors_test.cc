@@ -763,10 +763,22 @@ TEST(DetectorPrivateKeys, ABlockWrittenOnOneLineIsHiddenBetweenItsMarkers) {
   EXPECT_TRUE(Hides(text, body, "app/settings.py"));
   EXPECT_NE(Redacted(text, "app/settings.py").find("-----END RSA PRIVATE KEY-----"),
             std::string::npos);
-  // Words between the markers on one line are prose about them.
+  EXPECT_NE(Redacted(text, "app/settings.py")
+                .find("-----BEGIN RSA PRIVATE KEY----- [hidden: private key] -----END"),
+            std::string::npos)
+      << Redacted(text, "app/settings.py");
+  // Words between the markers on one line are prose about them, a digit and capitals in them
+  // too.
   EXPECT_TRUE(HidesNothing(
       "A key starts with -----BEGIN PRIVATE KEY----- and ends with -----END PRIVATE KEY-----\n",
       "docs/keys.md"));
+  EXPECT_TRUE(HidesNothing(
+      "-----BEGIN PRIVATE KEY----- Paste your PKCS8 key here -----END PRIVATE KEY-----\n"
+      "-----BEGIN PRIVATE KEY----- Base64 DER of RFC 5208 Section 5 -----END PRIVATE KEY-----\n",
+      "docs/keys.md"));
+  EXPECT_TRUE(HidesNothing(
+      "KEY=\"-----BEGIN PRIVATE KEY----- Put Your Key 2 Here -----END PRIVATE KEY-----\"\n",
+      "deploy/.env.example"));
 }
 
 TEST(DetectorPrivateKeys, PgpPrivateKeyBlockIsHidden) {

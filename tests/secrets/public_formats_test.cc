@@ -99,6 +99,22 @@ TEST(DetectorSyntaxes, XmlElementWhoseValueIsOnItsOwnLine) {
                     arrow, "conf/sirv.xml"));
 }
 
+TEST(DetectorSyntaxes, VaultsSecretIdIsHiddenAnAwsSecretsIdKept) {
+  // AppRole's SecretID, a UUID: the credential that logs in with a role_id.
+  const std::string uuid =
+      Cat({Chars(8, kHex, 80), "-", Chars(4, kHex, 81), "-4", Chars(3, kHex, 82), "-a",
+           Chars(3, kHex, 83), "-", Chars(12, kHex, 84)});
+  EXPECT_TRUE(Hides("role_id = \"app\"\nsecret_id = \"" + uuid + "\"\n", uuid, "vault/login.hcl"));
+  EXPECT_TRUE(Hides("VAULT_SECRET_ID=" + uuid + "\n", uuid, "deploy/service.env"));
+  EXPECT_TRUE(Hides("{\"secretId\": \"" + uuid + "\"}\n", uuid, "config/vault.json"));
+  // AWS Secrets Manager names a secret by its secret_id: a name, a path, an ARN, a reference.
+  EXPECT_TRUE(HidesNothing(
+      "secret_id = \"prod/db/credentials\"\n"
+      "secret_id = aws_secretsmanager_secret.db.id\n"
+      "secret_id = \"arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-Ab12Cd\"\n",
+      "infra/main.tf"));
+}
+
 TEST(DetectorSyntaxes, UnquotedTokenShapedValueInCodeIsHidden) {
   const std::string v = Cat({"rrk_", Chars(30, kAlnum, 4), "7"});
   EXPECT_TRUE(Hides("API_KEY=" + v + "\n", v, "src/settings.py"));
