@@ -118,13 +118,15 @@ class CheckedSink : public repo_reader::SpanSink {
 
 // A value hidden once is hidden wherever it recurs in the same text: a secret written twice
 // (`token = 'v' | 'v'`, a value and its echo in a log line) is not shown by its second copy.
-// Only values of 12 bytes or more (shorter ones recur by chance: a word, a port) with no blank
-// that mix letters and digits, or letters of both cases changing case at every third letter or
-// more often (`vZrEclFwOqeA`; words in camelCase change far less: `TestSourcePassword`), and
-// only where the copy stands alone (no letter or digit either side), so a span never ends
-// inside a longer token.
+// Only values with no blank: of 12 bytes or more that mix letters and digits, or whose letters
+// of both cases change case at every third letter or more often (`vZrEclFwOqeA`; words in
+// camelCase change far less: `TestSourcePassword`); of 8 to 11 bytes only letters and digits,
+// mixed (`mlm9iqkm`: a name such as `CRAM-MD5`, which a detector may take for a value, recurs in
+// code as itself). Shorter ones recur by chance (a word, a port, `ab12cd`). And only where the
+// copy stands alone (no letter or digit either side), so a span never ends inside a longer
+// token.
 void HideRepeats(std::string_view text, std::vector<HiddenSpan>* spans) {
-  constexpr size_t kMin = 12, kMax = 4096, kMaxValues = 64;
+  constexpr size_t kMin = 8, kMinMixedCase = 12, kMax = 4096, kMaxValues = 64;
   std::vector<std::pair<std::string_view, size_t>> values;  // value, the span it came from
   for (size_t k = 0; k < spans->size() && values.size() < kMaxValues; ++k) {
     const HiddenSpan& s = (*spans)[k];
@@ -133,7 +135,7 @@ void HideRepeats(std::string_view text, std::vector<HiddenSpan>* spans) {
     const std::string_view v = text.substr(s.begin, size);
     // Only a value shaped like a key (letters and digits, no blank): a detector's mistake on a
     // word or a setting (`protocol=http`) is not copied to every line that repeats it.
-    bool digit = false, letter = false, blank = false;
+    bool digit = false, letter = false, blank = false, other = false;
     size_t changes = 0;  // between neighbouring letters of different case
     int last_case = 0;   // of the letter before: 1 lower, 2 upper; 0 none
     for (char c : v) {
@@ -141,10 +143,12 @@ void HideRepeats(std::string_view text, std::vector<HiddenSpan>* spans) {
       const int letter_case = c >= 'a' && c <= 'z' ? 1 : c >= 'A' && c <= 'Z' ? 2 : 0;
       letter |= letter_case != 0;
       blank |= c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      other |= letter_case == 0 && !(c >= '0' && c <= '9');
       if (letter_case && last_case && letter_case != last_case) ++changes;
       last_case = letter_case;
     }
-    const bool mixed_case = changes * 3 >= size;
+    const bool mixed_case = size >= kMinMixedCase && changes * 3 >= size;
+    if (size < kMinMixedCase && other) continue;
     if (letter && (digit || mixed_case) && !blank) values.emplace_back(v, k);
   }
   std::sort(values.begin(), values.end());

@@ -218,14 +218,19 @@ TEST(SecretFilter, AHiddenValueIsHiddenWhereverItRecurs) {
                            value + "y\nkey=ab12cd\nhas ab12cd too\n" +
                            "key=protocol=http\nagain protocol=http\n" +
                            "key=vZrEclFwOqeA\nsaid 'vZrEclFwOqeA'\n" +
-                           "key=TestSourcePassword\nsaid 'TestSourcePassword'\n";
+                           "key=TestSourcePassword\nsaid 'TestSourcePassword'\n" +
+                           "key=mlm9iqkm\nsaid 'mlm9iqkm' | mlm9iqkmx\n" +
+                           "key=vZrEclFw\nsaid 'vZrEclFw'\n" + "key=CRAM-MD5\nsaid \"CRAM-MD5\"\n";
   const ScanResult r = f->Scan(text, TextKind::kFile);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(SecretFilter::Redact(text, r.spans),
             "key=[hidden: value]\nsaid '[hidden: value]' | \"[hidden: value]\"\nin x" + value +
                 "y\nkey=[hidden: value]\nhas ab12cd too\nkey=[hidden: value]\n"
                 "again protocol=http\nkey=[hidden: value]\nsaid '[hidden: value]'\n"
-                "key=[hidden: value]\nsaid 'TestSourcePassword'\n");
+                "key=[hidden: value]\nsaid 'TestSourcePassword'\n"
+                "key=[hidden: value]\nsaid '[hidden: value]' | mlm9iqkmx\n"
+                "key=[hidden: value]\nsaid 'vZrEclFw'\n"
+                "key=[hidden: value]\nsaid \"CRAM-MD5\"\n");
 }
 
 TEST(SecretFilter, ADetectorThatThrowsFailsTheScanInsteadOfPassingTheText) {
