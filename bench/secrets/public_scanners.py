@@ -11,7 +11,8 @@ A `want` value is what the detector reports, often two values glued (an id and i
 key and its host); the runs (≥ 6 characters) of the wanted value that the input holds are
 found, those that are an e-mail address, a host or URL without a password, or a run of digits
 are dropped (ids and hosts, not secrets), a URL's user:password or password= parameter gives
-its password (a URL with neither and no long token in its path names a place), and when
+its password (a URL with neither and no long token in its path names a place; a URL the
+detector builds, its password percent-encoded, gives the password as the input writes it), and when
 more than one run is left the longest is the secret (an id beside its secret is no secret).
 A value the input gives to a setting named for an identifier (given_to_an_id) is no secret
 either, and is counted apart.
@@ -32,6 +33,7 @@ counted and named in the report, never guessed.
 import ast
 import os
 import re
+import urllib.parse
 
 import public_cases as pc
 
@@ -261,8 +263,15 @@ def given_to_an_id(secret, text):
 
 def secrets_in(want, text):
     """The secrets of one wanted value that the input holds (see the module's comment)."""
+    # A URL the detector builds from what it parsed (TruffleHog's SQL Server:
+    # sqlserver://sa:P%40ssw0rd%21@host?database=…): its password, decoded, is the secret when
+    # the input holds it so.
+    url = re.match(r"^[a-z][a-z0-9+.-]*://[^/@\s:]*:([^@\s]+)@", want)
+    password = urllib.parse.unquote(url.group(1)) if url else None
     if want in text:
         runs = [want]
+    elif password and len(password) >= 6 and password in text:
+        runs = [password]
     else:
         runs, p = [], 0
         while p < len(want):
@@ -454,6 +463,9 @@ def flagged_secret(payload):
         if part and part != payload.strip() and part in payload:
             return part
     runs = re.findall(r"[^\s\"'`,;()<>{}\[\]]+", payload)
+    # A run that ends in ':' with another after it is a label or a header's name
+    # ("X-JFrog-Art-Api: AKC…"), not the value.
+    runs = [r for i, r in enumerate(runs) if not (r.endswith(":") and i + 1 < len(runs))]
     best = None
     for r in runs:
         if not r.startswith("http"):

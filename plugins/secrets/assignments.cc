@@ -147,6 +147,29 @@ bool LooksLikeCode(std::string_view v) {
   return snake || camel;
 }
 
+// An unquoted value that no language would read as an expression: a bracket closed by
+// another kind (`m{{h}o)p${e]…}}`). Pasted text, then, whatever the file's language. (An
+// opened bracket left open is a call going on to the next line; a closing one with none open,
+// the end of the call the setting is an argument of: `connect(password=pw)`.)
+constexpr size_t kMaxPastedValue = 128;
+
+bool CannotBeAnExpression(std::string_view v) {
+  char open[64];
+  size_t depth = 0;
+  for (char c : v) {
+    if (c == '(' || c == '[' || c == '{') {
+      if (depth == sizeof open) return false;
+      open[depth++] = c;
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (depth == 0) continue;
+      if (open[depth - 1] != want) return true;
+      --depth;
+    }
+  }
+  return false;
+}
+
 // A value that looks made to be secret rather than a word: digits or symbols (not just the
 // separators of kebab-case or dotted words), case mixed inside it, or long.
 bool IsSecretLike(std::string_view v) {
@@ -217,6 +240,46 @@ bool IsPathLike(std::string_view v) {
     }
   }
   return slashes >= 2 || v.find('.') != std::string_view::npos;
+}
+
+// Bare words: three or more words of lower-case letters, one space apart, none of them a
+// word that messages, labels and placeholders are made of ("is required", "not set", "your
+// api key here", "enter the password") or a secret's own word. Such words given to a secret's
+// name are a passphrase ("correct horse battery staple"), not a message: a message starts
+// with a capital or ends in punctuation, or says what is wrong or wanted.
+bool IsBareWords(std::string_view v) {
+  static const std::string_view kMessageWords[] = {
+      "a",        "an",         "the",         "is",      "are",     "was",     "were",
+      "be",       "been",       "not",         "no",      "none",    "please",  "must",
+      "should",   "cannot",     "can",         "will",    "would",   "could",   "to",
+      "of",       "for",        "your",        "you",     "my",      "our",     "this",
+      "that",     "here",       "there",       "enter",   "insert",  "replace", "put",
+      "set",      "unset",      "change",      "me",      "invalid", "missing", "required",
+      "wrong",    "incorrect",  "failed",      "fail",    "error",   "expired", "match",
+      "matches",  "characters", "least",       "empty",   "example", "sample",  "dummy",
+      "fake",     "test",       "placeholder", "default", "goes",    "secret",  "secrets",
+      "password", "passwords",  "passphrase",  "token",   "tokens",  "key",     "keys",
+      "api",      "credential", "credentials", "auth",    "login",   "pass",    "pwd",
+      "user",     "username",   "used",        "use",     "see",     "todo",    "fixme",
+      "do",       "does",       "did",         "has",     "have",    "if",      "when",
+      "only",     "into",       "by",          "from",    "on",      "in",      "at",
+      "it",       "its",        "as",          "or",      "dont",    "doesnt",  "isnt",
+      "cant",     "wont",       "didnt",       "arent"};
+  size_t words = 0;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j < v.size() && v[j] >= 'a' && v[j] <= 'z') ++j;
+    if (j - i < 2) return false;
+    const std::string_view w = v.substr(i, j - i);
+    for (std::string_view m : kMessageWords) {
+      if (w == m) return false;
+    }
+    ++words;
+    if (j == v.size()) break;
+    if (v[j] != ' ' || j + 1 == v.size()) return false;
+    i = j + 1;
+  }
+  return words >= 3;
 }
 
 bool IsTranslationOfPassword(std::string_view v) {
@@ -1087,6 +1150,22 @@ class Settings final : public Detector {
              !StartsHtmlEntity(t, end, line_end)) {
         ++end;
       }
+      // Text pasted unquoted that no expression can be (a bracket closed by another kind) runs
+      // to the next blank, less the punctuation that closes the line (`,`, `;`, a quote) --
+      // when what it runs over holds no string, regular expression, assignment or markup (a
+      // bracket in `text.find("{")`, `/[({]/`, `a=1,b=…` or `</p>` is no pasted text) and
+      // stays short, as a password does.
+      if (end < line_end && !IsBlank(t[end])) {
+        size_t run = end;
+        while (run < line_end && run - p <= kMaxPastedValue && !IsBlank(t[run])) ++run;
+        const bool whole = run == line_end || IsBlank(t[run]);  // not cut short by the bound
+        while (run > end && std::strchr(",;\"'`", t[run - 1])) --run;
+        const std::string_view pasted = t.substr(p, run - p);
+        if (whole && pasted.find_first_of("\"'`/=<") == std::string_view::npos &&
+            CannotBeAnExpression(pasted)) {
+          end = run;
+        }
+      }
     }
     while (end > p && IsBlank(t[end - 1])) --end;
     v->end = end;
@@ -1142,11 +1221,21 @@ class Settings final : public Detector {
     // Words are a passphrase where nothing else is written: a quoted password of Terraform, of
     // an INI or .conf file, of a .env or shell file named so in full (`password = "correct
     // horse battery"`; a shell's `winpwd='cygpath -aw .'` names a folder); elsewhere (code,
-    // JSON, YAML, XML) words are a message or its translation.
+    // JSON, YAML, XML) words are a message or its translation, unless they are bare words.
+    // And bare words (IsBareWords) given to a password, or to a secret, a token or a key whose
+    // name says more than the one word (KEYWORD_TOKEN, privateApiKey: a lone `token` or `secret`
+    // in code is as often a word of text or a game's), are one in any file but a catalogue of
+    // messages.
     const bool passphrase =
-        kind == Kind::kPassword && v.quoted &&
-        (format == Format::kHcl ||
-         ((format == Format::kIni || format == Format::kEnv) && IsFullPasswordWord(words)));
+        (kind == Kind::kPassword && v.quoted &&
+         (format == Format::kHcl ||
+          ((format == Format::kIni || format == Format::kEnv) && IsFullPasswordWord(words)))) ||
+        (format != Format::kTranslation &&
+         (kind == Kind::kPassword ||
+          (words.count >= 2 &&
+           (kind == Kind::kSecret || kind == Kind::kToken || kind == Kind::kApiKey ||
+            kind == Kind::kKey || kind == Kind::kCredential))) &&
+         IsBareWords(value));
     if (IsPathLike(value) || (IsProseText(value) && !passphrase) ||
         IsTranslationOfPassword(value)) {
       return false;
@@ -1170,7 +1259,7 @@ class Settings final : public Detector {
       // In code an unquoted value is an expression, unless it has a token's shape: a secret
       // pasted without quotes (`API_KEY=rrk_…` in settings.py) is still a secret.
       if ((format == Format::kCode || format == Format::kHcl || format == Format::kJson) &&
-          !IsTokenShaped(value)) {
+          !IsTokenShaped(value) && !CannotBeAnExpression(value)) {
         return false;
       }
       if (format == Format::kUnknown && (LooksLikeCode(value) || !IsSecretLike(value))) {
@@ -1197,6 +1286,10 @@ class Settings final : public Detector {
       case Kind::kKey:
       case Kind::kApiKey:
         return value.size() >= 8 && !(digits_only && value.size() < 12);
+      case Kind::kServiceApiKey:
+        // Its name's last word is free (apikey_myservice, but api_key_region): only a value
+        // made to be secret, never words or a short setting (us-east-1, aes256gcm).
+        return value.size() >= 16 && IsSecretLike(value) && m.space == 0;
       case Kind::kBareKey:
         // 20 or more: a 16-digit hex key id (gpg's KEY=13B6F51ECDDE430D) is public.
         return value.size() >= 20 && IsTokenShaped(value) && !IsPlaceholderToken(value);

@@ -131,9 +131,10 @@ const RuleSpec kRules[] = {
   // Mapbox secret tokens look like a JWT behind "sk."
   {"Mapbox token", "sk.eyj", R"(sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})",
    Start::kAtKeyword, 0, 0, kNone},
-  // JWT (and JWE's five parts)
+  // JWT (and JWE's five parts; and a header and claims with no signature after them, which a
+  // server that takes "alg": "none" accepts, and whose claims are the token's data all the same)
   {"JWT", "eyj",
-   R"((?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)?)",
+   R"((?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)?|eyJ[A-Za-z0-9_-]{8,}))",
    Start::kAtKeyword, 0, 0, kJwt},
   {"Grafana key", "eyjrijoi", R"(eyJrIjoi[A-Za-z0-9]{40,}={0,2})", Start::kAtKeyword, 0, 0,
    kNone},
@@ -612,12 +613,26 @@ class ProviderTokens final : public Detector {
       const auto u = static_cast<unsigned char>(c);
       if ((u < 0x20 && c != '\t' && c != '\r' && c != '\n') || u == 0x7f) return false;
     }
+    const bool unsigned_token = token.find('.', dot + 1) == std::string_view::npos;
+    if (unsigned_token && !IsJsonObject(DecodeBase64(token, dot + 1, 4096))) return false;
     if (header != kJwtIoHeader) return true;
     const std::string claims = DecodeBase64(token, dot + 1, 512);
     return claims.find("\"sub\":\"1234567890\"") == std::string::npos ||
            claims.find("\"name\":\"John Doe\"") == std::string::npos;
   }
   static constexpr std::string_view kJwtIoHeader = R"({"alg":"HS256","typ":"JWT"})";
+
+  // Decoded text that is a JSON object whole: `{…}`, with no control byte but blanks. (A header
+  // and claims with no signature are a token only when the claims are whole: base64 that only
+  // starts as `{"` — eyJ — is not.)
+  static bool IsJsonObject(const std::string& text) {
+    if (text.size() < 2 || text.front() != '{' || text.back() != '}') return false;
+    for (char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t' && c != '\r' && c != '\n') || u == 0x7f) return false;
+    }
+    return true;
+  }
 
   static bool Accept(const RuleSpec& spec, std::string_view token) {
     if (IsPlaceholderToken(token)) return false;
@@ -647,7 +662,10 @@ class ProviderTokens final : public Detector {
 // A Discord bot token: base64 of the bot's numeric id (17 to 20 digits), '.', 6 characters,
 // '.', 27 to 38 characters. Base64 of ASCII digits has a shape of its own (each group of four
 // is [MNO][DTjz][AEIMQUYcgk][wxyz0-5]), which is what makes the token recognisable without
-// a keyword; the scan looks at each '.' that has another '.' 7 bytes on.
+// a keyword; the scan looks at each '.' that has another '.' 7 bytes on. Tokens typed by hand
+// for documentation and tests (GitGuardian's, detect-secrets') keep only the outline: an id of
+// 24 to 26 characters from an M, N or O, then 6, then 27 or more; that outline is hidden too
+// when both random parts mix digits with both cases (never a dotted name or a version).
 class DiscordBotTokens final : public Detector {
  public:
   DiscordBotTokens() : Detector("discord-bot-tokens", {}) {}
@@ -664,7 +682,8 @@ class DiscordBotTokens final : public Detector {
       const size_t i = static_cast<size_t>(static_cast<const char*>(dot) - data);
       from = i + 1;
       if (data[i + 7] != '.' || !IsTokenChar(data[i - 1])) continue;
-      const size_t end = Check(t, i);
+      size_t end = Check(t, i);
+      if (!end) end = CheckOutline(t, i);
       if (end) {
         Report(sink, t, i - IdLength(t, i), end, "Discord token");
         from = end;
@@ -703,6 +722,47 @@ class DiscordBotTokens final : public Detector {
     const size_t last = e - dot - 8;
     if (last < 27 || last > 40 || (e < t.size() && t[e] == '.')) return 0;
     return e;
+  }
+
+  // The hand-typed outline (see above): the end of the token, or 0. Its id may start inside
+  // the run before the '.' (as the scanners' own patterns read it); the span reported covers
+  // the run whole.
+  static size_t CheckOutline(std::string_view t, size_t dot) {
+    const size_t run = IdLength(t, dot);
+    if (run < 24) return 0;
+    const size_t s = dot - run;
+    if (s > 0 && (IsTokenChar(t[s - 1]) || t[s - 1] == '.') && !EscapeEndsBefore(t, s)) return 0;
+    size_t id = 0;
+    for (size_t len = std::min<size_t>(run, 26); len >= 24 && !id; --len) {
+      const char c = t[dot - len];
+      if (c == 'M' || c == 'N' || c == 'O') id = len;
+    }
+    if (!id || !RandomPart(t.substr(dot - id, id))) return 0;
+    // The middle of a dotted name is a word (`.module.`, `.config.`); a token's is random.
+    bool lower_word = true;
+    for (size_t k = dot + 1; k < dot + 7; ++k) {
+      if (!IsTokenChar(t[k])) return 0;
+      lower_word = lower_word && t[k] >= 'a' && t[k] <= 'z';
+    }
+    if (lower_word) return 0;
+    size_t e = dot + 8;
+    while (e < t.size() && e - dot - 8 <= 40 && IsTokenChar(t[e])) ++e;
+    const size_t last = e - dot - 8;
+    if (last < 27 || last > 40 || (e < t.size() && t[e] == '.')) return 0;
+    return RandomPart(t.substr(dot + 8, last)) ? e : 0;
+  }
+
+  // Digits and both cases, and no run of 7 lower-case letters (the words of a CamelCase name,
+  // `…Component2Module`, `…Registration…`; random base64 holds one in about 4 % of cases).
+  static bool RandomPart(std::string_view part) {
+    const Mix m = MixOf(part);
+    if (m.digit == 0 || m.lower == 0 || m.upper == 0) return false;
+    size_t run = 0;
+    for (char c : part) {
+      run = c >= 'a' && c <= 'z' ? run + 1 : 0;
+      if (run >= 7) return false;
+    }
+    return true;
   }
 };
 

@@ -45,7 +45,7 @@ bool IsQualifier(std::string_view w) {
       "default",    "primary",      "secondary",   "backup",  "current", "override",  "base",
       "literal",    "sandbox",      "test",        "qa",      "uat",     "preprod",   "cleartext",
       "main",       "one",          "two",         "hash",    "hashed",  "digest",    "secure",
-      "sec"};
+      "sec",        "super"};
   return kWords.Has(w);
 }
 
@@ -122,6 +122,33 @@ bool IsTokenNonSecret(std::string_view w) {
              "jsonweb",    "verification", "anti",    "creation"});
 }
 
+// Words after "api key" that name something about the key, not a service it opens.
+bool IsApiKeyAttribute(std::string_view w) {
+  static const WordSet kWords = {
+      "id",       "ids",         "name",       "names",      "header",    "headers",
+      "param",    "params",      "parameter",  "query",      "env",       "var",
+      "variable", "file",        "path",       "url",        "uri",       "location",
+      "prefix",   "suffix",      "length",     "len",        "size",      "type",
+      "format",   "required",    "enabled",    "enable",     "disabled",  "source",
+      "field",    "label",       "prompt",     "hint",       "help",      "description",
+      "desc",     "error",       "message",    "msg",        "count",     "list",
+      "version",  "expiry",      "expires",    "expiration", "created",   "placeholder",
+      "regex",    "pattern",     "mode",       "option",     "options",   "setting",
+      "settings", "config",      "provider",   "store",      "storage",   "manager",
+      "service",  "scope",       "scopes",     "owner",      "user",      "policy",
+      "rotation", "last",        "title",      "input",      "missing",   "invalid",
+      "valid",    "check",       "validation", "text",       "region",    "status",
+      "ref",      "icon",        "class",      "widget",     "encoding",  "cipher",
+      "strategy", "permissions", "permission", "purpose",    "algorithm", "algo",
+      "state",    "kind",        "usage",      "quota",      "limit",     "ttl",
+      "timeout",  "lifetime",    "rotated",    "updated",    "method",    "scheme",
+      "style",    "color",       "button",     "link",       "page",      "view",
+      "form",     "modal",       "dialog",     "table",      "column",    "model",
+      "schema",   "spec",        "doc",        "docs",       "example",   "sample",
+      "template", "hash",        "digest",     "fingerprint"};
+  return kWords.Has(w);
+}
+
 bool IsNegatingFirstWord(std::string_view w) {
   static const WordSet kWords = {
       "is",       "has",      "use",     "uses",   "using",   "enable",   "enabled",
@@ -148,6 +175,7 @@ const char* WhatOf(Kind kind) {
     case Kind::kBareKey:
       return "key";
     case Kind::kApiKey:
+    case Kind::kServiceApiKey:
       return "API key";
     case Kind::kAuth:
     case Kind::kCredential:
@@ -275,6 +303,15 @@ Kind KindOfWords(const Words& words) {
   if ((head == "pat" && pat_owner(prev)) ||
       (head.size() > 3 && EndsWith(head, "pat") && pat_owner(head.substr(0, head.size() - 3)))) {
     return Kind::kToken;
+  }
+  // An API key named after what it opens: apikey_myservice, API_KEY_STRIPE. The last word is
+  // then the service's name, unless it is one that says something about the key (its header,
+  // its length, where it is read from).
+  const bool api_key_before =
+      prev == "apikey" || (prev == "key" && n > 2 && words.word[n - 3] == "api");
+  if (api_key_before && head.size() >= 3 && std::all_of(head.begin(), head.end(), IsAlpha) &&
+      !IsApiKeyAttribute(head)) {
+    return Kind::kServiceApiKey;
   }
   return Kind::kNone;
 }

@@ -6,7 +6,20 @@
 
 namespace rr_secrets {
 
-enum class Kind { kNone, kPassword, kSecret, kToken, kKey, kBareKey, kApiKey, kAuth, kCredential };
+// kServiceApiKey: an API key named after the service it opens (apikey_myservice), its last word
+// free: hidden only when its value looks made to be secret (assignments.cc).
+enum class Kind {
+  kNone,
+  kPassword,
+  kSecret,
+  kToken,
+  kKey,
+  kBareKey,
+  kApiKey,
+  kServiceApiKey,
+  kAuth,
+  kCredential
+};
 
 // What a hidden value of this kind is called in the answer ("[hidden: password]").
 const char* WhatOf(Kind kind);

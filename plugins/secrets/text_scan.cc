@@ -128,7 +128,15 @@ Format FormatOfPath(std::string_view path) {
   if (ContainsAny(full,
                   {"/locales/", "/locale/", "/i18n/", "/lang/", "/translations/", "/l10n/"}) ||
       StartsWithAny(full, {"locales/", "locale/", "i18n/", "lang/", "translations/", "l10n/"}) ||
-      OneOf(ext, {"po", "pot", "xliff", "xlf", "strings", "resx", "arb"})) {
+      OneOf(ext, {"po", "pot", "xliff", "xlf", "strings", "resx", "arb"}) ||
+      // A catalogue of messages by its name, a file of data (code named so is code): Symfony's
+      // and Java's messages.en.yml, messages_fr.properties; next-intl's messages/fr.json,
+      // intl/de.json; Android's res/values*/strings.xml.
+      (OneOf(ext, {"json", "yml", "yaml", "properties", "toml"}) &&
+       (name.rfind("messages.", 0) == 0 || name.rfind("messages_", 0) == 0 ||
+        ContainsAny(full, {"/messages/", "/intl/"}) ||
+        StartsWithAny(full, {"messages/", "intl/"}))) ||
+      (name == "strings.xml" && full.find("res/values") != std::string::npos)) {
     return Format::kTranslation;
   }
   if (name == ".env" || name.rfind(".env.", 0) == 0 || ext == "env" || name == ".envrc" ||
