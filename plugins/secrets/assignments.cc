@@ -151,6 +151,40 @@ bool LooksLikeCode(std::string_view v) {
 // another kind (`m{{h}o)p${e]…}}`). Pasted text, then, whatever the file's language. (An
 // opened bracket left open is a call going on to the next line; a closing one with none open,
 // the end of the call the setting is an argument of: `connect(password=pw)`.)
+// A version or a range of them, as package manifests give a package named for a secret's word
+// (`"js-tokens": "^3.0.0 || ^4.0.0"`, `"jsonwebtoken": "~9.0.2"`, `keyring>=23.0`).
+bool IsVersionRange(std::string_view v) {
+  bool digit = false, dot = false;
+  for (char c : v) {
+    if (IsDigit(c)) {
+      digit = true;
+    } else if (c == '.') {
+      dot = true;
+    } else if (!std::strchr("^~<>=|*xX -v", c)) {
+      return false;
+    }
+  }
+  return digit && dot;
+}
+
+// Lower-case words joined by dashes or underscores, two letters or more each and no digit: the
+// name of something (a storage key, a cookie, a cache entry: `storageKey = "vite-ui-theme"`),
+// not a key or a token, which are random.
+bool IsWordsJoined(std::string_view v) {
+  size_t words = 0, letters = 0;
+  for (char c : v) {
+    if (c >= 'a' && c <= 'z') {
+      ++letters;
+    } else if ((c == '-' || c == '_') && letters >= 2) {
+      ++words;
+      letters = 0;
+    } else {
+      return false;
+    }
+  }
+  return words >= 1 && letters >= 2;
+}
+
 constexpr size_t kMaxPastedValue = 128;
 
 bool CannotBeAnExpression(std::string_view v) {
@@ -792,9 +826,12 @@ class Settings final : public Detector {
     if (op == Op::kPair && !ClosesCall(t, v.end + 1, line_end)) return;
     if (v.quoted && IsPrefixOfAnExpression(t, v, line_end)) return;
     if (op == Op::kSpace && !scheme && !IsSecretLike(t.substr(v.begin, v.end - v.begin))) return;
-    if (format == Format::kUnknown && op == Op::kColon && !v.quoted && !scheme && !in_string &&
-        IsLettersOnly(t.substr(v.begin, v.end - v.begin)) && WordFollows(t, v.end, line_end)) {
-      return;  // a sentence: "password: MySQL password", "SECRET: PKCS-12 bag with …"
+    if (((format == Format::kUnknown && !in_string) || in_string) && op == Op::kColon &&
+        !v.quoted && !scheme && IsWords(t.substr(v.begin, v.end - v.begin)) &&
+        WordFollows(t, v.end, line_end)) {
+      // a sentence: "password: MySQL password", "SECRET: PKCS-12 bag with …", and in a
+      // string a test's report, `echo "Pass: no-op when …"`
+      return;
     }
     if (op == Op::kElement && !ClosesElement(t, v.end, line_end)) return;
     std::string_view value = t.substr(v.begin, v.end - v.begin);
@@ -1015,9 +1052,11 @@ class Settings final : public Detector {
     return at < line_end && (t[at] == ')' || t[at] == ']');
   }
 
-  static bool IsLettersOnly(std::string_view v) {
+  // Letters, and hyphens inside them ("no-op", "read-only").
+  static bool IsWords(std::string_view v) {
+    if (v.empty() || !IsAlpha(v.front()) || !IsAlpha(v.back())) return false;
     for (char c : v) {
-      if (!IsAlpha(c)) return false;
+      if (!IsAlpha(c) && c != '-') return false;
     }
     return true;
   }
@@ -1121,6 +1160,19 @@ class Settings final : public Detector {
       }
       return v->end > v->begin;
     }
+    // The default of a variable's expansion, `${DB_PASSWORD:hunter2}` (Spring) or
+    // `${DB_PASSWORD:-hunter2}` (shell): up to its closing brace.
+    size_t colon = p >= 2 && t[p - 1] == ':' ? p - 1 : 0;
+    if (p >= 3 && (t[p - 1] == '-' || t[p - 1] == '=') && t[p - 2] == ':') colon = p - 2;  // :-, :=
+    if (colon && ExpansionNameBefore(t, colon)) {
+      if (colon == p - 1 && p < line_end && (t[p] == '-' || t[p] == '=')) ++p;
+      size_t close = p;
+      while (close < line_end && t[close] != '}') ++close;
+      if (close == line_end) return false;
+      v->begin = p;
+      v->end = close;
+      return v->end > v->begin;
+    }
     v->begin = p;
     size_t end = p;
     if (op == Op::kElement) {
@@ -1170,6 +1222,15 @@ class Settings final : public Detector {
     while (end > p && IsBlank(t[end - 1])) --end;
     v->end = end;
     return v->end > v->begin;
+  }
+
+  // A variable's name ends at `colon`, right after the `${` that opens it.
+  static bool ExpansionNameBefore(std::string_view t, size_t colon) {
+    size_t i = colon;
+    while (i > 0 && colon - i < 128 && (IsAlnum(t[i - 1]) || t[i - 1] == '_' || t[i - 1] == '.')) {
+      --i;
+    }
+    return i < colon && i >= 2 && t[i - 1] == '{' && t[i - 2] == '$';
   }
 
   // "&rdquo;", "&#39;": an HTML entity, which ends an unquoted value in prose.
@@ -1267,7 +1328,11 @@ class Settings final : public Detector {
       }
       if (value[0] == '{' || value[0] == '[' || value[0] == '|' || value[0] == '>') return false;
     }
-    if (IsUpperSnake(value)) return false;
+    if (IsUpperSnake(value) || IsVersionRange(value)) return false;
+    if (kind != Kind::kPassword && kind != Kind::kSecret && kind != Kind::kAuth &&
+        kind != Kind::kCredential && IsWordsJoined(value)) {
+      return false;
+    }
     const Mix m = MixOf(value);
     const bool digits_only = m.digit == static_cast<int>(value.size());
     switch (kind) {

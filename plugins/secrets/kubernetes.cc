@@ -94,6 +94,10 @@ class KubernetesSecrets final : public Detector {
         line = LineEnd(t, le) + 1;
         continue;
       }
+      if (!json && t[line + i] == '#') {  // a comment among the entries
+        line = LineEnd(t, le) + 1;
+        continue;
+      }
       if (i <= ind && !json) return line;
       if (json && t[line + i] == '}') return LineEnd(t, le) + 1;
       // key: value (YAML) or "key": "value", (JSON)
@@ -109,6 +113,15 @@ class KubernetesSecrets final : public Detector {
       p = p + 1;
       while (p < le && IsBlank(t[p])) ++p;
       size_t ve = le;
+      if (!json && t[p] != '"' && t[p] != '\'') {
+        // A plain YAML value ends where a comment begins: a '#' after a blank.
+        for (size_t c = p + 1; c < le; ++c) {
+          if (t[c] == '#' && IsBlank(t[c - 1])) {
+            ve = c;
+            break;
+          }
+        }
+      }
       while (ve > p && (IsBlank(t[ve - 1]) || t[ve - 1] == ',')) --ve;
       if (ve > p + 1 && (t[p] == '"' || t[p] == '\'') && t[ve - 1] == t[p]) {
         ++p;

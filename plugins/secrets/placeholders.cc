@@ -117,6 +117,7 @@ bool IsPlaceholder(std::string_view raw) {
                 "example",
                 "placeholder",
                 "encrypted",
+                "hashed",  // Laravel's casts: 'password' => 'hashed'
                 "******",
                 "generated",
                 "random",
@@ -141,23 +142,29 @@ bool IsPlaceholder(std::string_view raw) {
   }
   // Characters a value was masked with: xoxp-…-####################.
   if (v.find("####") != std::string::npos) return true;
-  return ContainsAny(v, {"changeme",    "change_me",    "change-me",    "change.me",
-                         "changeit",    "change_it",    "example",      "placeholder",
-                         "dummy",       "redacted",     "your_",        "your-",
-                         "your.",       "yourpass",     "yoursecret",   "yourtoken",
-                         "yourkey",     "yourapi",      "your ",        "replace_me",
-                         "replace-me",  "replaceme",    "replace_with", "replace-with",
-                         "insert_",     "insert-",      "insertyour",   "enter_your",
-                         "enter-your",  "enteryour",    "put_your",     "put-your",
-                         "<your",       "xxxx",         "****",         "\xe2\x80\xa2\xe2\x80\xa2",
-                         "...",         "\xe2\x80\xa6", "todo",         "fixme",
-                         "not_set",     "notset",       "not-set",      "not_a_real",
-                         "fake",        "not-a-real",   "notareal",     "fake_",
-                         "fake-",       "_here",        "-here",        "sample_",
-                         "sample-",     "my_secret",    "my-secret",    "my_password",
-                         "my-password", "my_token",     "my-token",     "my_api",
-                         "my-api",      "secret_here",  "token_here",   "password_here",
-                         "s3cr3t_here"});
+  return ContainsAny(v, {"changeme",      "change_me",    "change-me",
+                         "change.me",     "changeit",     "change_it",
+                         "changethis",    "change_this",  "change-this",
+                         "example",       "placeholder",  "dummy",
+                         "redacted",      "your_",        "your-",
+                         "your.",         "yourpass",     "yoursecret",
+                         "yourtoken",     "yourkey",      "yourapi",
+                         "your ",         "replace_me",   "replace-me",
+                         "replaceme",     "replace_with", "replace-with",
+                         "insert_",       "insert-",      "insertyour",
+                         "enter_your",    "enter-your",   "enteryour",
+                         "put_your",      "put-your",     "<your",
+                         "xxxx",          "****",         "\xe2\x80\xa2\xe2\x80\xa2",
+                         "...",           "\xe2\x80\xa6", "todo",
+                         "fixme",         "not_set",      "notset",
+                         "not-set",       "not_a_real",   "fake",
+                         "not-a-real",    "notareal",     "fake_",
+                         "fake-",         "_here",        "-here",
+                         "sample_",       "sample-",      "my_secret",
+                         "my-secret",     "my_password",  "my-password",
+                         "my_token",      "my-token",     "my_api",
+                         "my-api",        "secret_here",  "token_here",
+                         "password_here", "s3cr3t_here"});
 }
 
 namespace {

@@ -176,7 +176,9 @@ void ReportValue(std::string_view t, size_t p, size_t end, SpanSink& sink) {
     // One word; an ASCII value also ends where other script resumes ("…です", "…。").
     ve = p;
     const bool ascii = static_cast<unsigned char>(t[p]) < 0x80;
-    while (ve < end && !IsBlank(t[ve]) && !(ascii && static_cast<unsigned char>(t[ve]) >= 0x80)) {
+    // A quote ends it too: the sentence is a string's ("Password is required")).
+    while (ve < end && !IsBlank(t[ve]) && !(ascii && static_cast<unsigned char>(t[ve]) >= 0x80) &&
+           !(ve > vb && (t[ve] == '"' || t[ve] == '\'' || t[ve] == '`'))) {
       ++ve;
     }
     while (ve > vb && std::strchr(".,;:)]}\"'", t[ve - 1])) --ve;
@@ -266,6 +268,15 @@ void AfterWord(std::string_view t, size_t p, bool english, SpanSink& sink) {
     size_t s = r;
     while (s < end && IsBlank(t[s])) ++s;
     if (s < end && t[s] == ':') r = s + 1;
+    // In English a dash gives a value only as the last word of its line ("password - x7!k"): a
+    // title goes on ("Recover Password - FastAPI Template").
+    if (english && (bare == "-" || bare == "\xe2\x80\x94")) {
+      size_t after = r;
+      NextWord(t, &after, end);
+      size_t more = after;
+      const std::string_view next = NextWord(t, &more, end);
+      if (!next.empty() && IsAlnum(next[0])) return;
+    }
     ReportValue(t, r, end, sink);
     return;
   }
