@@ -410,6 +410,33 @@ def host_pages():
     put("bitbucket_page", "no-values", page(0, ["", "", "", ""], '{"values":{}}'))
 
 
+def secrets():
+    """Inputs of fuzz/secrets_fuzz.cc: a kind byte (0 file, 1 diff, 2 commit message), the
+    path as a part, then the text. Placeholders and short made-up values only: no seed looks
+    like a credential."""
+    def case(kind, path, text):
+        return bytes([kind]) + part(path.encode()) + text.encode()
+    put("secrets", "yaml-settings", case(0, "config/app.yml",
+        "db:\n  password: ${DB_PASSWORD:-changeme}\n  api_key: <your-key>\n"
+        "  token: value with some words here\n  apikey_service: \"ab{c)d\"\n"))
+    put("secrets", "env-and-shell", case(0, "deploy/.env",
+        "export PGPASSWORD=\"${PGPASSWORD:=x}\"\nSECRET_KEY=changethis\n"
+        "curl -u user:pass https://h/ -H 'Authorization: Bearer xyz'\n"))
+    put("secrets", "go-pasted", case(0, "internal/config.go",
+        "db_pass := m{{h}o)p${e]x(y[z>-_$#w}},\npassword = cfg.Get(\"db\")[0]\n"))
+    put("secrets", "kubernetes", case(0, "deploy/secret.yaml",
+        "apiVersion: v1\nkind: Secret\ndata:\n  # a comment\n  key: eA==  # note\n"
+        "stringData:\n  pw: \"x\"\n---\nkind: ConfigMap\n"))
+    put("secrets", "prose", case(2, "",
+        "The password is in the vault. Password - Title Case\nthe db password is x1!\n"
+        "echo \"Pass: no-op when unset\"\nпароль: x\n"))
+    put("secrets", "tokens-outline", case(0, "notes/case.txt",
+        "Mabc.defghi.jkl eyJhbGciOiJub25lIn0.eyJ4Ijp7fQ\n-----BEGIN PRIVATE KEY----- words "
+        "-----END PRIVATE KEY-----\nhttps://u:p@h/ ghp_ xoxb- AKIA\n"))
+    put("secrets", "diff", case(1, "app/settings.py",
+        "@@ -1,2 +1,2 @@\n-API_KEY = \"old\"\n+API_KEY = os.environ[\"API_KEY\"]\n"))
+
+
 def main():
     jsonrpc()
     yaml()
@@ -423,6 +450,7 @@ def main():
     http_checks()
     config()
     host_pages()
+    secrets()
     tmp = tempfile.mkdtemp(prefix="rr-seeds-")
     try:
         repo = make_repo(tmp)

@@ -154,6 +154,7 @@ bool LooksLikeCode(std::string_view v) {
 // A version or a range of them, as package manifests give a package named for a secret's word
 // (`"js-tokens": "^3.0.0 || ^4.0.0"`, `"jsonwebtoken": "~9.0.2"`, `keyring>=23.0`).
 bool IsVersionRange(std::string_view v) {
+  if (v.substr(0, 4) == "npm:") v.remove_prefix(4);  // Yarn's lockfile: js-tokens: "npm:^4.0.0"
   bool digit = false, dot = false;
   for (char c : v) {
     if (IsDigit(c)) {
@@ -183,6 +184,18 @@ bool IsWordsJoined(std::string_view v) {
     }
   }
   return words >= 1 && letters >= 2;
+}
+
+// A function's call, unquoted: `get_secret_value("…")`, `os.getenv("…")` (Python in a YAML
+// block, a template's helper). Its name is lower-case words, dots and underscores.
+bool IsCall(std::string_view v) {
+  const size_t open = v.find('(');
+  if (open < 3 || open == std::string_view::npos || v.back() != ')') return false;
+  for (size_t i = 0; i < open; ++i) {
+    const char c = v[i];
+    if (!((c >= 'a' && c <= 'z') || c == '_' || c == '.')) return false;
+  }
+  return true;
 }
 
 constexpr size_t kMaxPastedValue = 128;
@@ -468,6 +481,7 @@ class Settings final : public Detector {
       while (e > b && (t[e - 1] == '.' || t[e - 1] == '-')) --e;
       while (b < e && (t[b] == '.' || t[b] == '-')) ++b;
       if (b >= e || b > at) continue;
+      if (InUrn(t, b)) continue;  // urn:k8s:secret:tls:cert names a Secret's entry
       if (b >= 2 && (t[b - 1] == '+' || t[b - 1] == '/') && IsAlnum(t[b - 2])) {
         continue;  // inside base64
       }
@@ -652,6 +666,9 @@ class Settings final : public Detector {
       return;
     }
 
+    // A setting inside a template's action (`{{- $secretValue = join "," … }}`, Helm's) is
+    // the template's code: its value, unquoted, is an expression.
+    if (t[p] != '"' && t[p] != '\'' && InTemplateAction(t, line_start, b)) return;
     if (op == Op::kColon && format == Format::kCode && t[p] != '"' && t[p] != '\'' && t[p] != '`') {
       // A type annotation: `token: str = "…"`, `const TOKEN: &str = "…"` read on after the
       // `=`; `token: string` alone is a declaration.
@@ -825,7 +842,18 @@ class Settings final : public Detector {
     if ((op == Op::kPair || op == Op::kCall) && !v.quoted) return;
     if (op == Op::kPair && !ClosesCall(t, v.end + 1, line_end)) return;
     if (v.quoted && IsPrefixOfAnExpression(t, v, line_end)) return;
-    if (op == Op::kSpace && !scheme && !IsSecretLike(t.substr(v.begin, v.end - v.begin))) return;
+    // A name, a blank and a word that is no credential, less the punctuation of a sentence:
+    // prose ("bearer token authentication", "bearer token, the value …"), a scheme or not.
+    if (op == Op::kSpace) {
+      std::string_view word = t.substr(v.begin, v.end - v.begin);
+      while (!word.empty() && std::strchr(",.;:!?)", word.back())) word.remove_suffix(1);
+      if (!IsSecretLike(word)) return;
+    }
+    // A pair of capitalized words is an enumeration (`('Secret', 'ConfigMap')`).
+    if (op == Op::kPair && IsWords(t.substr(v.begin, v.end - v.begin)) &&
+        (ClassOf(t[v.begin]) & kUpper)) {
+      return;
+    }
     if (((format == Format::kUnknown && !in_string) || in_string) && op == Op::kColon &&
         !v.quoted && !scheme && IsWords(t.substr(v.begin, v.end - v.begin)) &&
         WordFollows(t, v.end, line_end)) {
@@ -1194,7 +1222,7 @@ class Settings final : public Detector {
         if (enclosing && c == enclosing) break;
         if (IsBlank(c) && end + 1 < line_end && (t[end + 1] == '#' || t[end + 1] == ';')) break;
         if (flow && (c == ',' || c == '}')) break;
-        if (format == Format::kEnv && IsBlank(c)) break;
+        if ((format == Format::kEnv || op == Op::kSpace) && IsBlank(c)) break;
         ++end;
       }
     } else {
@@ -1222,6 +1250,30 @@ class Settings final : public Detector {
     while (end > p && IsBlank(t[end - 1])) --end;
     v->end = end;
     return v->end > v->begin;
+  }
+
+  // `b` is inside a template's action on its line: a `{{` or `{%` before it that no `}}` or
+  // `%}` has closed.
+  static bool InTemplateAction(std::string_view t, size_t line_start, size_t b) {
+    const std::string_view before = t.substr(line_start, b - line_start);
+    const size_t open =
+        std::max(before.rfind("{{") == std::string_view::npos ? 0 : before.rfind("{{") + 1,
+                 before.rfind("{%") == std::string_view::npos ? 0 : before.rfind("{%") + 1);
+    if (open == 0) return false;
+    const std::string_view after = before.substr(open - 1);
+    return after.find("}}") == std::string_view::npos && after.find("%}") == std::string_view::npos;
+  }
+
+  // The name at `b` is a part of a URN (`urn:k8s:secret:name:key`): colons before it, back to
+  // `urn:`, with no blank between.
+  static bool InUrn(std::string_view t, size_t b) {
+    if (b == 0 || t[b - 1] != ':') return false;
+    size_t i = b;
+    while (i > 0 && b - i < 128 && !IsBlank(t[i - 1]) && t[i - 1] != '"' && t[i - 1] != '\'' &&
+           t[i - 1] != '\n') {
+      --i;
+    }
+    return b - i >= 4 && EqualsNoCase(t.substr(i, 4), "urn:");
   }
 
   // A variable's name ends at `colon`, right after the `${` that opens it.
@@ -1278,6 +1330,16 @@ class Settings final : public Detector {
     for (int i = 0; i < words.count; ++i) {
       if (EqualsNoCase(value, words.word[i])) return false;
     }
+    // The name's last words again, as one (`forward.ProxyAuthorization: "ProxyAuthorization"`,
+    // a header's name given to its constant).
+    if (value.size() <= 64 && words.count >= 2) {
+      std::string tail;
+      for (int k = words.count - 1; k >= 0; --k) {
+        tail.insert(0, words.word[k]);
+        if (tail.size() > value.size()) break;
+        if (k < words.count - 1 && EqualsNoCase(value, tail)) return false;
+      }
+    }
     if (value.find("://") != std::string_view::npos) return false;
     // Words are a passphrase where nothing else is written: a quoted password of Terraform, of
     // an INI or .conf file, of a .env or shell file named so in full (`password = "correct
@@ -1328,7 +1390,7 @@ class Settings final : public Detector {
       }
       if (value[0] == '{' || value[0] == '[' || value[0] == '|' || value[0] == '>') return false;
     }
-    if (IsUpperSnake(value) || IsVersionRange(value)) return false;
+    if (IsUpperSnake(value) || IsVersionRange(value) || (!v.quoted && IsCall(value))) return false;
     if (kind != Kind::kPassword && kind != Kind::kSecret && kind != Kind::kAuth &&
         kind != Kind::kCredential && IsWordsJoined(value)) {
       return false;

@@ -24,14 +24,30 @@ inline size_t EscapedBreakBefore(std::string_view t, size_t from, size_t e) {
   return e - b;
 }
 
+// The length of a comment's marker at s[p] and the blanks after it: `#`, `;`, `*` or `//`, then
+// at least one blank (a key commented out line by line: `#    MIIEvg…`). 0 when there is none;
+// base64 holds no blank, so a key's own line never reads as one.
+inline size_t CommentMarkAt(std::string_view s, size_t p) {
+  size_t c = p;
+  if (c < s.size() && (s[c] == '#' || s[c] == ';' || s[c] == '*')) {
+    ++c;
+  } else if (c + 1 < s.size() && s[c] == '/' && s[c + 1] == '/') {
+    c += 2;
+  }
+  if (c == p || c >= s.size() || !IsBlank(s[c])) return 0;
+  while (c < s.size() && IsBlank(s[c])) ++c;
+  return c - p;
+}
+
 // The content of a line with the decorations code and diffs put around key lines removed:
-// blanks, a diff's '-' marker (and '+', when asked: it is also a base64 character), quotes, a
-// trailing comma, the '+' of a concatenation, a "\n" escape.
+// blanks, a diff's '-' marker (and '+', when asked: it is also a base64 character), a comment's
+// marker, quotes, a trailing comma, the '+' of a concatenation, a "\n" escape.
 inline std::string_view LineCore(std::string_view line, bool strip_plus, size_t* offset) {
   size_t b = 0, e = line.size();
   if (e > 0 && line[e - 1] == '\r') --e;
   if (b < e && (line[b] == '-' || (strip_plus && line[b] == '+'))) ++b;
   while (b < e && (IsBlank(line[b]) || line[b] == '"' || line[b] == '\'')) ++b;
+  b += CommentMarkAt(line.substr(0, e), b);
   for (;;) {
     const size_t before = e;
     while (e > b && (IsBlank(line[e - 1]) || line[e - 1] == ',' || line[e - 1] == ';' ||

@@ -40,6 +40,25 @@ bool EncodesPlaceholder(std::string_view value) {
   return letters < 8 && IsPlaceholder(decoded);
 }
 
+// A certificate, which is public: a TLS Secret's `tls.crt`, a `ca.crt` (any key ending `.crt`),
+// or a value whose base64 decodes to a certificate's or a public key's PEM block.
+bool IsCertificate(std::string_view key, std::string_view value, bool base64) {
+  size_t k = key.find(':');
+  if (k == std::string_view::npos) k = key.size();
+  std::string_view name = key.substr(0, k);
+  while (!name.empty() && (name.back() == '"' || name.back() == '\'' || IsBlank(name.back()))) {
+    name.remove_suffix(1);
+  }
+  if (name.size() > 4 && EqualsNoCase(name.substr(name.size() - 4), ".crt")) return true;
+  if (!base64) {
+    return value.rfind("-----BEGIN CERTIFICATE", 0) == 0 ||
+           value.rfind("-----BEGIN PUBLIC KEY", 0) == 0;
+  }
+  const std::string head = DecodeBase64(value, 0, 32);
+  return head.rfind("-----BEGIN CERTIFICATE", 0) == 0 ||
+         head.rfind("-----BEGIN PUBLIC KEY", 0) == 0;
+}
+
 class KubernetesSecrets final : public Detector {
  public:
   KubernetesSecrets()
@@ -94,7 +113,10 @@ class KubernetesSecrets final : public Detector {
         line = LineEnd(t, le) + 1;
         continue;
       }
-      if (!json && t[line + i] == '#') {  // a comment among the entries
+      // A comment among the entries, or a template's action (Helm's `{{- range … }}`,
+      // `{{- $cert := genSignedCert … }}`): no entry.
+      if (!json &&
+          (t[line + i] == '#' || t.substr(line + i, 2) == "{{" || t.substr(line + i, 2) == "{%")) {
         line = LineEnd(t, le) + 1;
         continue;
       }
@@ -102,6 +124,7 @@ class KubernetesSecrets final : public Detector {
       if (json && t[line + i] == '}') return LineEnd(t, le) + 1;
       // key: value (YAML) or "key": "value", (JSON)
       size_t p = line + i;
+      const size_t key_begin = p;
       if (t[p] == '"' || t[p] == '\'') {
         const size_t close = t.find(t[p], p + 1);
         if (close == std::string_view::npos || close >= le) return line;
@@ -128,8 +151,10 @@ class KubernetesSecrets final : public Detector {
         --ve;
       }
       const std::string_view value = t.substr(p, ve - p);
+      const std::string_view key = t.substr(key_begin, p - key_begin);
       if (value.size() >= 4 && value != "|" && value != ">" && !IsReference(value) &&
-          !IsPlaceholder(value) && !(base64 && EncodesPlaceholder(value))) {
+          !IsPlaceholder(value) && !(base64 && EncodesPlaceholder(value)) &&
+          !IsCertificate(key, value, base64)) {
         Report(sink, t, p, ve, "Kubernetes secret");
       }
       line = LineEnd(t, le) + 1;

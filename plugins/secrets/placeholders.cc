@@ -49,6 +49,7 @@ bool IsPlaceholder(std::string_view raw) {
   const std::string v = LowerCopy(value);
   if (v.find_first_not_of("x*.#-_?0 \xe2\x80\xa2") == std::string::npos) return true;
   if (OneOf(v, {"none",
+                "inherit",  // GitHub Actions' `secrets: inherit`
                 "null",
                 "nil",
                 "true",

@@ -58,6 +58,14 @@ bool IsMaterialCore(std::string_view core) {
   return m.digit > 0 || m.symbol > 0;
 }
 
+// Only blanks before t[p] on its line.
+bool FirstOnLine(std::string_view t, size_t p) {
+  for (size_t i = LineStart(t, p); i < p; ++i) {
+    if (!IsBlank(t[i])) return false;
+  }
+  return true;
+}
+
 // True when key material (base64 or a header) follows `pos` after separators.
 bool MaterialFollows(std::string_view t, size_t pos) {
   size_t i = pos;
@@ -73,6 +81,8 @@ bool MaterialFollows(std::string_view t, size_t pos) {
       ++i;
     } else if (c == '+' && i > 0 && IsBlank(t[i - 1])) {
       ++i;
+    } else if (const size_t mark = CommentMarkAt(t, i); mark && FirstOnLine(t, i)) {
+      i += mark;
     } else {
       break;
     }
@@ -142,6 +152,7 @@ size_t ReportMaterialLines(std::string_view t, size_t from, SpanSink& sink) {
 // Reports the key-material lines that end just before the line starting at `line_start`.
 void ReportMaterialBefore(std::string_view t, size_t line_start, SpanSink& sink) {
   size_t begin = std::string_view::npos, end = std::string_view::npos;
+  bool base64 = false;  // header lines alone ("Certificate: tls.Certificate{") are no key
   size_t le = line_start;
   while (le > 0) {
     const size_t line_end = le - 1;  // the '\n' ending the line above
@@ -150,13 +161,14 @@ void ReportMaterialBefore(std::string_view t, size_t line_start, SpanSink& sink)
     const std::string_view core = LineCore(t.substr(ls, line_end - ls), true, &off);
     if (!core.empty()) {
       if (!IsMaterialCore(core)) break;
+      base64 = base64 || !IsHeaderLine(core);
       if (end == std::string_view::npos) end = ls + off + core.size();
       begin = ls + off;
     }
     if (line_start - ls > kMaxBlock) break;
     le = ls;
   }
-  if (begin != std::string_view::npos) Report(sink, t, begin, end, kWhat);
+  if (begin != std::string_view::npos && base64) Report(sink, t, begin, end, kWhat);
 }
 
 // The end of the base64 continuing a run that ends at `end`: following lines (or "\n"-escaped
@@ -172,6 +184,7 @@ size_t ContinueRun(std::string_view t, size_t end) {
       ++p;
       if (p < t.size() && (t[p] == '+' || t[p] == '-')) ++p;
       while (p < t.size() && IsBlank(t[p])) ++p;
+      p += CommentMarkAt(t, p);
     }
     size_t q = p;
     while (q < t.size() && IsB64(t[q])) ++q;
@@ -281,7 +294,12 @@ class PrivateKeys final : public Detector {
     if (close == std::string_view::npos) return 0;
     const size_t marker_end = at + close + 5;
     if (!begin) {
-      ReportMaterialBefore(t, LineStart(t, from + dashes), sink);
+      // An END on its BEGIN's line closes a block written there ("…KEY-----\n-----END…" in
+      // a string): the BEGIN read it; the lines above are another thing's.
+      const size_t ls = LineStart(t, from + dashes);
+      if (t.substr(ls, from + dashes - ls).find("-----BEGIN ") == std::string_view::npos) {
+        ReportMaterialBefore(t, ls, sink);
+      }
       return marker_end;
     }
     size_t body = marker_end;
@@ -303,7 +321,8 @@ class PrivateKeys final : public Detector {
       const size_t ls = LineStart(t, e);
       bool only_prefix = ls > body;
       for (size_t i = ls; i < e && only_prefix; ++i) {
-        only_prefix = IsBlank(t[i]) || t[i] == '+' || t[i] == '-' || t[i] == '"' || t[i] == '\'';
+        only_prefix = IsBlank(t[i]) || t[i] == '+' || t[i] == '-' || t[i] == '"' || t[i] == '\'' ||
+                      t[i] == '#' || t[i] == ';' || t[i] == '*' || t[i] == '/';
       }
       if (only_prefix) {
         e = ls;
@@ -314,6 +333,7 @@ class PrivateKeys final : public Detector {
       }
       size_t b = body;
       while (b < e && (t[b] == '\r' || t[b] == '\n' || IsBlank(t[b]))) ++b;
+      if (FirstOnLine(t, b)) b += CommentMarkAt(t.substr(0, e), b);
       while (e > b && IsBlank(t[e - 1])) --e;  // a block on one line: the blank before END
       Report(sink, t, b, e, kWhat);
       return end_at + 9;

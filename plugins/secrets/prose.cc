@@ -148,6 +148,31 @@ bool LooksMade(std::string_view v) {
   return digit > 0 || symbol > 0 || (upper > 0 && lower > 0);
 }
 
+// A setting's dotted path (`auth.rbac.rootPassword`): two parts or more from a lower-case one,
+// each letters whose every capital starts a word of two lower-case letters more (camelCase, not
+// the random mix of `velvet.lpBjDj`).
+bool IsSettingPath(std::string_view v) {
+  if (v.empty() || !(ClassOf(v[0]) & kLower)) return false;
+  size_t parts = 1, letters = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
+    if (ClassOf(c) & kUpper) {
+      if (i + 2 >= v.size() || !(ClassOf(v[i + 1]) & kLower) || !(ClassOf(v[i + 2]) & kLower)) {
+        return false;
+      }
+      ++letters;
+    } else if (ClassOf(c) & kLower) {
+      ++letters;
+    } else if (c == '.' && letters > 0) {
+      ++parts;
+      letters = 0;
+    } else {
+      return false;
+    }
+  }
+  return parts >= 2 && letters > 0;
+}
+
 // Reports the value that starts after the blanks at `p` on the line ending at `end`.
 void ReportValue(std::string_view t, size_t p, size_t end, SpanSink& sink) {
   while (p < end && IsBlank(t[p])) ++p;
@@ -187,7 +212,11 @@ void ReportValue(std::string_view t, size_t p, size_t end, SpanSink& sink) {
   const std::string_view value = t.substr(vb, ve - vb);
   if (value.size() < 3 || IsPlaceholder(value) || IsReference(value)) return;
   if (value.find("://") != std::string_view::npos) return;
-  if (quoted ? IsProseText(value) : (IsStopWord(value) || !LooksMade(value))) return;
+  if (quoted && IsSettingPath(value)) return;  // a password on "auth.rbac.rootPassword"
+  // An ordinary word ends the sentence with its mark ("… password is required!").
+  std::string_view word = value;
+  while (!word.empty() && (word.back() == '!' || word.back() == '?')) word.remove_suffix(1);
+  if (quoted ? IsProseText(value) : (IsStopWord(word) || !LooksMade(value))) return;
   Report(sink, t, vb, ve, "password");
 }
 

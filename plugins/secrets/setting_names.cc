@@ -151,13 +151,13 @@ bool IsApiKeyAttribute(std::string_view w) {
 
 bool IsNegatingFirstWord(std::string_view w) {
   static const WordSet kWords = {
-      "is",       "has",      "use",     "uses",   "using",   "enable",   "enabled",
-      "disable",  "disabled", "show",    "hide",   "require", "requires", "required",
-      "validate", "verify",   "check",   "forgot", "forget",  "remember", "toggle",
-      "allow",    "no",       "without", "min",    "max",     "num",      "should",
-      "can",      "must",     "need",    "needs",  "want",    "generate", "on",
-      "handle",   "get",      "fetch",   "load",   "read",    "parse",    "hash",
-      "encode",   "decode",   "compare", "match",  "test",    "mock",     "fake"};
+      "is", "has", "use", "uses", "using", "enable", "enabled", "disable", "disabled", "show",
+      "hide", "require", "requires", "required", "validate", "verify", "check", "forgot", "forget",
+      "remember", "toggle", "allow", "no", "without", "min", "max", "num", "should", "can", "must",
+      "need", "needs", "want", "generate", "on", "handle", "get", "fetch", "load", "read", "parse",
+      "hash", "encode", "decode", "compare", "match", "test", "mock", "fake",
+      // Helm's existingSecret, existingSecretPasswordKey: the name of a Secret, of its entry
+      "existing"};
   return kWords.Has(w);
 }
 

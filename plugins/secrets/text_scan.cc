@@ -285,6 +285,9 @@ bool IsReference(std::string_view raw) {
   // A value sops encrypted (ENC[AES256_GCM,data:…]), or a template's braces — which pair up: a
   // value whose brackets close what they never opened is punctuation, not a template.
   if (value.substr(0, 4) == "ENC[") return true;
+  // A URN names a thing (Traefik's `urn:k8s:secret:name:key`, a Secret's entry by name).
+  if (value.size() > 6 && EqualsNoCase(value.substr(0, 4), "urn:") && IsAlnum(value[4]))
+    return true;
   // Apache's and Logstash's %{VAR} (`%{HTTP:Authorization}`), also when the reading stopped
   // at its brace.
   if (value.size() > 3 && value[0] == '%' && value[1] == '{' && IsAlpha(value[2])) return true;

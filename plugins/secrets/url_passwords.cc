@@ -14,6 +14,19 @@ namespace rr_secrets {
 
 namespace {
 
+// Capital letters in words joined by '_' (PERSONAL_ACCESS_TOKEN): a name standing for a value.
+bool IsCapitalsName(std::string_view v) {
+  bool joined = false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '_' && i > 0 && i + 1 < v.size() && v[i - 1] != '_') {
+      joined = true;
+    } else if (!(v[i] >= 'A' && v[i] <= 'Z')) {
+      return false;
+    }
+  }
+  return joined;
+}
+
 bool EndsAuthority(char c) {
   switch (c) {
     case '/':
@@ -86,7 +99,8 @@ class UrlPasswords final : public Detector {
       const size_t pb = colon + 1, pe = last_at;
       if (pb >= pe) continue;
       const std::string_view password = t.substr(pb, pe - pb);
-      if (IsReference(password) || IsPlaceholder(password)) continue;
+      // A name in capitals stands for the password (`https://USERNAME:PERSONAL_ACCESS_TOKEN@…`).
+      if (IsReference(password) || IsPlaceholder(password) || IsCapitalsName(password)) continue;
       if (password[0] == '$' || password.find('{') != std::string_view::npos) continue;
       Report(sink, t, pb, pe, "password");
     }

@@ -7,6 +7,7 @@
 #include <repo_reader/testkit.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/secrets/generated_values.h"
 
@@ -123,6 +124,202 @@ TEST(RealCode, AKubernetesSecretsCommentsAreNoValues) {
       << s.redacted;
   EXPECT_NE(s.redacted.find("]  # the key `ceph auth get-key` outputs"), std::string::npos)
       << s.redacted;
+}
+
+std::string Base64(const std::string& bytes) {
+  static const char kAbc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const uint32_t v =
+        (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    for (int k = 18; k >= 0; k -= 6) out.push_back(kAbc[(v >> k) & 63]);
+  }
+  if (i < bytes.size()) {
+    uint32_t v = uint8_t(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= uint8_t(bytes[i + 1]) << 8;
+    out.push_back(kAbc[(v >> 18) & 63]);
+    out.push_back(kAbc[(v >> 12) & 63]);
+    out.push_back(i + 1 < bytes.size() ? kAbc[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+TEST(RealCode, AKeyCommentedOutLineByLineIsHiddenWhole) {
+  // Traefik's ingress-nginx fixture keeps a key in a YAML comment, `#    ` before each line:
+  // only its first line was hidden (a DER prefix), the rest shown.
+  std::string text = "# tls.key: |\n#    -----BEGIN PRIVATE KEY-----\n";
+  std::vector<std::string> lines;
+  for (unsigned i = 0; i < 6; ++i) {
+    lines.push_back((i == 0 ? "MIIEvgIBADANBgkqhkiG9w0BAQEFAASC" + Chars(32, kAlnum, 20)
+                            : Chars(64, kAlnum, 20 + i)));
+    text += "#    " + lines.back() + "\n";
+  }
+  text += "#    -----END PRIVATE KEY-----\n";
+  for (const std::string& marks : {std::string("#    "), std::string("// "), std::string(" * ")}) {
+    std::string t = text;
+    for (size_t at = t.find("#    "); at != std::string::npos; at = t.find("#    ", at + 1)) {
+      t.replace(at, 5, marks);
+    }
+    const Scanned s = Scan(t, "fixtures/ingress.yml");
+    for (const std::string& line : lines) {
+      EXPECT_EQ(s.redacted.find(line), std::string::npos) << marks << "\n" << s.redacted;
+    }
+    // The markers stay shown, and each comment's mark.
+    EXPECT_NE(s.redacted.find(marks + "-----BEGIN PRIVATE KEY-----\n" + marks + "[hidden: "),
+              std::string::npos)
+        << s.redacted;
+    EXPECT_NE(s.redacted.find("]\n" + marks + "-----END PRIVATE KEY-----"), std::string::npos)
+        << s.redacted;
+  }
+}
+
+TEST(RealCode, EveryWayOfReadingAKeyTakesItsCommentMarks) {
+  std::vector<std::string> lines;
+  std::string body;
+  for (unsigned i = 0; i < 5; ++i) {
+    lines.push_back(Chars(64, kAlnum, 40 + i));
+    body += "#    " + lines.back() + "\n";
+  }
+  auto none_shown = [&](const std::string& text) {
+    const Scanned s = Scan(text, "fixtures/ingress.yml");
+    for (const std::string& line : lines) {
+      if (s.redacted.find(line) != std::string::npos) {
+        return ::testing::AssertionFailure() << "shown:\n" << s.redacted;
+      }
+    }
+    return ::testing::AssertionSuccess();
+  };
+  // BEGIN, then commented lines of no known prefix, then END.
+  EXPECT_TRUE(
+      none_shown("#    -----BEGIN PRIVATE KEY-----\n" + body + "#    -----END PRIVATE KEY-----\n"));
+  // The text stops inside the block, or starts inside it.
+  EXPECT_TRUE(none_shown("#    -----BEGIN PRIVATE KEY-----\n" + body));
+  EXPECT_TRUE(none_shown(body + "#    -----END PRIVATE KEY-----\n"));
+  // No marker: a DER key's prefix, and the lines continuing it.
+  EXPECT_TRUE(
+      none_shown("#    MIIEvgIBADANBgkqhkiG9w0BAQEFAASC" + Chars(32, kAlnum, 50) + "\n" + body));
+  // The same with one line of each, too few for a run of key lines with no marker to be seen.
+  lines.resize(1);
+  body = "#    " + lines[0] + "\n";
+  EXPECT_TRUE(none_shown("#    -----BEGIN PRIVATE KEY-----\n" + body));
+  lines[0] = Chars(22, kAlnum, 51) + "7Q==";  // a key's last line, short
+  EXPECT_TRUE(none_shown("#    MIIEvgIBADANBgkqhkiG9w0BAQEFAASC" + Chars(32, kAlnum, 50) + "\n" +
+                         "#    " + lines[0] + "\n"));
+}
+
+TEST(RealCode, AnEmptyPemBlockInAStringHidesNothingAboveIt) {
+  // An END alone (the text starts inside a block) after lines named like a PEM header: they
+  // are no key either.
+  EXPECT_TRUE(
+      HidesNothing("Certificate: tls.Certificate{\nCertFile: types.FileOrContent{\n"
+                   "-----END PRIVATE KEY-----\n",
+                   "pkg/x_test.go"));
+  // Data above an empty block written on one line is not its key.
+  const std::string data = Chars(48, kAlnum, 60);
+  const Scanned s = Scan("\t\"" + data +
+                             "\",\n\tKeyFile: \"-----BEGIN PRIVATE KEY-----\\n"
+                             "-----END PRIVATE KEY-----\",\n",
+                         "pkg/x_test.go");
+  EXPECT_NE(s.redacted.find(data), std::string::npos) << s.redacted;
+  // Traefik's tests: an END on its BEGIN's line closes an empty block; the lines above (a
+  // field named like a PEM header, `Certificate: tls.Certificate{`) are no key.
+  EXPECT_TRUE(HidesNothing(
+      "\t\t\tCertificate: tls.Certificate{\n"
+      "\t\t\t\tCertFile: types.FileOrContent(\"-----BEGIN CERTIFICATE-----\\n-----END "
+      "CERTIFICATE-----\"),\n"
+      "\t\t\t\tKeyFile:  types.FileOrContent(\"-----BEGIN PRIVATE KEY-----\\n-----END PRIVATE "
+      "KEY-----\"),\n",
+      "pkg/provider/kubernetes/ingress/kubernetes_test.go"));
+}
+
+TEST(RealCode, AKubernetesSecretsCertificatesAreKeptItsKeysHidden) {
+  const std::string cert = Base64("-----BEGIN CERTIFICATE-----\n" + Chars(48, kAlnum, 30) + "\n");
+  const std::string key = Base64("-----BEGIN PRIVATE KEY-----\n" + Chars(48, kAlnum, 31) + "\n");
+  const std::string ca = Base64("CA1-" + Chars(8, kAlnum, 32));
+  const std::string text =
+      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tls\ndata:\n"
+      "  tls.crt: " +
+      cert + "\n  ca.crt: " + ca + "\n  tls.ca: " + cert + "\n  tls.key: " + key + "\n";
+  const Scanned s = Scan(text, "fixtures/tls.yml");
+  EXPECT_NE(s.redacted.find("tls.crt: " + cert), std::string::npos) << s.redacted;
+  EXPECT_NE(s.redacted.find("ca.crt: " + ca), std::string::npos) << s.redacted;
+  EXPECT_NE(s.redacted.find("tls.ca: " + cert), std::string::npos) << s.redacted;
+  EXPECT_EQ(s.redacted.find(key), std::string::npos) << s.redacted;
+}
+
+TEST(RealCode, UrnsAndNamesGivenToTheirOwnNameAreKept) {
+  // Traefik's references to a Kubernetes Secret's entry, by name.
+  EXPECT_TRUE(
+      HidesNothing("          ca: \"urn:k8s:secret:tls:ca\"\n"
+                   "          key: \"urn:k8s:secret:tls:key\"\n"
+                   "      secret: urn:k8s:secret:name:key\n",
+                   "docs/content/middlewares/http/forwardauth.md"));
+  // A header's name given to its constant.
+  EXPECT_TRUE(HidesNothing("\tforward.ProxyAuthorization: \"ProxyAuthorization\",\n",
+                           "pkg/middlewares/auth/forward.go"));
+  // Yarn's lockfile.
+  EXPECT_TRUE(HidesNothing("    js-tokens: \"npm:^4.0.0\"\n", "webui/yarn.lock"));
+  // Still hidden: a value after the same URN's words where no URN is.
+  const std::string v = Chars(16, kAlnum, 33);
+  EXPECT_TRUE(HidesExactly("k8s_secret: " + v + "\n", v, "deploy/values.yaml"));
+}
+
+TEST(RealCode, HelmChartsAndCustomResourcesOrdinaryLinesAreKept) {
+  // Bitnami's charts: a template's actions, a Secret's name, a call in a Python block, a
+  // workflow's `secrets: inherit`, a `required` message, a parameter's path, a placeholder URL.
+  EXPECT_TRUE(
+      HidesNothing("  {{- $secretValue = join \",\" $clientPasswords | toString | b64enc }}\n"
+                   "{{- $currentSecret := printf \"%s-svcbind-%d\" (include \"x\" $) $i }}\n",
+                   "bitnami/kafka/templates/secrets.yaml"));
+  EXPECT_TRUE(
+      HidesNothing("apiVersion: v1\nkind: Secret\ntype: Opaque\ndata:\n"
+                   "  {{- range $key, $value := .Values.config.secret.repositoryCredentials }}\n"
+                   "  {{ $key }}: {{ $value | b64enc }}\n  {{- end }}\n"
+                   "  {{- $cert := genSignedCert $cn nil (list $cn) 365 $ca }}\n",
+                   "bitnami/argo-cd/templates/secret.yaml"));
+  EXPECT_TRUE(
+      HidesNothing("        existingSecret: RELEASENAME-elasticsearch-coordinating-crt\n"
+                   "    existingSecretPasswordKey: admin-password\n",
+                   "bitnami/elasticsearch/README.md"));
+  EXPECT_TRUE(
+      HidesNothing("    c.JupyterHub.cookie_secret = "
+                   "get_secret_value(\"hub.config.JupyterHub.cookie_secret\")\n",
+                   "bitnami/jupyterhub/values.yaml"));
+  EXPECT_TRUE(HidesNothing("    secrets: inherit\n", ".github/workflows/cd-pipeline.yml"));
+  EXPECT_TRUE(HidesNothing(
+      "  root-password: {{ required \"The previous root password is required!\" $rootPassword "
+      "| b64enc | quote }}\n",
+      "bitnami/mariadb/templates/secrets.yaml"));
+  EXPECT_TRUE(
+      HidesNothing("    providing a valid password on \"auth.rbac.rootPassword\" parameter.\n",
+                   "bitnami/etcd/templates/NOTES.txt"));
+  EXPECT_TRUE(HidesNothing(
+      "as part of the URL: `https://USERNAME:PERSONAL_ACCESS_TOKEN@github.com/USERNAME/REPO`.\n",
+      "bitnami/flux/README.md"));
+  // Custom resources' descriptions: an enumeration of kinds, "bearer token" in prose.
+  EXPECT_TRUE(HidesNothing(
+      "                description: Kind of the values referent, valid values are\n"
+      "                  ('Secret', 'ConfigMap').\n"
+      "                  and bearer token file at /var/run/secrets/kubernetes.io/serviceaccount/.\n"
+      "                  for bearer token, the value should be \"Bearer <token>\".\n",
+      "crds/kustomize-controller.yaml"));
+  EXPECT_TRUE(
+      HidesNothing("| `auth.enabled` | Enable bearer token authentication on the server |\n"
+                   "Then set bearer authentication!\n",
+                   "bitnami/influxdb/README.md"));
+  // Still hidden: a credential after a scheme, a password ending in a mark, a quoted password
+  // of a random mix, a call-shaped password in capitals.
+  const std::string v = Chars(20, kAlnum, 70);
+  EXPECT_TRUE(HidesExactly("Authorization: Bearer " + v + "\n", v, "notes.md"));
+  EXPECT_TRUE(HidesExactly("./bin/client login --db-token " + v + "! --verbose\n", v + "!",
+                           "scripts/deploy.sh"));
+  const std::string mix = "lpBjDjQx";  // a random mix of cases, no camelCase words
+  EXPECT_TRUE(
+      HidesExactly("the password is \"velvet." + mix + "\"\n", "velvet." + mix, "NOTES.md"));
+  EXPECT_TRUE(HidesExactly("DB_PASSWORD=Get_" + v.substr(0, 6) + "(X)\n",
+                           "Get_" + v.substr(0, 6) + "(X)", "deploy/.env"));
 }
 
 }  // namespace
