@@ -9,38 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "tests/secrets/builtin_scan.h"
 #include "tests/secrets/generated_values.h"
 
 namespace real_code {
 namespace {
 
-using repo_reader::TextKind;
-using repo_reader::testkit::LoadedPlugin;
 using repo_reader::testkit::Scanned;
 using rr::testing::Chars;
 const std::string& kAlnum = rr::testing::kBase62;
 
-const LoadedPlugin& Plugin() {
-  static const LoadedPlugin plugin(std::string(RR_PLUGIN_DIR) + "/repo-reader-secrets.so");
-  return plugin;
-}
-
-Scanned Scan(const std::string& text, std::string_view path) {
-  Scanned s = Plugin().Scan(text, TextKind::kFile, path);
-  EXPECT_TRUE(s.error.empty()) << s.error;
-  return s;
-}
-
-::testing::AssertionResult HidesNothing(const std::string& text, std::string_view path) {
-  const Scanned s = Scan(text, path);
-  if (s.spans.empty()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "hidden where nothing should be:\n" << s.redacted;
-}
+using rr::testing::HidesNone;
+using rr::testing::ScanAs;
 
 // Exactly `value` is hidden: one span, from its first byte to its last.
 ::testing::AssertionResult HidesExactly(const std::string& text, const std::string& value,
                                         std::string_view path) {
-  const Scanned s = Scan(text, path);
+  const Scanned s = ScanAs(text, path);
   const size_t at = text.find(value);
   if (at == std::string::npos) return ::testing::AssertionFailure() << "value not in the text";
   if (s.spans.size() == 1 && s.spans[0].begin == at && s.spans[0].end == at + value.size()) {
@@ -52,17 +37,16 @@ Scanned Scan(const std::string& text, std::string_view path) {
 
 TEST(RealCode, SentencesAboutAPasswordAreKept) {
   // Titles, a test's expectation, a test script's report.
-  EXPECT_TRUE(HidesNothing("      {\n        title: \"Recover Password - FastAPI Template\",\n",
-                           "frontend/src/routes/recover-password.tsx"));
-  EXPECT_TRUE(HidesNothing("      title={`${project_name} - Password recovery`}\n",
-                           "backend/app/email-templates/src/reset_password.tsx"));
+  EXPECT_TRUE(HidesNone("      {\n        title: \"Recover Password - FastAPI Template\",\n",
+                        "frontend/src/routes/recover-password.tsx"));
+  EXPECT_TRUE(HidesNone("      title={`${project_name} - Password recovery`}\n",
+                        "backend/app/email-templates/src/reset_password.tsx"));
+  EXPECT_TRUE(HidesNone("  await expect(page.getByText(\"Password is required\")).toBeVisible()\n",
+                        "frontend/tests/login.spec.ts"));
   EXPECT_TRUE(
-      HidesNothing("  await expect(page.getByText(\"Password is required\")).toBeVisible()\n",
-                   "frontend/tests/login.spec.ts"));
-  EXPECT_TRUE(
-      HidesNothing("echo \"Pass: no-op when SETUP_CUSTOM_CA_CERTIFICATE is unset\"\n"
-                   "echo \"Pass: invalid certificate causes a non-zero exit\"\n",
-                   "_integration-test/custom-ca-roots/test.sh"));
+      HidesNone("echo \"Pass: no-op when SETUP_CUSTOM_CA_CERTIFICATE is unset\"\n"
+                "echo \"Pass: invalid certificate causes a non-zero exit\"\n",
+                "_integration-test/custom-ca-roots/test.sh"));
   // Still hidden: a value after the dash as a line's last word, or after "is" in a string.
   const std::string v = Chars(6, kAlnum, 3) + "7!";
   EXPECT_TRUE(HidesExactly("db password - " + v + "\n", v, "notes/ops.md"));
@@ -70,31 +54,31 @@ TEST(RealCode, SentencesAboutAPasswordAreKept) {
 }
 
 TEST(RealCode, VersionsOfPackagesNamedForASecretsWordAreKept) {
-  EXPECT_TRUE(HidesNothing("      \"requires\": {\n        \"js-tokens\": \"^3.0.0 || ^4.0.0\"\n",
-                           "react-express-mysql/frontend/package-lock.json"));
-  EXPECT_TRUE(HidesNothing(
-      "    \"pbkdf2-password\": \"1.2.1\",\n    \"jsonwebtoken\": \"~9.0.2\"\n", "package.json"));
-  EXPECT_TRUE(HidesNothing("keyring>=23.0,<25\n", "requirements.txt"));
+  EXPECT_TRUE(HidesNone("      \"requires\": {\n        \"js-tokens\": \"^3.0.0 || ^4.0.0\"\n",
+                        "react-express-mysql/frontend/package-lock.json"));
+  EXPECT_TRUE(HidesNone("    \"pbkdf2-password\": \"1.2.1\",\n    \"jsonwebtoken\": \"~9.0.2\"\n",
+                        "package.json"));
+  EXPECT_TRUE(HidesNone("keyring>=23.0,<25\n", "requirements.txt"));
 }
 
 TEST(RealCode, NamesOfThingsGivenToAKeyAreKept) {
   // A storage key's name is words; a key is random.
-  EXPECT_TRUE(HidesNothing("  storageKey = \"vite-ui-theme\",\n",
-                           "frontend/src/components/theme-provider.tsx"));
-  EXPECT_TRUE(HidesNothing("const cacheKey = 'user_profile_v';\n", "src/cache.js"));
+  EXPECT_TRUE(HidesNone("  storageKey = \"vite-ui-theme\",\n",
+                        "frontend/src/components/theme-provider.tsx"));
+  EXPECT_TRUE(HidesNone("const cacheKey = 'user_profile_v';\n", "src/cache.js"));
   // A password of words joined so is still a password.
   EXPECT_TRUE(
       HidesExactly("DB_PASSWORD=correct-horse-staple\n", "correct-horse-staple", "deploy/.env"));
 }
 
 TEST(RealCode, PlaceholdersAndReferencesOfRealProjectsAreKept) {
-  EXPECT_TRUE(HidesNothing("SECRET_KEY=changethis\nPOSTGRES_PASSWORD=changethis\n", ".env"));
-  EXPECT_TRUE(HidesNothing("wsrep_sst_auth=sstuser:changethis\n", "image/cluster.cnf"));
+  EXPECT_TRUE(HidesNone("SECRET_KEY=changethis\nPOSTGRES_PASSWORD=changethis\n", ".env"));
+  EXPECT_TRUE(HidesNone("wsrep_sst_auth=sstuser:changethis\n", "image/cluster.cnf"));
   // Laravel's cast of the password attribute.
-  EXPECT_TRUE(HidesNothing("            'password' => 'hashed',\n", "app/Models/User.php"));
+  EXPECT_TRUE(HidesNone("            'password' => 'hashed',\n", "app/Models/User.php"));
   // Apache's variable.
-  EXPECT_TRUE(HidesNothing("    RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]\n",
-                           "public/.htaccess"));
+  EXPECT_TRUE(HidesNone("    RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]\n",
+                        "public/.htaccess"));
 }
 
 TEST(RealCode, AVariablesDefaultPasswordIsHiddenUpToItsBrace) {
@@ -107,12 +91,12 @@ TEST(RealCode, AVariablesDefaultPasswordIsHiddenUpToItsBrace) {
   EXPECT_TRUE(HidesExactly("export PGPASSWORD=\"${PGPASSWORD:=" + v + "}\"\n", v, "run.sh"));
   // No default: a reference.
   EXPECT_TRUE(
-      HidesNothing("spring.datasource.password=${MYSQL_PASSWORD}\n", "application.properties"));
+      HidesNone("spring.datasource.password=${MYSQL_PASSWORD}\n", "application.properties"));
 }
 
 TEST(RealCode, AKubernetesSecretsCommentsAreNoValues) {
   const std::string v = Chars(24, kAlnum, 7) + "==";
-  const Scanned s = Scan(
+  const Scanned s = ScanAs(
       "apiVersion: v1\nkind: Secret\nmetadata:\n  name: gluster\ndata:\n"
       "  # base64 encoded password. E.g.: echo -n \"mypassword\" | base64\n"
       "  key: " +
@@ -162,7 +146,7 @@ TEST(RealCode, AKeyCommentedOutLineByLineIsHiddenWhole) {
     for (size_t at = t.find("#    "); at != std::string::npos; at = t.find("#    ", at + 1)) {
       t.replace(at, 5, marks);
     }
-    const Scanned s = Scan(t, "fixtures/ingress.yml");
+    const Scanned s = ScanAs(t, "fixtures/ingress.yml");
     for (const std::string& line : lines) {
       EXPECT_EQ(s.redacted.find(line), std::string::npos) << marks << "\n" << s.redacted;
     }
@@ -183,7 +167,7 @@ TEST(RealCode, EveryWayOfReadingAKeyTakesItsCommentMarks) {
     body += "#    " + lines.back() + "\n";
   }
   auto none_shown = [&](const std::string& text) {
-    const Scanned s = Scan(text, "fixtures/ingress.yml");
+    const Scanned s = ScanAs(text, "fixtures/ingress.yml");
     for (const std::string& line : lines) {
       if (s.redacted.find(line) != std::string::npos) {
         return ::testing::AssertionFailure() << "shown:\n" << s.redacted;
@@ -213,19 +197,19 @@ TEST(RealCode, AnEmptyPemBlockInAStringHidesNothingAboveIt) {
   // An END alone (the text starts inside a block) after lines named like a PEM header: they
   // are no key either.
   EXPECT_TRUE(
-      HidesNothing("Certificate: tls.Certificate{\nCertFile: types.FileOrContent{\n"
-                   "-----END PRIVATE KEY-----\n",
-                   "pkg/x_test.go"));
+      HidesNone("Certificate: tls.Certificate{\nCertFile: types.FileOrContent{\n"
+                "-----END PRIVATE KEY-----\n",
+                "pkg/x_test.go"));
   // Data above an empty block written on one line is not its key.
   const std::string data = Chars(48, kAlnum, 60);
-  const Scanned s = Scan("\t\"" + data +
-                             "\",\n\tKeyFile: \"-----BEGIN PRIVATE KEY-----\\n"
-                             "-----END PRIVATE KEY-----\",\n",
-                         "pkg/x_test.go");
+  const Scanned s = ScanAs("\t\"" + data +
+                               "\",\n\tKeyFile: \"-----BEGIN PRIVATE KEY-----\\n"
+                               "-----END PRIVATE KEY-----\",\n",
+                           "pkg/x_test.go");
   EXPECT_NE(s.redacted.find(data), std::string::npos) << s.redacted;
   // Traefik's tests: an END on its BEGIN's line closes an empty block; the lines above (a
   // field named like a PEM header, `Certificate: tls.Certificate{`) are no key.
-  EXPECT_TRUE(HidesNothing(
+  EXPECT_TRUE(HidesNone(
       "\t\t\tCertificate: tls.Certificate{\n"
       "\t\t\t\tCertFile: types.FileOrContent(\"-----BEGIN CERTIFICATE-----\\n-----END "
       "CERTIFICATE-----\"),\n"
@@ -242,7 +226,7 @@ TEST(RealCode, AKubernetesSecretsCertificatesAreKeptItsKeysHidden) {
       "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tls\ndata:\n"
       "  tls.crt: " +
       cert + "\n  ca.crt: " + ca + "\n  tls.ca: " + cert + "\n  tls.key: " + key + "\n";
-  const Scanned s = Scan(text, "fixtures/tls.yml");
+  const Scanned s = ScanAs(text, "fixtures/tls.yml");
   EXPECT_NE(s.redacted.find("tls.crt: " + cert), std::string::npos) << s.redacted;
   EXPECT_NE(s.redacted.find("ca.crt: " + ca), std::string::npos) << s.redacted;
   EXPECT_NE(s.redacted.find("tls.ca: " + cert), std::string::npos) << s.redacted;
@@ -252,15 +236,15 @@ TEST(RealCode, AKubernetesSecretsCertificatesAreKeptItsKeysHidden) {
 TEST(RealCode, UrnsAndNamesGivenToTheirOwnNameAreKept) {
   // Traefik's references to a Kubernetes Secret's entry, by name.
   EXPECT_TRUE(
-      HidesNothing("          ca: \"urn:k8s:secret:tls:ca\"\n"
-                   "          key: \"urn:k8s:secret:tls:key\"\n"
-                   "      secret: urn:k8s:secret:name:key\n",
-                   "docs/content/middlewares/http/forwardauth.md"));
+      HidesNone("          ca: \"urn:k8s:secret:tls:ca\"\n"
+                "          key: \"urn:k8s:secret:tls:key\"\n"
+                "      secret: urn:k8s:secret:name:key\n",
+                "docs/content/middlewares/http/forwardauth.md"));
   // A header's name given to its constant.
-  EXPECT_TRUE(HidesNothing("\tforward.ProxyAuthorization: \"ProxyAuthorization\",\n",
-                           "pkg/middlewares/auth/forward.go"));
+  EXPECT_TRUE(HidesNone("\tforward.ProxyAuthorization: \"ProxyAuthorization\",\n",
+                        "pkg/middlewares/auth/forward.go"));
   // Yarn's lockfile.
-  EXPECT_TRUE(HidesNothing("    js-tokens: \"npm:^4.0.0\"\n", "webui/yarn.lock"));
+  EXPECT_TRUE(HidesNone("    js-tokens: \"npm:^4.0.0\"\n", "webui/yarn.lock"));
   // Still hidden: a value after the same URN's words where no URN is.
   const std::string v = Chars(16, kAlnum, 33);
   EXPECT_TRUE(HidesExactly("k8s_secret: " + v + "\n", v, "deploy/values.yaml"));
@@ -270,45 +254,44 @@ TEST(RealCode, HelmChartsAndCustomResourcesOrdinaryLinesAreKept) {
   // Bitnami's charts: a template's actions, a Secret's name, a call in a Python block, a
   // workflow's `secrets: inherit`, a `required` message, a parameter's path, a placeholder URL.
   EXPECT_TRUE(
-      HidesNothing("  {{- $secretValue = join \",\" $clientPasswords | toString | b64enc }}\n"
-                   "{{- $currentSecret := printf \"%s-svcbind-%d\" (include \"x\" $) $i }}\n",
-                   "bitnami/kafka/templates/secrets.yaml"));
+      HidesNone("  {{- $secretValue = join \",\" $clientPasswords | toString | b64enc }}\n"
+                "{{- $currentSecret := printf \"%s-svcbind-%d\" (include \"x\" $) $i }}\n",
+                "bitnami/kafka/templates/secrets.yaml"));
   EXPECT_TRUE(
-      HidesNothing("apiVersion: v1\nkind: Secret\ntype: Opaque\ndata:\n"
-                   "  {{- range $key, $value := .Values.config.secret.repositoryCredentials }}\n"
-                   "  {{ $key }}: {{ $value | b64enc }}\n  {{- end }}\n"
-                   "  {{- $cert := genSignedCert $cn nil (list $cn) 365 $ca }}\n",
-                   "bitnami/argo-cd/templates/secret.yaml"));
+      HidesNone("apiVersion: v1\nkind: Secret\ntype: Opaque\ndata:\n"
+                "  {{- range $key, $value := .Values.config.secret.repositoryCredentials }}\n"
+                "  {{ $key }}: {{ $value | b64enc }}\n  {{- end }}\n"
+                "  {{- $cert := genSignedCert $cn nil (list $cn) 365 $ca }}\n",
+                "bitnami/argo-cd/templates/secret.yaml"));
   EXPECT_TRUE(
-      HidesNothing("        existingSecret: RELEASENAME-elasticsearch-coordinating-crt\n"
-                   "    existingSecretPasswordKey: admin-password\n",
-                   "bitnami/elasticsearch/README.md"));
+      HidesNone("        existingSecret: RELEASENAME-elasticsearch-coordinating-crt\n"
+                "    existingSecretPasswordKey: admin-password\n",
+                "bitnami/elasticsearch/README.md"));
   EXPECT_TRUE(
-      HidesNothing("    c.JupyterHub.cookie_secret = "
-                   "get_secret_value(\"hub.config.JupyterHub.cookie_secret\")\n",
-                   "bitnami/jupyterhub/values.yaml"));
-  EXPECT_TRUE(HidesNothing("    secrets: inherit\n", ".github/workflows/cd-pipeline.yml"));
-  EXPECT_TRUE(HidesNothing(
+      HidesNone("    c.JupyterHub.cookie_secret = "
+                "get_secret_value(\"hub.config.JupyterHub.cookie_secret\")\n",
+                "bitnami/jupyterhub/values.yaml"));
+  EXPECT_TRUE(HidesNone("    secrets: inherit\n", ".github/workflows/cd-pipeline.yml"));
+  EXPECT_TRUE(HidesNone(
       "  root-password: {{ required \"The previous root password is required!\" $rootPassword "
       "| b64enc | quote }}\n",
       "bitnami/mariadb/templates/secrets.yaml"));
-  EXPECT_TRUE(
-      HidesNothing("    providing a valid password on \"auth.rbac.rootPassword\" parameter.\n",
-                   "bitnami/etcd/templates/NOTES.txt"));
-  EXPECT_TRUE(HidesNothing(
+  EXPECT_TRUE(HidesNone("    providing a valid password on \"auth.rbac.rootPassword\" parameter.\n",
+                        "bitnami/etcd/templates/NOTES.txt"));
+  EXPECT_TRUE(HidesNone(
       "as part of the URL: `https://USERNAME:PERSONAL_ACCESS_TOKEN@github.com/USERNAME/REPO`.\n",
       "bitnami/flux/README.md"));
   // Custom resources' descriptions: an enumeration of kinds, "bearer token" in prose.
-  EXPECT_TRUE(HidesNothing(
+  EXPECT_TRUE(HidesNone(
       "                description: Kind of the values referent, valid values are\n"
       "                  ('Secret', 'ConfigMap').\n"
       "                  and bearer token file at /var/run/secrets/kubernetes.io/serviceaccount/.\n"
       "                  for bearer token, the value should be \"Bearer <token>\".\n",
       "crds/kustomize-controller.yaml"));
   EXPECT_TRUE(
-      HidesNothing("| `auth.enabled` | Enable bearer token authentication on the server |\n"
-                   "Then set bearer authentication!\n",
-                   "bitnami/influxdb/README.md"));
+      HidesNone("| `auth.enabled` | Enable bearer token authentication on the server |\n"
+                "Then set bearer authentication!\n",
+                "bitnami/influxdb/README.md"));
   // Still hidden: a credential after a scheme, a password ending in a mark, a quoted password
   // of a random mix, a call-shaped password in capitals.
   const std::string v = Chars(20, kAlnum, 70);

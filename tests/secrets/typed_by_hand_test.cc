@@ -11,47 +11,29 @@
 
 #include <string>
 
+#include "tests/secrets/builtin_scan.h"
 #include "tests/secrets/generated_values.h"
 
 namespace typed_by_hand {
 namespace {
 
-using repo_reader::TextKind;
-using repo_reader::testkit::LoadedPlugin;
 using repo_reader::testkit::Scanned;
 using rr::testing::Chars;
 const std::string& kAlnum = rr::testing::kBase62;
 const std::string kLower = "abcdefghijklmnopqrstuvwxyz";
 
-const LoadedPlugin& Plugin() {
-  static const LoadedPlugin plugin(std::string(RR_PLUGIN_DIR) + "/repo-reader-secrets.so");
-  return plugin;
-}
-
 Scanned Scan(const std::string& text, std::string_view path) {
-  Scanned s = Plugin().Scan(text, TextKind::kFile, path);
-  EXPECT_TRUE(s.error.empty()) << s.error;
-  return s;
+  return rr::testing::ScanAs(text, path);
 }
 
-// Every byte of `value` is hidden by one span.
 ::testing::AssertionResult Hides(const std::string& text, const std::string& value,
                                  std::string_view path = "notes/case.txt") {
-  const Scanned s = Scan(text, path);
-  const size_t at = text.find(value);
-  if (at == std::string::npos) return ::testing::AssertionFailure() << "value not in the text";
-  for (const auto& span : s.spans) {
-    if (span.begin <= at && span.end >= at + value.size()) return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "`" << value << "` is not hidden whole in:\n"
-                                       << s.redacted;
+  return rr::testing::HidesWhole(text, value, path);
 }
 
 ::testing::AssertionResult HidesNothing(const std::string& text,
                                         std::string_view path = "notes/case.txt") {
-  const Scanned s = Scan(text, path);
-  if (s.spans.empty()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "hidden where nothing should be:\n" << s.redacted;
+  return rr::testing::HidesNone(text, path);
 }
 
 // Random characters with a digit, a lower- and an upper-case letter in them for sure.
