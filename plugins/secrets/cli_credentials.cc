@@ -29,8 +29,12 @@ struct Word {
 std::vector<Word> SplitWords(std::string_view t, size_t from, size_t to) {
   std::vector<Word> words;
   size_t i = from;
-  // A line's end is a blank too: a command continued on the next line reads on there.
-  auto blank = [&](size_t k) { return IsBlank(t[k]) || t[k] == '\n' || t[k] == '\r'; };
+  // A line's end is a blank too: a command continued on the next line reads on there. So are
+  // the shell's separators outside quotes (`-p Harbor12345;docker push …`, `… | jq`, `&&`).
+  auto blank = [&](size_t k) {
+    return IsBlank(t[k]) || t[k] == '\n' || t[k] == '\r' || t[k] == ';' || t[k] == '|' ||
+           t[k] == '&';
+  };
   while (i < to) {
     while (i < to && blank(i)) ++i;
     if (i >= to) break;

@@ -305,5 +305,14 @@ TEST(RealCode, HelmChartsAndCustomResourcesOrdinaryLinesAreKept) {
                            "Get_" + v.substr(0, 6) + "(X)", "deploy/.env"));
 }
 
+TEST(RealCode, ACommandsPasswordEndsAtTheShellsSeparator) {
+  // Harbor's e2e test: `-p <password>;docker push …` hid `;docker` too.
+  const std::string v = Chars(11, kAlnum, 80);
+  EXPECT_TRUE(HidesExactly("\"docker login %s -u admin -p " + v + ";docker push %s/library/x\",\n",
+                           v, "test/e2e/harbor.go"));
+  EXPECT_TRUE(HidesExactly("mysql -u root -p" + v + " -e \"x\" && echo ok\n", v, "README.md"));
+  EXPECT_TRUE(HidesExactly("curl -u admin:" + v + "|jq .\n", v, "README.md"));
+}
+
 }  // namespace
 }  // namespace real_code
