@@ -1256,11 +1256,13 @@ class Settings final : public Detector {
   // `%}` has closed.
   static bool InTemplateAction(std::string_view t, size_t line_start, size_t b) {
     const std::string_view before = t.substr(line_start, b - line_start);
-    const size_t open =
-        std::max(before.rfind("{{") == std::string_view::npos ? 0 : before.rfind("{{") + 1,
-                 before.rfind("{%") == std::string_view::npos ? 0 : before.rfind("{%") + 1);
-    if (open == 0) return false;
-    const std::string_view after = before.substr(open - 1);
+    const size_t mustache = before.rfind("{{"), jinja = before.rfind("{%");
+    size_t open = mustache;
+    if (open == std::string_view::npos || (jinja != std::string_view::npos && jinja > open)) {
+      open = jinja;
+    }
+    if (open == std::string_view::npos) return false;
+    const std::string_view after = before.substr(open);
     return after.find("}}") == std::string_view::npos && after.find("%}") == std::string_view::npos;
   }
 

@@ -701,9 +701,8 @@ class DiscordBotTokens final : public Detector {
   // The end of the token whose first '.' is at `dot`, or 0.
   static size_t Check(std::string_view t, size_t dot) {
     const size_t id = IdLength(t, dot);
-    if (id < 23 || id > 27) return 0;
+    if (id < 23 || id > 27 || !StandsAlone(t, dot - id)) return 0;
     const size_t s = dot - id;
-    if (s > 0 && (IsTokenChar(t[s - 1]) || t[s - 1] == '.') && !EscapeEndsBefore(t, s)) return 0;
     static constexpr std::string_view kFirst = "MNO", kSecond = "DTjz", kThird = "AEIMQUYcgk",
                                       kFourth = "wxyz012345";
     for (size_t g = 0; g + 4 <= id; g += 4) {
@@ -714,6 +713,17 @@ class DiscordBotTokens final : public Detector {
         return 0;
       }
     }
+    return TailEnd(t, dot);
+  }
+
+  // Nothing of a token or a dotted name runs on before `s`.
+  static bool StandsAlone(std::string_view t, size_t s) {
+    return s == 0 || !(IsTokenChar(t[s - 1]) || t[s - 1] == '.') || EscapeEndsBefore(t, s);
+  }
+
+  // After the id's '.' at `dot`: 6 token characters, '.', then 27 to 40 not followed by another
+  // '.'. The end of the token, or 0.
+  static size_t TailEnd(std::string_view t, size_t dot) {
     for (size_t k = dot + 1; k < dot + 7; ++k) {
       if (!IsTokenChar(t[k])) return 0;
     }
@@ -729,9 +739,7 @@ class DiscordBotTokens final : public Detector {
   // the run whole.
   static size_t CheckOutline(std::string_view t, size_t dot) {
     const size_t run = IdLength(t, dot);
-    if (run < 24) return 0;
-    const size_t s = dot - run;
-    if (s > 0 && (IsTokenChar(t[s - 1]) || t[s - 1] == '.') && !EscapeEndsBefore(t, s)) return 0;
+    if (run < 24 || !StandsAlone(t, dot - run)) return 0;
     size_t id = 0;
     for (size_t len = std::min<size_t>(run, 26); len >= 24 && !id; --len) {
       const char c = t[dot - len];
@@ -739,17 +747,12 @@ class DiscordBotTokens final : public Detector {
     }
     if (!id || !RandomPart(t.substr(dot - id, id))) return 0;
     // The middle of a dotted name is a word (`.module.`, `.config.`); a token's is random.
-    bool lower_word = true;
-    for (size_t k = dot + 1; k < dot + 7; ++k) {
-      if (!IsTokenChar(t[k])) return 0;
-      lower_word = lower_word && t[k] >= 'a' && t[k] <= 'z';
+    const std::string_view middle = t.substr(dot + 1, 6);
+    if (std::all_of(middle.begin(), middle.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
+      return 0;
     }
-    if (lower_word) return 0;
-    size_t e = dot + 8;
-    while (e < t.size() && e - dot - 8 <= 40 && IsTokenChar(t[e])) ++e;
-    const size_t last = e - dot - 8;
-    if (last < 27 || last > 40 || (e < t.size() && t[e] == '.')) return 0;
-    return RandomPart(t.substr(dot + 8, last)) ? e : 0;
+    const size_t e = TailEnd(t, dot);
+    return e && RandomPart(t.substr(dot + 8, e - dot - 8)) ? e : 0;
   }
 
   // Digits and both cases, and no run of 7 lower-case letters (the words of a CamelCase name,
