@@ -101,23 +101,17 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
   TextIndexSlot& slot = repo.text_index_slot();
   {
     std::lock_guard<std::mutex> lock(slot.mu);
-    if (slot.index && slot.watched && &slot.index->store() == store.get() &&
-        RefsWatch::Shared().Unchanged(*slot.watched)) {
+    const TextIndexSlot::Opened& o = slot.opened;
+    // (An index of other paths than those served answers null, unvouched, by the way below.)
+    if (o.index && o.serves && o.watched && &o.index->store() == store.get() &&
+        RefsWatch::Shared().Unchanged(*o.watched)) {
       if (vouched) *vouched = true;
-      return slot.serves_as_listed ? slot.index : nullptr;
+      return o.index;
     }
   }
   std::shared_ptr<const RefsWatch::Ticket> watched;
   auto index = OpenTextIndex(repo, store, &watched);
-  if (index && watched) {
-    if (vouched) *vouched = true;
-    const bool serves = index->policy() == PolicyDigest(repo.policy());
-    std::lock_guard<std::mutex> lock(slot.mu);
-    slot.watched = std::move(watched);
-    slot.index = index;
-    slot.serves_as_listed = serves;
-    if (!serves) return nullptr;
-  }
+  if (index && watched && vouched) *vouched = true;
   return index;
 }
 
@@ -136,7 +130,7 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   auto kept = [&](const Opened& o) -> std::optional<std::shared_ptr<const TextIndex>> {
     if (!o.list) return std::shared_ptr<const TextIndex>();
     if (!o.index || &o.index->store() != store.get()) return std::nullopt;
-    return o.index->policy() == PolicyDigest(repo.policy()) ? o.index : nullptr;
+    return o.serves ? o.index : nullptr;
   };
   // Kept in the repository's slot (20,000 repositories kept it in a map by the list's file
   // name: 5 MB).
@@ -167,10 +161,12 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   std::shared_ptr<const TextIndex> previous;  // the same list over the store as it was
   {
     std::lock_guard<std::mutex> lock(slot.mu);
-    const Opened& o = slot.opened;
+    Opened& o = slot.opened;
     if (o.file.exists && o.file == now.file) {
       if (auto answer = kept(o)) {
-        *watched = now.watched;  // taken before the list was found the same
+        // The ticket taken before the list was found the same vouches for it from now on.
+        o.watched = now.watched;
+        *watched = now.watched;
         return *answer;
       }
       list = o.list;
@@ -190,14 +186,15 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   if (!made) return refuse(made.error());
   now.list = list;
   now.index = made.take();
+  now.serves = now.index->policy() == PolicyDigest(repo.policy());
   std::shared_ptr<const TextIndex> index = now.index;
+  const bool serves = now.serves;
   *watched = now.watched;  // taken before the list was read
   {
     std::lock_guard<std::mutex> lock(slot.mu);
     slot.opened = std::move(now);
   }
-  if (index->policy() != PolicyDigest(repo.policy())) return nullptr;
-  return index;
+  return serves ? index : nullptr;
 }
 
 }  // namespace

@@ -73,23 +73,23 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
     bool* watched = nullptr);
 
 // What a repository keeps of its text index as last opened (ServedRepo::text_index_slot): the
-// index, while the kernel reports no change of its list (the ticket it was opened under) and the
-// store searched is the one it was made over; and the store's folder. Only the functions below
-// read and write it.
+// list as last opened, whatever the store, with the index made of it over the store last
+// searched, which answers while the kernel reports no change of the list (the ticket it was
+// opened, or last found the same, under) and the store searched is that one; and the store's
+// folder. Only the functions below read and write it.
 class TextIndexSlot {
  public:
   std::mutex mu;
-  std::shared_ptr<const RefsWatch::Ticket> watched;
-  std::shared_ptr<const TextIndex> index;
-  bool serves_as_listed = false;  // the policy's digest is the list's
-  // The list as last opened, whatever the store: the watch it was opened under (null where it
-  // cannot be watched), how its file looked then, the list (null: it failed its checks, or a
-  // part it names did, and was logged) and the index made of it over some store.
+  // The watch the list was opened (or last found the same) under (null where it cannot be
+  // watched), how its file looked then, the list (null: it failed its checks, or a part it
+  // names did, and was logged), the index made of it over some store, and whether the paths
+  // served now are the ones it lists (the policy's digest is the list's).
   struct Opened {
     std::shared_ptr<const RefsWatch::Ticket> watched;
     FileStamp file;
     std::shared_ptr<const IndexFile> list;
     std::shared_ptr<const TextIndex> index;
+    bool serves = false;
   };
   Opened opened;
   // TextStoreFolder of the index folder, once known: the same string object for every

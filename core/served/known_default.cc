@@ -1,7 +1,6 @@
 #include "core/served/known_default.h"
 
 #include <atomic>
-#include <mutex>
 
 namespace rr {
 
@@ -27,15 +26,11 @@ KnownDefaultUse CurrentKnownDefaultUse() {
 std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const ServedRepo>& repo,
                                               const RepoPath& path, bool* watched) {
   if (watched) *watched = false;
-  KnownDefaultSlot& slot = repo->known_default_slot();
-  std::shared_ptr<const KnownDefaultEntry> kept;
-  {
-    std::lock_guard<std::mutex> lock(slot.mu);
-    kept = slot.kept;
-  }
+  const std::shared_ptr<const KnownDefaultEntry> kept =
+      std::atomic_load(&repo->known_default_kept());
   if (!kept) return nullptr;
-  // Outside the lock: the watch's counters, or a few stat calls. An entry is never changed once
-  // made (a new one replaces it).
+  // The watch's counters, or a few stat calls. An entry is never changed once made (a new one
+  // replaces it).
   if (kept->watched) {
     checked_by_watch.fetch_add(1, std::memory_order_relaxed);
     if (!RefsWatch::Shared().Unchanged(*kept->watched)) return nullptr;
@@ -52,25 +47,12 @@ std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const Served
 void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
                  std::shared_ptr<const RefsWatch::Ticket> watched, const RefsStamp& before,
                  const ReadPoint& at, const RepoPath& path, const Result<Node>& node) {
-  KnownDefaultSlot& slot = repo->known_default_slot();
-  std::lock_guard<std::mutex> lock(slot.mu);
-  std::shared_ptr<const KnownDefaultEntry> was = slot.kept;
+  std::shared_ptr<const KnownDefaultEntry>& slot = repo->known_default_kept();
   // A racy stamp cannot tell a later change; the watch can.
   if (place.empty() || (!watched && before.racy())) {
-    slot.kept.reset();
+    std::atomic_store(&slot, std::shared_ptr<const KnownDefaultEntry>());
     return;
   }
-  auto next = std::make_shared<KnownDefaultEntry>();
-  if (was && !before.racy() && was->stamp.digest() == before.digest() &&
-      git_oid_equal(&was->at().commit.id.oid(), &at.commit.id.oid()) &&
-      was->at().label == at.label) {
-    *next = *was;  // the same refs: what was kept of other paths stays
-  } else {
-    next->stamp = before;
-  }
-  // Where the refs are: only a stamp is taken there. (Decided before `watched` is moved.)
-  next->place = watched ? nullptr : std::make_shared<const RefsPlace>(place);
-  next->watched = std::move(watched);
   auto p = std::make_shared<KnownPath>();
   // What a search reads of the default branch: not the commit's subject (list_repos and
   // list_refs read it themselves).
@@ -83,13 +65,31 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
   } else {
     p->error = node.error();
   }
-  if (path.is_root()) {
-    next->root = std::move(p);
-  } else {
-    next->other = path;
-    next->at_other = std::move(p);
+  // Where the refs are: only a stamp is taken there.
+  auto kept_place = watched ? nullptr : std::make_shared<const RefsPlace>(place);
+  // The entry replaces the one it was made from, or is made again from the one another thread
+  // put there meanwhile (a compare-and-swap: no mutex a repository).
+  std::shared_ptr<const KnownDefaultEntry> was = std::atomic_load(&slot);
+  for (;;) {
+    auto next = std::make_shared<KnownDefaultEntry>();
+    if (was && !before.racy() && was->stamp.digest() == before.digest() &&
+        git_oid_equal(&was->at().commit.id.oid(), &at.commit.id.oid()) &&
+        was->at().label == at.label) {
+      *next = *was;  // the same refs: what was kept of other paths stays
+    } else {
+      next->stamp = before;
+    }
+    next->place = kept_place;
+    next->watched = watched;
+    if (path.is_root()) {
+      next->root = p;
+    } else {
+      next->other = path;
+      next->at_other = p;
+    }
+    std::shared_ptr<const KnownDefaultEntry> made = std::move(next);
+    if (std::atomic_compare_exchange_strong(&slot, &was, made)) return;
   }
-  slot.kept = std::move(next);
 }
 
 }  // namespace rr

@@ -11,14 +11,13 @@
 // Catch, called once before a pass of KnownDefault calls, reads the reports) -- no system call a
 // repository, and a ref changed within the clock's tick is kept too.
 //
-// Kept per ServedRepo, by its address and a weak reference to it: an entry whose repository is
-// gone (a catalog replaced) is never used, and is dropped when the table is pruned.
+// Kept in the ServedRepo itself (ServedRepo::known_default_kept, one shared pointer read and
+// written atomically), and gone with it: a catalog replaced starts with nothing kept.
 //
 // Thread safety: every function may be called from any thread.
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -48,13 +47,6 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
                  const ReadPoint& at, const RepoPath& path, const Result<Node>& node);
 
 // How kept answers were checked since the server started (tests): by the watch, or by a stamp.
-// What a repository keeps (ServedRepo::known_default_slot): only known_default.cc reads it.
-struct KnownDefaultEntry;
-struct KnownDefaultSlot {
-  std::mutex mu;
-  std::shared_ptr<const KnownDefaultEntry> kept;
-};
-
 struct KnownDefaultUse {
   uint64_t watched = 0;
   uint64_t stamped = 0;

@@ -61,7 +61,7 @@ RefsWatch::~RefsWatch() {
 
 size_t RefsWatch::folders() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return folders_.size();
+  return watched_;
 }
 
 uint32_t RefsWatch::NewCounter() {
@@ -88,33 +88,55 @@ bool RefsWatch::Add(const std::string& path, const std::string& name, Ticket* ti
   // a folder renamed away keeps its watch, and another made at the path gets a new one.
   const int wd = inotify_add_watch(fd_, path.c_str(), kMask);
   if (wd < 0) return false;  // the limit of watches reached, say: stamp instead
-  auto [at, made] = folders_.try_emplace(wd);
-  Folder& folder = at->second;
-  if (made) {
+  const auto at = static_cast<size_t>(wd);
+  if (wd > kMaxDescriptor) {
+    inotify_rm_watch(fd_, wd);
+    return false;
+  }
+  if (at >= folders_.size()) folders_.resize(at + 1);
+  Folder& folder = folders_[at];
+  if (folder.self == kNoCounter) {
     folder.self = NewCounter();
     if (folder.self == kNoCounter) {  // every counter used: this folder is not watched
-      folders_.erase(at);
       inotify_rm_watch(fd_, wd);
       return false;
     }
+    folder.first = kNoName;
+    ++watched_;
   }
   const uint32_t part = PartId(name);
   uint32_t counter = kNoCounter;
-  for (const auto& [p, c] : folder.names) {
-    if (p == part) counter = c;
+  for (uint32_t n = folder.first; n != kNoName; n = names_[n].next) {
+    if (names_[n].part == part) counter = names_[n].counter;
   }
   if (counter == kNoCounter) {
     counter = NewCounter();
     if (counter == kNoCounter) return false;
-    folder.names.emplace_back(part, counter);
+    uint32_t n = free_names_;
+    if (n != kNoName) {
+      free_names_ = names_[n].next;
+    } else {
+      n = static_cast<uint32_t>(names_.size());
+      names_.emplace_back();
+    }
+    names_[n] = Name{part, counter, folder.first};
+    folder.first = n;
   }
   // Each counter once a ticket (HEAD's, packed-refs' and refs' folder is one).
   auto take = [&](uint32_t c) {
     for (size_t i = 0; i < ticket->count; ++i) {
-      if (ticket->counters[i] == c) return true;
+      if (ticket->At(i) == c) return true;
     }
     if (ticket->count == Ticket::kMaxCounters) return false;
-    ticket->counters[ticket->count++] = c;
+    if (ticket->count < Ticket::kInline) {
+      ticket->counters[ticket->count] = c;
+    } else {
+      if (!ticket->more) {
+        ticket->more.reset(new uint32_t[Ticket::kMaxCounters - Ticket::kInline]());
+      }
+      ticket->more[ticket->count - Ticket::kInline] = c;
+    }
+    ticket->count++;
     ticket->sum += Counter(c).load();
     return true;
   };
@@ -200,24 +222,34 @@ void RefsWatch::Catch() {
         any = true;
         continue;
       }
-      auto it = folders_.find(ev.wd);
-      if (it == folders_.end()) continue;
-      Folder& folder = it->second;
+      if (ev.wd <= 0 || static_cast<size_t>(ev.wd) >= folders_.size()) continue;
+      Folder& folder = folders_[static_cast<size_t>(ev.wd)];
+      if (folder.self == kNoCounter) continue;
       if (ev.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
         Counter(folder.self).fetch_add(1);
         any = true;
       }
       if (ev.len > 0) {
         const std::string_view changed(name, strnlen(name, ev.len));
-        for (const auto& [p, c] : folder.names) {
-          if (parts_[p] == changed) {
-            Counter(c).fetch_add(1);
+        for (uint32_t n = folder.first; n != kNoName; n = names_[n].next) {
+          if (parts_[names_[n].part] == changed) {
+            Counter(names_[n].counter).fetch_add(1);
             any = true;
           }
         }
       }
-      // The watch is gone (the folder removed): its counters stay, for the tickets holding them.
-      if (ev.mask & IN_IGNORED) folders_.erase(it);
+      // The watch is gone (the folder removed): its counters stay, for the tickets holding them;
+      // its names are taken again by other folders.
+      if (ev.mask & IN_IGNORED) {
+        if (folder.first != kNoName) {
+          uint32_t last = folder.first;
+          while (names_[last].next != kNoName) last = names_[last].next;
+          names_[last].next = free_names_;
+          free_names_ = folder.first;
+        }
+        folder = Folder{};
+        --watched_;
+      }
     }
   }
   if (any) reported_.fetch_add(1);
@@ -231,7 +263,7 @@ bool RefsWatch::Unchanged(const Ticket& ticket) const {
   if (ticket.clear_at.load(std::memory_order_relaxed) == reported) return true;
   if (overflows_.load() != ticket.overflows) return false;
   uint64_t sum = 0;
-  for (size_t i = 0; i < ticket.count; ++i) sum += Counter(ticket.counters[i]).load();
+  for (size_t i = 0; i < ticket.count; ++i) sum += Counter(ticket.At(i)).load();
   if (sum != ticket.sum) return false;
   ticket.clear_at.store(reported, std::memory_order_relaxed);
   return true;

@@ -55,10 +55,16 @@ class RefsWatch {
 
    private:
     friend class RefsWatch;
-    // A branch nested deeper than this many counters allow is stamped instead.
-    // (18: the same 128-byte block as 16 would take, and a branch five folders below refs/heads.)
+    // A branch nested deeper than this many counters allow is stamped instead (18: a branch
+    // five folders below refs/heads).
     static constexpr size_t kMaxCounters = 18;
-    std::array<uint32_t, kMaxCounters> counters{};
+    // Most tickets hold 7 counters (a bare repository's refs: its folder and HEAD, packed-refs,
+    // refs and heads, refs/heads and the branch) or 2 (a file): kept here; a deeper branch's
+    // take the rest from `more` (20,000 repositories keep two tickets each).
+    static constexpr size_t kInline = 8;
+    uint32_t At(size_t i) const { return i < kInline ? counters[i] : more[i - kInline]; }
+    std::array<uint32_t, kInline> counters{};
+    std::unique_ptr<uint32_t[]> more;  // kMaxCounters - kInline, once past kInline
     uint8_t count = 0;
     uint64_t sum = 0;
     uint64_t overflows = 0;
@@ -97,13 +103,28 @@ class RefsWatch {
 
  private:
   static constexpr uint32_t kNoCounter = UINT32_MAX;
-  // Kept lean: there are three or four a repository, 80,000 over 20,000 repositories.
+  static constexpr uint32_t kNoName = UINT32_MAX;
+  // Kept lean: there are three or four a repository, 80,000 over 20,000 repositories. A folder
+  // is found by its watch descriptor, its place in folders_ (the kernel hands them out from 1
+  // up, one a folder), and its names are a chain in names_: 8 bytes a folder and 12 a name,
+  // where a table by descriptor with a vector of names each took about 70 a folder.
   struct Folder {
-    uint32_t self = kNoCounter;  // the folder itself removed, renamed or unmounted
-    // Per name within it that some ticket watches (a few a folder): the name (parts_) and its
-    // counter.
-    std::vector<std::pair<uint32_t, uint32_t>> names;
+    uint32_t self = kNoCounter;  // the folder itself removed, renamed or unmounted; kNoCounter:
+                                 // no folder has this descriptor (now)
+    uint32_t first = kNoName;    // its first name in names_
   };
+  // A name within a folder that some ticket watches (a few a folder): the name (parts_), its
+  // counter, and the folder's next name (kNoName: the last). The names of a folder no longer
+  // watched are chained from free_names_ and taken again.
+  struct Name {
+    uint32_t part = 0;
+    uint32_t counter = kNoCounter;
+    uint32_t next = kNoName;
+  };
+  // Descriptors past this are not kept (the folder is stamped instead): folders_ grows with the
+  // highest descriptor the kernel has handed out, 8 bytes each, and it hands out a new one for
+  // each folder watched anew (made again after a removal).
+  static constexpr int kMaxDescriptor = 1 << 22;
   // Adds to `ticket` the counter of `name` in the folder at `path` (watched from now on) and the
   // folder's own; false when the folder cannot be watched or the ticket is full.
   bool Add(const std::string& path, const std::string& name, Ticket* ticket);
@@ -120,9 +141,12 @@ class RefsWatch {
   uint32_t PartId(std::string_view name);
 
   int fd_ = -1;
-  mutable std::mutex mu_;  // folders_, parts_, new counters, and reading the kernel's reports
-  std::unordered_map<int, Folder> folders_;  // by watch descriptor
-  std::deque<std::string> parts_;            // names by id (never move)
+  mutable std::mutex mu_;        // folders_, parts_, new counters, and reading the kernel's reports
+  std::vector<Folder> folders_;  // by watch descriptor
+  size_t watched_ = 0;           // folders_ with a folder
+  std::vector<Name> names_;
+  uint32_t free_names_ = kNoName;
+  std::deque<std::string> parts_;  // names by id (never move)
   std::unordered_map<std::string_view, uint32_t> part_ids_;
   // Counters are never freed (a ticket may outlive its folder's watch): chunks of kChunk, at
   // most kMaxChunks of them (16.7 million counters, 134 MB; past that, repositories are stamped).

@@ -15,10 +15,7 @@
 
 namespace rr {
 
-ServedRepo::ServedRepo(RepoSettings s)
-    : settings_(std::move(s)),
-      handles_(settings_.path),
-      known_default_slot_(std::make_shared<KnownDefaultSlot>()) {}
+ServedRepo::ServedRepo(RepoSettings s) : settings_(std::move(s)), handles_(settings_.path) {}
 namespace {
 
 // How many tree entries one visibility check may look at before it gives up (a tree whose

@@ -140,7 +140,7 @@ TEST_F(TextIndexerTest, APassEndsWithEveryIndexMadeOverTheStoreAsItLeavesIt) {
     std::shared_ptr<const TextIndex> made;
     {
       std::lock_guard<std::mutex> lock(slot.mu);
-      made = slot.index;
+      made = slot.opened.index;
     }
     ASSERT_TRUE(made) << name;
     const auto store = CurrentTextStore(TextStoreFolderOf(repo));

@@ -144,6 +144,38 @@ TEST_F(RefsWatchTest, ARepositoryRemovedAndMadeAgainAtItsPathIsWatchedAnew) {
   ExpectAnotherRepositoryWatchedAnew([&] { fs::remove_all(place_.git_dir); });
 }
 
+// The folders of a repository removed are no longer counted as watched (the kernel dropped
+// their watches), and a repository watched afterwards, its folders taking the names the removed
+// ones let go, has every move seen and nothing else.
+TEST_F(RefsWatchTest, TheFoldersOfARepositoryRemovedAreLetGo) {
+  RefsWatch& w = RefsWatch::Shared();
+  w.Catch();
+  ASSERT_TRUE(w.Watch(place_));
+  const size_t watched = w.folders();
+  fs::remove_all(place_.git_dir);
+  w.Catch();
+  EXPECT_EQ(w.folders(), watched - 3) << ".git, refs and refs/heads";
+  TestRepo other(tmp_ / "other");
+  other.Write("c.txt", "c\n");
+  other.Commit("Other first");
+  other.Git({"branch", "side"});
+  const RefsPlace at{other.path() + "/.git", ""};
+  ExpectSeen(
+      "a commit in the other repository",
+      [&] {
+        other.Write("c.txt", "c2\n");
+        other.Commit("Other second");
+      },
+      &at);
+  EXPECT_EQ(w.folders(), watched);
+  w.Catch();
+  auto ticket = w.Watch(at);
+  ASSERT_TRUE(ticket);
+  other.Git({"update-ref", "refs/heads/side", other.Rev("HEAD")});
+  w.Catch();
+  EXPECT_TRUE(w.Unchanged(*ticket)) << "another branch was seen";
+}
+
 // A ticket holds a bounded number of counters (two for each folder down to the branch's file): a
 // branch a few folders deep is watched whole, one nested deeper gets no ticket (it is stamped)
 // rather than one that leaves its deepest folders unwatched.
