@@ -1,5 +1,5 @@
 // The built-in secret plugin as the detector tests load it, and the checks they make of what it
-// hides (tests/secrets/typed_by_hand_test.cc, real_code_test.cc).
+// hides (tests/secrets/typed_by_hand_test.cc, real_code_test.cc, public_formats_test.cc).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,17 +16,21 @@ inline const repo_reader::testkit::LoadedPlugin& BuiltinSecrets() {
   return plugin;
 }
 
-// `text` scanned as the file `path`; a detector's failure fails the test.
-inline repo_reader::testkit::Scanned ScanAs(const std::string& text, std::string_view path) {
-  repo_reader::testkit::Scanned s = BuiltinSecrets().Scan(text, repo_reader::TextKind::kFile, path);
+// `text` scanned as the file `path` (or as another kind of text); a detector's failure fails the
+// test.
+inline repo_reader::testkit::Scanned ScanAs(
+    const std::string& text, std::string_view path,
+    repo_reader::TextKind kind = repo_reader::TextKind::kFile) {
+  repo_reader::testkit::Scanned s = BuiltinSecrets().Scan(text, kind, path);
   EXPECT_TRUE(s.error.empty()) << s.error;
   return s;
 }
 
 // Every byte of `value` is hidden by one span.
-inline ::testing::AssertionResult HidesWhole(const std::string& text, const std::string& value,
-                                             std::string_view path) {
-  const auto s = ScanAs(text, path);
+inline ::testing::AssertionResult HidesWhole(
+    const std::string& text, const std::string& value, std::string_view path,
+    repo_reader::TextKind kind = repo_reader::TextKind::kFile) {
+  const auto s = ScanAs(text, path, kind);
   const size_t at = text.find(value);
   if (at == std::string::npos) return ::testing::AssertionFailure() << "value not in the text";
   for (const auto& span : s.spans) {
@@ -36,8 +40,10 @@ inline ::testing::AssertionResult HidesWhole(const std::string& text, const std:
                                        << s.redacted;
 }
 
-inline ::testing::AssertionResult HidesNone(const std::string& text, std::string_view path) {
-  const auto s = ScanAs(text, path);
+inline ::testing::AssertionResult HidesNone(
+    const std::string& text, std::string_view path,
+    repo_reader::TextKind kind = repo_reader::TextKind::kFile) {
+  const auto s = ScanAs(text, path, kind);
   if (s.spans.empty()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "hidden where nothing should be:\n" << s.redacted;
 }

@@ -11,19 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/secrets/builtin_scan.h"
 #include "tests/secrets/generated_values.h"
 
 namespace public_formats {
 namespace {
 
 using repo_reader::TextKind;
-using repo_reader::testkit::LoadedPlugin;
 using repo_reader::testkit::Scanned;
-
-const LoadedPlugin& Plugin() {
-  static const LoadedPlugin plugin(std::string(RR_PLUGIN_DIR) + "/repo-reader-secrets.so");
-  return plugin;
-}
 
 using rr::testing::Chars;
 using rr::testing::kHex;
@@ -37,31 +32,17 @@ std::string Cat(std::initializer_list<std::string> parts) {
   return out;
 }
 
+// The built-in plugin's scan and checks (tests/secrets/builtin_scan.h), the path optional here.
 Scanned Scan(const std::string& text, std::string_view path, TextKind kind = TextKind::kFile) {
-  Scanned s = Plugin().Scan(text, kind, path);
-  EXPECT_TRUE(s.error.empty()) << s.error;
-  return s;
+  return rr::testing::ScanAs(text, path, kind);
 }
-
-// Every byte of `value` is hidden, by one span that covers no more than the run of a token's
-// characters around it.
 ::testing::AssertionResult Hides(const std::string& text, const std::string& value,
                                  std::string_view path = {}, TextKind kind = TextKind::kFile) {
-  const Scanned s = Scan(text, path, kind);
-  const size_t at = text.find(value);
-  if (at == std::string::npos) return ::testing::AssertionFailure() << "value not in the text";
-  for (const auto& span : s.spans) {
-    if (span.begin <= at && span.end >= at + value.size()) return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "`" << value << "` is not hidden whole in:\n"
-                                       << s.redacted;
+  return rr::testing::HidesWhole(text, value, path, kind);
 }
-
 ::testing::AssertionResult HidesNothing(const std::string& text, std::string_view path = {},
                                         TextKind kind = TextKind::kFile) {
-  const Scanned s = Scan(text, path, kind);
-  if (s.spans.empty()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "hidden where nothing should be:\n" << s.redacted;
+  return rr::testing::HidesNone(text, path, kind);
 }
 
 // A value with a token's shape and no provider's prefix: only where it sits shows it.
