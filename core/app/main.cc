@@ -21,7 +21,7 @@
 #include "core/history/history_indexer.h"
 #include "core/hosts/group_relister.h"
 #include "core/hosts/groups.h"
-#include "core/index/repo_text_index.h"
+#include "core/index/text_indexer.h"
 #include "core/mcp/http_transport.h"
 #include "core/mcp/server.h"
 #include "core/mcp/stdio_transport.h"

@@ -67,15 +67,13 @@ void HistoryIndexer::Update(const ServedRepo& repo) {
   // Kept only while failing: one entry for each of 20,000 repositories would be memory
   // for nothing.
   if (!u) {
-    std::string& last = last_error_[repo.name()];
-    if (last != u.error()) {
+    if (logged_.First(repo.name(), u.error())) {
       LogLine("repo-reader: the history index of `" + repo.name() +
               "` could not be updated: " + u.error());
     }
-    last = u.error();
     return;
   }
-  last_error_.erase(repo.name());
+  logged_.Clear(repo.name());
   if (u->new_commits == 0) return;
   std::string line = "repo-reader: history index of `" + repo.name() +
                      "`: " + Plural(u->new_commits, "commit", "commits") + " indexed in " +

@@ -16,12 +16,12 @@
 #pragma once
 
 #include <chrono>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/runtime/clock.h"
+#include "core/runtime/logged_errors.h"
 #include "core/runtime/periodic.h"
 #include "core/served/catalog.h"
 #include "core/served/live_catalog.h"
@@ -55,7 +55,7 @@ class HistoryIndexer final : public PeriodicService {
   void Update(const ServedRepo& repo);
 
   std::shared_ptr<LiveCatalog> catalog_;
-  std::map<std::string, std::string> last_error_;  // repository -> the error last logged
+  LoggedErrors logged_;
 };
 
 }  // namespace rr

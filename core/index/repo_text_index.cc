@@ -11,7 +11,6 @@
 #include <ctime>
 #include <map>
 #include <mutex>
-#include <random>
 #include <unordered_map>
 
 #include "core/index/file_stamp.h"
@@ -27,21 +26,6 @@ namespace {
 
 // Bumped whenever a list or a shard is written: a store is compacted only after a change.
 std::atomic<uint64_t> store_changes{0};
-
-std::mutex& StatsMutex() {
-  static std::mutex mu;
-  return mu;
-}
-TextIndexStats& Stats() {
-  static TextIndexStats stats;
-  return stats;
-}
-
-std::string Megabytes(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
-  return buf;
-}
 
 }  // namespace
 
@@ -128,8 +112,8 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   // refused list or another policy; nullopt to go on.
   using Opened = TextIndexSlot::Opened;
   auto kept = [&](const Opened& o) -> std::optional<std::shared_ptr<const TextIndex>> {
-    if (!o.list) return std::shared_ptr<const TextIndex>();
-    if (!o.index || &o.index->store() != store.get()) return std::nullopt;
+    if (!o.index) return std::shared_ptr<const TextIndex>();
+    if (&o.index->store() != store.get()) return std::nullopt;
     return o.serves ? o.index : nullptr;
   };
   // Kept in the repository's slot (20,000 repositories kept it in a map by the list's file
@@ -157,7 +141,6 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
     slot.opened = std::move(now);
     return nullptr;
   };
-  std::shared_ptr<const IndexFile> list;
   std::shared_ptr<const TextIndex> previous;  // the same list over the store as it was
   {
     std::lock_guard<std::mutex> lock(slot.mu);
@@ -169,22 +152,20 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
         *watched = now.watched;
         return *answer;
       }
-      list = o.list;
       previous = o.index;
     }
   }
-  if (!list) {
-    auto opened = IndexFile::Open(file);
-    if (!opened) return refuse(opened.error());
-    list = opened.take();
-  }
   // Each of its blobs found in the store, once for this list and this store; when the store
   // changed (a shard added by a commit indexed anywhere, say), only what moved is looked up.
-  auto made = previous ? TextIndex::Make(*previous, store) : TextIndex::Make(list, store);
-  // A part it names missing or damaged: not used until it is written again (the indexer builds
-  // the index anew, the list with it).
+  auto made = [&]() -> Result<std::shared_ptr<const TextIndex>> {
+    if (previous) return TextIndex::Make(*previous, store);
+    auto opened = IndexFile::Open(file);
+    if (!opened) return Error{opened.error()};
+    return TextIndex::Make(opened.take(), store);
+  }();
+  // The list damaged, or a part it names missing or damaged: not used until it is written again
+  // (the indexer builds the index anew, the list with it).
   if (!made) return refuse(made.error());
-  now.list = list;
   now.index = made.take();
   now.serves = now.index->policy() == PolicyDigest(repo.policy());
   std::shared_ptr<const TextIndex> index = now.index;
@@ -578,208 +559,6 @@ TextIndexUse CurrentTextIndexUse() {
       used_targets.load(std::memory_order_relaxed),  used_passed.load(std::memory_order_relaxed),
       used_other.load(std::memory_order_relaxed),    used_unopened.load(std::memory_order_relaxed),
       used_added_up.load(std::memory_order_relaxed), used_listed.load(std::memory_order_relaxed)};
-}
-
-TextIndexStats CurrentTextIndexStats() {
-  TextIndexStats s;
-  {
-    std::lock_guard<std::mutex> lock(StatsMutex());
-    s = Stats();
-  }
-  // The store is counted once, however many repositories name its contents.
-  const auto stores = KnownTextStores();
-  if (!stores.empty()) s.text_bytes = 0;
-  for (const auto& store : stores) {
-    s.index_bytes += store->bytes + TextPartBytes(store->folder);
-    s.text_bytes += store->text_bytes;
-  }
-  return s;
-}
-
-namespace {
-PeriodicService::Schedule TextSchedule(const TextIndexer::Options& options) {
-  PeriodicService::Schedule s;
-  s.every = options.recheck;
-  s.spread = 0.1;
-  s.glance = options.glance;
-  s.clock = options.clock;
-  return s;
-}
-}  // namespace
-
-TextIndexer::TextIndexer(std::shared_ptr<LiveCatalog> catalog, Options options)
-    : PeriodicService(TextSchedule(options)), catalog_(std::move(catalog)) {}
-
-TextIndexer::~TextIndexer() { Stop(); }
-
-bool TextIndexer::Wanted() {
-  bool any = catalog_->may_change();
-  for (const auto& repo : catalog_->Get()->all()) any = any || !TextIndexFile(*repo).empty();
-  if (!any) {
-    std::lock_guard<std::mutex> stats(StatsMutex());
-    Stats().off = true;
-  }
-  return any;
-}
-
-void TextIndexer::WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
-                              std::shared_ptr<const RefsWatch::Ticket> watched,
-                              const TextIndexBuild& build) {
-  // Only where the kernel watches the refs (the ticket taken before the build read them): a
-  // search trusts what is kept by that ticket alone, and no stamp is kept with it.
-  if (!watched || place.empty() || !build.at || !build.root) return;
-  KeepDefault(repo, place, std::move(watched), RefsStamp(), *build.at, RepoPath::Root(),
-              *build.root);
-}
-
-bool TextIndexer::Unmoved(const Seen& seen) {
-  if (seen.watched) return RefsWatch::Shared().Unchanged(*seen.watched);
-  return seen.place && seen.stamp.Unchanged(RefsStamp::Take(*seen.place));
-}
-
-bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals* totals) {
-  const ServedRepo& repo = *shared;
-  totals->repositories++;
-  auto seen = seen_.find(repo.name());
-  if (seen != seen_.end() && Unmoved(seen->second)) {
-    totals->indexed++;
-    totals->index_bytes += seen->second.index_bytes;
-    totals->text_bytes += seen->second.text_bytes;
-    return false;
-  }
-  // The refs as they are before the repository is read: a move during the build shows next
-  // time.
-  RefsPlace place;
-  {
-    auto reader = repo.OpenOnce();
-    if (reader) place = reader->Place();
-  }
-  std::shared_ptr<const RefsWatch::Ticket> watched = RefsWatch::Shared().Watch(place);
-  const RefsStamp before = place.empty() ? RefsStamp() : RefsStamp::Take(place);
-  const auto start = std::chrono::steady_clock::now();
-  auto b = BuildTextIndex(repo, stop());
-  if (stopping()) return false;
-  if (!b) {
-    std::string& last = last_error_[repo.name()];
-    if (last != b.error()) {
-      LogLine("repo-reader: the text index of `" + repo.name() +
-              "` could not be built: " + b.error());
-    }
-    last = b.error();
-    seen_.erase(repo.name());
-    return false;
-  }
-  last_error_.erase(repo.name());
-  WarmDefault(shared, place, watched, *b);
-  Seen& now = seen_[repo.name()];
-  now.place = watched ? nullptr : std::make_unique<const RefsPlace>(place);
-  now.watched = std::move(watched);
-  now.stamp = before;
-  now.index_bytes = b->index_bytes;
-  now.text_bytes = b->text_bytes;
-  totals->indexed++;
-  totals->index_bytes += b->index_bytes;
-  totals->text_bytes += b->text_bytes;
-  if (!b->built) return false;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  char speed[64];
-  std::snprintf(speed, sizeof speed, "%.1f s, %.1f MB/s", seconds,
-                seconds > 0 ? static_cast<double>(b->text_bytes) / 1e6 / seconds : 0.0);
-  LogLine("repo-reader: text index of `" + repo.name() + "`: " + Plural(b->files, "file", "files") +
-          ", " + Megabytes(b->text_bytes) + " of text indexed in " + speed + "; the index takes " +
-          Megabytes(b->index_bytes));
-  return true;
-}
-
-void TextIndexer::Pass() {
-  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
-  RefsWatch::Shared().Catch();  // every move made before the pass is seen
-  Totals totals;
-  auto publish = [&](bool pass_done) {
-    std::lock_guard<std::mutex> lock(StatsMutex());
-    TextIndexStats& s = Stats();
-    // During a pass the figures only grow towards the new ones, never drop to the partial; and
-    // they tell every repository indexed only once the pass is done, its indexes made over the
-    // store as the pass leaves it (below).
-    const uint64_t indexed =
-        pass_done ? totals.indexed
-                  : std::min<uint64_t>(totals.indexed,
-                                       catalog->all().empty() ? 0 : catalog->all().size() - 1);
-    if (pass_done || indexed > s.indexed) {
-      s.repositories = std::max<uint64_t>(totals.repositories, pass_done ? 0 : s.repositories);
-      s.indexed = indexed;
-      s.index_bytes = totals.index_bytes;
-      s.text_bytes = totals.text_bytes;
-    }
-    if (pass_done) s.passes++;
-  };
-  for (const auto& repo : catalog->all()) {
-    if (stopping()) return;
-    if (TextIndexFile(*repo).empty()) continue;
-    if (Visit(repo, &totals)) publish(false);
-    if (stopping()) return;
-  }
-  // What no repository's list names any more is dropped from the store (core/index/text_store.h).
-  CompactTextStores(*catalog, stop());
-  // Every repository's index made over the store as the pass leaves it (shards added, merged,
-  // compacted since its list was written), so that the first search after a pass does not make
-  // 20,000 of them itself (a second, over the organisation of bench/orgsearch.py).
-  TextStoresLookedAt stores;
-  for (const auto& repo : catalog->all()) {
-    if (stopping()) return;
-    if (TextIndexFile(*repo).empty()) continue;
-    CurrentTextIndex(*repo, stores.Of(*repo));
-  }
-  publish(true);
-}
-
-void TextIndexer::Revisit(const std::shared_ptr<const ServedRepo>& repo) {
-  auto before = seen_.find(repo->name());
-  const bool was = before != seen_.end();
-  const uint64_t was_index = was ? before->second.index_bytes : 0;
-  const uint64_t was_text = was ? before->second.text_bytes : 0;
-  Totals totals;
-  Visit(repo, &totals);
-  if (stopping()) return;
-  std::lock_guard<std::mutex> lock(StatsMutex());
-  TextIndexStats& s = Stats();
-  auto less = [](uint64_t a, uint64_t b) { return a > b ? a - b : 0; };
-  if (was) {
-    s.indexed = less(s.indexed, 1);
-    s.index_bytes = less(s.index_bytes, was_index);
-    s.text_bytes = less(s.text_bytes, was_text);
-  }
-  s.indexed += totals.indexed;
-  s.index_bytes += totals.index_bytes;
-  s.text_bytes += totals.text_bytes;
-}
-
-void TextIndexer::CatchUp(const std::vector<std::string>& names) {
-  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
-  RefsWatch::Shared().Catch();
-  for (const std::string& name : names) {
-    if (stopping()) return;
-    auto repo = catalog->Find(name);
-    if (!repo || TextIndexFile(**repo).empty()) continue;
-    Revisit(*repo);
-  }
-}
-
-void TextIndexer::Glance() {
-  const std::shared_ptr<const Catalog> catalog = catalog_->Get();
-  RefsWatch::Shared().Catch();
-  for (const auto& repo : catalog->all()) {
-    if (stopping()) return;
-    // A mirror moves only by its sync, which nudges; a repository never indexed (or failing)
-    // waits for the next pass.
-    if (repo->settings().mirror) continue;
-    auto seen = seen_.find(repo->name());
-    if (seen == seen_.end() || Unmoved(seen->second)) {
-      continue;
-    }
-    Revisit(repo);
-  }
 }
 
 }  // namespace rr

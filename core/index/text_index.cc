@@ -110,17 +110,18 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   if (size < IndexFile::kCopiedBelow) {
     // A repository's list is a kilobyte or two: mapped, it would take a page of memory (and of
     // the page cache) of its own, 20,000 pages for 20,000 repositories. Read, it takes its size.
-    ix->copy_.reset(new unsigned char[size]);
+    auto* copy = new unsigned char[size];
+    ix->data_ = copy;
+    ix->copied_ = true;
     size_t got = 0;
     while (got < size) {
-      const ssize_t n = ::read(fd, ix->copy_.get() + got, size - got);
+      const ssize_t n = ::read(fd, copy + got, size - got);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       got += static_cast<size_t>(n);
     }
     ::close(fd);
     if (got != size) return Error{"cannot read the text index: it changed while it was read"};
-    ix->data_ = ix->copy_.get();
   } else {
     void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
     ::close(fd);
@@ -199,9 +200,9 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
       !inside(off_paths, p * 8 + 4) || !inside(off_text, text_size)) {
     return bad("a section lies outside the file");
   }
-  ix->blob_count_ = n;
-  ix->trigram_count_ = t;
-  ix->path_count_ = p;
+  ix->blob_count_ = static_cast<uint32_t>(n);  // each read as 32 bits
+  ix->trigram_count_ = static_cast<uint32_t>(t);
+  ix->path_count_ = static_cast<uint32_t>(p);
   ix->oids_ = d + off_oids;
   ix->kinds_ = d + off_kinds;
   ix->sizes_ = d + off_sizes;
@@ -252,7 +253,7 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   // The parts: each at a place among the paths, in order.
   if (!inside(off_parts, parts * kPartRecord)) return bad("a section lies outside the file");
   ix->parts_ = d + off_parts;
-  ix->part_count_ = parts;
+  ix->part_count_ = static_cast<uint32_t>(parts);
   for (uint64_t i = 0; i < parts; ++i) {
     const uint32_t at = U32(ix->parts_ + i * kPartRecord);
     if (at > p || (i > 0 && at < U32(ix->parts_ + (i - 1) * kPartRecord))) {
@@ -266,11 +267,15 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
 }
 
 void IndexFile::LetGo() const {
-  if (!copy_) madvise(const_cast<unsigned char*>(data_), size_, MADV_DONTNEED);
+  if (!copied_) madvise(const_cast<unsigned char*>(data_), size_, MADV_DONTNEED);
 }
 
 IndexFile::~IndexFile() {
-  if (data_ && !copy_) munmap(const_cast<unsigned char*>(data_), size_);
+  if (copied_) {
+    delete[] data_;
+  } else if (data_) {
+    munmap(const_cast<unsigned char*>(data_), size_);
+  }
 }
 
 size_t IndexFile::Find(const git_oid& oid) const {

@@ -133,14 +133,16 @@ class IndexFile {
   IndexFile() = default;
   bool Postings(uint32_t trigram, std::vector<uint32_t>* out) const;
 
-  const unsigned char* data_ = nullptr;  // mapped, or copy_
-  std::unique_ptr<unsigned char[]> copy_;
+  // Kept small (one for each of 20,000 repositories' lists): the counts in 32 bits, as the
+  // file gives them, beside the commit.
+  const unsigned char* data_ = nullptr;  // mapped, or read into memory of its own (copied_)
   size_t size_ = 0;
   git_oid commit_{};
+  uint32_t blob_count_ = 0, trigram_count_ = 0, path_count_ = 0;
+  uint32_t binary_paths_ = 0, unread_paths_ = 0, part_count_ = 0;
+  bool copied_ = false;
   uint64_t policy_ = 0;
   uint64_t text_bytes_ = 0;
-  size_t blob_count_ = 0, trigram_count_ = 0, path_count_ = 0;
-  size_t binary_paths_ = 0, unread_paths_ = 0;
   const unsigned char* oids_ = nullptr;
   const unsigned char* perm_ = nullptr;  // blob numbers in content-id order
   const unsigned char* kinds_ = nullptr;
@@ -152,7 +154,7 @@ class IndexFile {
   const unsigned char* path_text_ = nullptr;
   size_t path_text_size_ = 0;
   const unsigned char* parts_ = nullptr;
-  size_t part_count_ = 0, part_paths_ = 0;
+  size_t part_paths_ = 0;
   // CachedCandidates' answers: a shard is asked by every search, most lists never.
   QueryMemo<CandidateSet> memo_;
 };

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/index/repo_text_index.h"
+#include "core/index/text_indexer.h"
 #include "core/mcp/era.h"
 #include "core/policy/glob.h"
 #include "core/secrets/server_log.h"

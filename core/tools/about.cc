@@ -1,6 +1,6 @@
 #include "core/tools/about.h"
 
-#include "core/index/repo_text_index.h"
+#include "core/index/text_indexer.h"
 #include "core/util/text.h"
 #include "core/version.h"
 

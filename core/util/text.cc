@@ -308,4 +308,10 @@ std::string HumanBytes(uint64_t n) {
   return std::string(buf) + " (" + WithCommas(n) + " bytes)";
 }
 
+std::string Megabytes(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return buf;
+}
+
 }  // namespace rr

@@ -70,5 +70,7 @@ std::string ShortDate(int64_t seconds, int offset_minutes);
 
 // A byte count for people: "812 bytes", "11.0 MB".
 std::string HumanBytes(uint64_t n);
+// `bytes` in decimal megabytes with one decimal ("12.3 MB"), as the indexers' log lines give them.
+std::string Megabytes(uint64_t bytes);
 
 }  // namespace rr

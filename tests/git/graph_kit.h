@@ -149,6 +149,14 @@ inline ShapedHistory MakeShapedHistory(TestRepo& repo) {
   return h;
 }
 
+// A clone of `repo` at `where` holding its last two commits only (git clone --depth 2): a
+// history whose oldest commit's parent is missing. True when git made it.
+inline bool ShallowClone(const TestRepo& repo, const std::string& where) {
+  return rr::testing::Run({"git", "clone", "-q", "--depth", "2", "file://" + repo.path(), where},
+                          "", repo.Env())
+             .status == 0;
+}
+
 // Checks every commit git lists against the graph: found, id, tree, time, parents in order,
 // generations falling towards the roots (topological levels exactly), and Bloom filters that
 // never deny a path the commit changed or a folder holding one.

@@ -342,11 +342,7 @@ TEST_F(HistoryIndexTest, AnotherUpdateOfTheSameFolderIsRefusedNotWaitedFor) {
 
 TEST_F(HistoryIndexTest, AShallowCloneHasNoIndexAndSaysWhy) {
   const std::string shallow = tmp_ / "shallow";
-  ASSERT_EQ(
-      rr::testing::Run({"git", "clone", "-q", "--depth", "2", "file://" + repo_->path(), shallow},
-                       "", repo_->Env())
-          .status,
-      0);
+  ASSERT_TRUE(ShallowClone(*repo_, shallow));
   auto git = OpenRepo(shallow);
   auto u = HistoryIndex::Update(*git, folder_, StopToken());
   ASSERT_FALSE(u);

@@ -214,11 +214,7 @@ TEST_F(HistoryIndexerTest, AnOwnGraphWithoutBloomFiltersServesUntilTheIndexIsBui
 
 TEST_F(HistoryIndexerTest, AFailingRepositoryDoesNotStopTheOthers) {
   const std::string shallow = tmp_ / "shallow";
-  ASSERT_EQ(
-      rr::testing::Run({"git", "clone", "-q", "--depth", "2", "file://" + repo_->path(), shallow},
-                       "", repo_->Env())
-          .status,
-      0);
+  ASSERT_TRUE(ShallowClone(*repo_, shallow));
   auto catalog = CatalogOf({shallow, repo_->path()}, cache_);
   ManualClock clock;
   HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
@@ -228,6 +224,30 @@ TEST_F(HistoryIndexerTest, AFailingRepositoryDoesNotStopTheOthers) {
   auto g = catalog->all().at(1)->Graph();
   ASSERT_TRUE(g);
   ExpectGraphMatchesGit(*g, *repo_);
+}
+
+// A shallow clone's history cannot be indexed (a parent is missing): every pass fails on it, and
+// the log says so once, not once a pass.
+TEST_F(HistoryIndexerTest, AFailureIsLoggedOnceNotEveryPass) {
+  const std::string shallow = tmp_ / "shallow";
+  ASSERT_TRUE(ShallowClone(*repo_, shallow));
+  auto catalog = CatalogOf({shallow}, cache_);
+  ManualClock clock;
+  HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
+  ::testing::internal::CaptureStderr();
+  indexer.Start();
+  const bool passes = TwoPasses(clock, indexer);
+  clock.Advance(std::chrono::milliseconds(50));
+  const bool third = clock.Waiting(1).size() == 1 && indexer.passes() == 3;
+  indexer.Stop();
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(passes && third) << log;
+  const std::string line = "the history index of `repo0` could not be updated: ";
+  const size_t first = log.find(line);
+  ASSERT_NE(first, std::string::npos) << log;
+  EXPECT_NE(log.find("the history is incomplete", first), std::string::npos) << log;
+  EXPECT_EQ(log.find(line, first + 1), std::string::npos) << "logged on every pass:\n" << log;
+  EXPECT_EQ(catalog->all().at(0)->Graph(), nullptr);
 }
 
 TEST_F(HistoryIndexerTest, WithoutACacheFolderNothingIsIndexed) {

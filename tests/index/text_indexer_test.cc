@@ -4,6 +4,8 @@
 // -- never waiting for the next pass. Scheduled on a ManualClock with an hour between passes, so
 // anything that happens before the clock reaches an hour is the catch-up's doing; the test waits
 // for the indexer's rounds, never sleeps.
+#include "core/index/text_indexer.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,7 +13,6 @@
 
 #include "core/app/wiring.h"
 #include "core/config/config.h"
-#include "core/index/repo_text_index.h"
 #include "core/runtime/clock.h"
 #include "core/served/known_default.h"
 #include "tests/testkit/git_fixture.h"

@@ -15,6 +15,7 @@
 
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
+#include "core/index/text_indexer.h"
 #include "core/search/text_search.h"
 #include "tests/search/indexed_kit.h"
 

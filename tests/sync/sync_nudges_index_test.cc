@@ -8,7 +8,7 @@
 
 #include "core/app/wiring.h"
 #include "core/history/history_indexer.h"
-#include "core/index/repo_text_index.h"
+#include "core/index/text_indexer.h"
 #include "core/runtime/clock.h"
 #include "core/runtime/periodic.h"
 #include "core/sync/syncer.h"
