@@ -1,8 +1,8 @@
 // What a background service (core/runtime/periodic.h) last logged of each repository that
 // failed, so that a failure is logged once, not once a pass, and again when it changes -- the
-// history indexer's and the text indexer's way. Only a digest of each error's text is kept:
-// the same message a repository (20,000 shallow clones, each "the history is incomplete: ..."
-// with its own commit ids) kept its whole text, about 0.3 KB each, for the server's life.
+// history indexer's and the text indexer's way. Only a 64-bit digest of each error's text is
+// kept: keeping the whole text cost about 0.3 KB a failing repository for the server's life
+// (20,000 shallow clones, each "the history is incomplete: ..." with its own commit ids).
 //
 // Not thread-safe: a service calls it from its own thread.
 #pragma once
@@ -22,7 +22,7 @@ class LoggedErrors {
   bool First(const std::string& repo, std::string_view error);
   // `repo` went through: its next failure is logged whatever it is.
   void Clear(const std::string& repo) { last_.erase(repo); }
-  size_t failing() const { return last_.size(); }
+  size_t failing() const { return last_.size(); }  // how many are kept (for tests)
 
  private:
   std::unordered_map<std::string, uint64_t> last_;  // repository -> its error's digest

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "core/app/wiring.h"
@@ -189,6 +191,34 @@ TEST_F(TextIndexerTest, ARepositoryNudgedByNameIsCaughtUpAtOnce) {
   EXPECT_EQ(IndexedCommit(Repo("shop")), shop_after);
   EXPECT_EQ(IndexedCommit(Repo("web")), web_before) << "not nudged: left to the next pass";
   EXPECT_EQ(indexer->passes(), 1u);
+}
+
+// A repository whose index cannot be built is logged once, not on every pass (core/runtime/
+// logged_errors.h), and the others are indexed as ever. Its index folder is made a file, so the
+// list cannot be written.
+TEST_F(TextIndexerTest, ABuildThatFailsIsLoggedOnceNotEveryPass) {
+  const std::string folder = Repo("shop").settings().index_folder;
+  ASSERT_FALSE(folder.empty());
+  std::filesystem::create_directories(std::filesystem::path(folder).parent_path());
+  std::filesystem::remove_all(folder);
+  { std::ofstream(folder) << "not a folder\n"; }
+  auto indexer = Indexer(milliseconds(0));
+  ::testing::internal::CaptureStderr();
+  indexer->Start();
+  const bool first = clock_.Waiting(1).size() == 1 && indexer->passes() == 1;
+  clock_.Advance(std::chrono::minutes(70));
+  const bool second = clock_.Waiting(1).size() == 1 && indexer->passes() == 2;
+  clock_.Advance(std::chrono::minutes(70));
+  const bool third = clock_.Waiting(1).size() == 1 && indexer->passes() == 3;
+  indexer->Stop();
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(first && second && third) << log;
+  const std::string line = "the text index of `shop` could not be built: ";
+  const size_t at = log.find(line);
+  ASSERT_NE(at, std::string::npos) << log;
+  EXPECT_EQ(log.find(line, at + 1), std::string::npos) << "logged on every pass:\n" << log;
+  EXPECT_EQ(IndexedCommit(Repo("shop")), "");
+  EXPECT_EQ(IndexedCommit(Repo("web")), web_->Rev("HEAD"));
 }
 
 TEST_F(TextIndexerTest, StopReturnsPromptlyWhileItWaits) {
