@@ -468,23 +468,30 @@ std::atomic<size_t> idle_total{0};
 RepoHandles::Lease::~Lease() {
   if (!repo_ || !owner_) return;
   std::lock_guard<std::mutex> lock(owner_->mu_);
-  if (owner_->idle_.size() >= kMaxIdle) return;
+  if (owner_->Idle() >= kMaxIdle) return;
   if (idle_total.fetch_add(1) >= kMaxIdleTotal) {  // reserve a place atomically, or give it back
     --idle_total;
     return;
   }
   repo_->Idle(true);
-  owner_->idle_.push_back(std::move(repo_));
+  repo_->next_idle_ = std::move(owner_->idle_);
+  owner_->idle_ = std::move(repo_);
 }
 
-RepoHandles::~RepoHandles() { idle_total -= idle_.size(); }
+size_t RepoHandles::Idle() const {
+  size_t n = 0;
+  for (const GitRepo* r = idle_.get(); r; r = r->next_idle_.get()) ++n;
+  return n;
+}
+
+RepoHandles::~RepoHandles() { idle_total -= Idle(); }
 
 Result<RepoHandles::Lease> RepoHandles::Borrow() {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!idle_.empty()) {
-      auto r = std::move(idle_.back());
-      idle_.pop_back();
+    if (idle_) {
+      std::unique_ptr<GitRepo> r = std::move(idle_);
+      idle_ = std::move(r->next_idle_);
       --idle_total;
       r->Idle(false);
       return Lease(this, std::move(r));

@@ -152,8 +152,9 @@ class GitRepo {
   void Idle(bool idle);
   std::unique_ptr<git_repository, Deleter> repo_;
   std::unique_ptr<git_odb, Deleter> odb_;
-  std::unique_ptr<PackReader> packs_;  // opened on the first PackedBlob
-  bool keeps_packs_ = false;           // idle, and counted among those keeping their packs
+  std::unique_ptr<PackReader> packs_;   // opened on the first PackedBlob
+  bool keeps_packs_ = false;            // idle, and counted among those keeping their packs
+  std::unique_ptr<GitRepo> next_idle_;  // the next idle handle of its RepoHandles
 };
 
 // A small pool of open handles to one repository, opened on first use. Thread-safe.
@@ -186,9 +187,12 @@ class RepoHandles {
 
  private:
   static constexpr size_t kMaxIdle = 4;
+  // Kept small (one for each of 20,000 repositories): the idle handles as a chain through
+  // GitRepo::next_idle_, the most recently idle first, rather than a vector.
   const std::string& path_;
   std::mutex mu_;
-  std::vector<std::unique_ptr<GitRepo>> idle_;
+  std::unique_ptr<GitRepo> idle_;
+  size_t Idle() const;  // how many (mu_ held)
 };
 
 }  // namespace rr

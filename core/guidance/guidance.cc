@@ -638,7 +638,7 @@ Result<std::shared_ptr<const Guidance>> GuidanceOf(const ServedRepo& repo, const
   out->repo = repo.name();
   std::shared_ptr<const PieceSet> owners, operators;
   if (operator_commit) {
-    const std::string folder = s.guidance_folder.empty() ? repo.name() : s.guidance_folder;
+    const std::string folder = s.guidance_folder.empty() ? repo.name() : s.guidance_folder.str();
     auto set = FolderAt(*g, *operator_reader, folder, *operator_commit, stop);
     if (!set) return Error{set.error()};
     operators = set.take();

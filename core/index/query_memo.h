@@ -6,6 +6,7 @@
 // Thread safety: every function may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,10 @@ namespace rr {
 template <typename V>
 class QueryMemo {
  public:
+  QueryMemo() = default;
+  QueryMemo(const QueryMemo&) = delete;
+  QueryMemo& operator=(const QueryMemo&) = delete;
+  ~QueryMemo() { delete kept_.load(); }
   // The answer kept for `key`, or null.
   std::shared_ptr<const V> Find(const std::string& key) const {
     Kept& kept = Get();
@@ -42,11 +47,17 @@ class QueryMemo {
     std::vector<std::pair<std::string, std::shared_ptr<const V>>> answers;
   };
   Kept& Get() const {
-    std::call_once(once_, [this] { kept_ = std::make_unique<Kept>(); });
-    return *kept_;
+    if (Kept* kept = kept_.load(std::memory_order_acquire)) return *kept;
+    auto made = std::make_unique<Kept>();
+    Kept* none = nullptr;
+    if (kept_.compare_exchange_strong(none, made.get(), std::memory_order_acq_rel)) {
+      return *made.release();
+    }
+    return *none;  // made by another thread meanwhile
   }
-  mutable std::once_flag once_;
-  mutable std::unique_ptr<Kept> kept_;
+  // One pointer (every TextList and IndexFile keeps a memo: 20,000 repositories' lists), made on
+  // first use by whichever thread gets there first.
+  mutable std::atomic<Kept*> kept_{nullptr};
 };
 
 }  // namespace rr

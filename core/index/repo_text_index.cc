@@ -29,6 +29,14 @@ std::atomic<uint64_t> store_changes{0};
 
 }  // namespace
 
+std::mutex& TextIndexSlot::Mutex() const {
+  static constexpr size_t kLocks = 64;  // a power of two
+  static std::mutex locks[kLocks];
+  // The address's low bits are the allocator's alignment: mixed first.
+  const auto at = reinterpret_cast<uintptr_t>(this);
+  return locks[(((at >> 4) * 0x9E3779B97F4A7C15ull) >> 58) & (kLocks - 1)];
+}
+
 TextIndexSlot& ServedRepo::text_index_slot() const {
   std::call_once(text_index_once_, [this] {
     text_index_slot_ = std::make_shared<TextIndexSlot>();
@@ -84,7 +92,7 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
   // no file name made, no table searched.
   TextIndexSlot& slot = repo.text_index_slot();
   {
-    std::lock_guard<std::mutex> lock(slot.mu);
+    std::lock_guard<std::mutex> lock(slot.Mutex());
     const TextIndexSlot::Opened& o = slot.opened;
     // (An index of other paths than those served answers null, unvouched, by the way below.)
     if (o.index && o.serves && o.watched && &o.index->store() == store.get() &&
@@ -120,7 +128,7 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   // name: 5 MB).
   TextIndexSlot& slot = repo.text_index_slot();
   {
-    std::lock_guard<std::mutex> lock(slot.mu);
+    std::lock_guard<std::mutex> lock(slot.Mutex());
     const Opened& o = slot.opened;
     if (o.file.exists && o.watched && RefsWatch::Shared().Unchanged(*o.watched)) {
       if (auto answer = kept(o)) {
@@ -137,13 +145,13 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   auto refuse = [&](const std::string& why) -> std::shared_ptr<const TextIndex> {
     LogLine("repo-reader: the text index of `" + repo.name() +
             "` is not used (the repository is read instead): " + why);
-    std::lock_guard<std::mutex> lock(slot.mu);
+    std::lock_guard<std::mutex> lock(slot.Mutex());
     slot.opened = std::move(now);
     return nullptr;
   };
   std::shared_ptr<const TextIndex> previous;  // the same list over the store as it was
   {
-    std::lock_guard<std::mutex> lock(slot.mu);
+    std::lock_guard<std::mutex> lock(slot.Mutex());
     Opened& o = slot.opened;
     if (o.file.exists && o.file == now.file) {
       if (auto answer = kept(o)) {
@@ -172,7 +180,7 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   const bool serves = now.serves;
   *watched = now.watched;  // taken before the list was read
   {
-    std::lock_guard<std::mutex> lock(slot.mu);
+    std::lock_guard<std::mutex> lock(slot.Mutex());
     slot.opened = std::move(now);
   }
   return serves ? index : nullptr;

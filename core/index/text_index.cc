@@ -261,6 +261,20 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     }
     ix->part_paths_ += U32(ix->parts_ + i * kPartRecord + 4);
   }
+  if (ix->copied_) {
+    // Only the sections are kept, not the header (its fields are read above): a repository's
+    // list is ~240 bytes, and 104 of them were the header, for each of 20,000 repositories.
+    const size_t body = size - header;
+    auto* kept = new unsigned char[std::max<size_t>(body, 1)];
+    std::memcpy(kept, d + header, body);
+    for (const unsigned char** section :
+         {&ix->oids_, &ix->perm_, &ix->kinds_, &ix->sizes_, &ix->trigrams_, &ix->postings_,
+          &ix->path_table_, &ix->path_text_, &ix->parts_}) {
+      *section = kept + (*section - (d + header));  // each lies at or after the header
+    }
+    delete[] d;
+    ix->data_ = kept;
+  }
   // The check read every page; a search reads few of them again.
   ix->LetGo();
   return std::shared_ptr<const IndexFile>(std::move(ix));

@@ -135,7 +135,9 @@ class IndexFile {
 
   // Kept small (one for each of 20,000 repositories' lists): the counts in 32 bits, as the
   // file gives them, beside the commit.
-  const unsigned char* data_ = nullptr;  // mapped, or read into memory of its own (copied_)
+  // Mapped (the whole file), or read into memory of its own (copied_: its sections, without the
+  // header).
+  const unsigned char* data_ = nullptr;
   size_t size_ = 0;
   git_oid commit_{};
   uint32_t blob_count_ = 0, trigram_count_ = 0, path_count_ = 0;

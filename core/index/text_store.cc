@@ -205,13 +205,13 @@ TextList::TextList(std::shared_ptr<const IndexFile> list,
                    std::shared_ptr<const TextStoreSnapshot> store)
     : list_(std::move(list)), store_(std::move(store)) {
   const size_t n = list_->blobs();
-  where_.assign(n, kNone);
+  std::vector<uint32_t> where(n, kNone);
   std::vector<bool> used(store_->shards.size(), false);
   for (size_t b = 0; b < n; ++b) {
     // Unread: read by every search.
-    if (list_->Kind(b) != BlobKind::kUnread && !LookUp(b, &used)) missing_++;
+    if (list_->Kind(b) != BlobKind::kUnread && (where[b] = LookUp(b, &used)) == kNone) missing_++;
   }
-  Finish(used, nullptr);
+  Finish(where, used, nullptr);
   // The content ids were read to find them; a search of the many repositories that hold no
   // candidate reads nothing of the list again.
   list_->LetGo();
@@ -233,80 +233,86 @@ TextList::TextList(const TextList& before, std::shared_ptr<const TextStoreSnapsh
     }
   }
   const size_t n = list_->blobs();
-  where_.assign(n, kNone);
+  std::vector<uint32_t> where(n, kNone);
   std::vector<bool> used(store_->shards.size(), false);
   bool looked_up = false;
   for (size_t b = 0; b < n; ++b) {
     if (list_->Kind(b) == BlobKind::kUnread) continue;
-    const uint32_t w = before.where_[b];
+    const uint32_t w = before.places_[b];
     if (w != kNone && moved[ShardOf(w)] != SIZE_MAX) {
       const uint32_t now = Place(moved[ShardOf(w)], NumberOf(w));
       if (now != kNone) {
-        where_[b] = now;
+        where[b] = now;
         used[moved[ShardOf(w)]] = true;
         continue;
       }
     }
     // Held by no shard then, or its shard is gone (merged, compacted away): looked up.
-    if (!LookUp(b, &used)) missing_++;
+    if ((where[b] = LookUp(b, &used)) == kNone) missing_++;
     looked_up = true;
   }
   if (looked_up) {
-    Finish(used, nullptr);
+    Finish(where, used, nullptr);
     list_->LetGo();
     return;
   }
   // Every place moved with its shard, the shards in the same order: still sorted.
+  const Screen& was_screen = before.screen_;
   std::vector<uint32_t> held;
-  held.reserve(before.held_.size());
-  for (const uint32_t w : before.held_) held.push_back(Place(moved[ShardOf(w)], NumberOf(w)));
-  Finish(used, &held);
+  held.reserve(was_screen.held_count);
+  for (const uint32_t* w = was_screen.held; w != was_screen.held + was_screen.held_count; ++w) {
+    held.push_back(Place(moved[ShardOf(*w)], NumberOf(*w)));
+  }
+  Finish(where, used, &held);
 }
 
-bool TextList::LookUp(size_t b, std::vector<bool>* used) {
+uint32_t TextList::LookUp(size_t b, std::vector<bool>* used) const {
   const git_oid& oid = list_->Oid(b);
   for (size_t s = 0; s < store_->shards.size(); ++s) {
     const size_t at = store_->shards[s]->Find(oid);
     if (at == SIZE_MAX) continue;
     const uint32_t w = Place(s, at);
     if (w == kNone) continue;  // does not fit: another shard's copy, else read
-    where_[b] = w;
     (*used)[s] = true;
-    return true;
+    return w;
   }
-  return false;
+  return kNone;
 }
 
-void TextList::Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted) {
+void TextList::Finish(const std::vector<uint32_t>& where, const std::vector<bool>& used,
+                      const std::vector<uint32_t>* sorted) {
   for (size_t s = 0; s < used.size(); ++s) {
     if (used[s]) screen_.shards |= uint64_t{1} << s;  // (s < 63: Place)
   }
+  const size_t n = where.size();
+  const size_t held = sorted ? sorted->size() : n - std::count(where.begin(), where.end(), kNone);
+  places_.reset(new uint32_t[n + held]);
+  std::copy(where.begin(), where.end(), places_.get());
+  uint32_t* out = places_.get() + n;
   if (sorted) {
-    held_ = std::move(*sorted);
+    std::copy(sorted->begin(), sorted->end(), out);
   } else {
-    held_.reserve(where_.size() - missing_);
-    for (const uint32_t w : where_) {
-      if (w != kNone) held_.push_back(w);
-    }
-    std::sort(held_.begin(), held_.end());
+    std::copy_if(where.begin(), where.end(), out, [](uint32_t w) { return w != kNone; });
+    std::sort(out, out + held);
   }
   screen_.store = store_.get();
   screen_.always = missing_ > 0 || list_->unread_paths() > 0;
-  for (const uint32_t w : held_) {
-    const size_t bit = Screen::Bit(w);
+  for (const uint32_t* w = out; w != out + held; ++w) {
+    const size_t bit = Screen::Bit(*w);
     screen_.filter[bit / 64] |= uint64_t{1} << (bit % 64);
   }
-  screen_.held = held_.data();
-  screen_.held_count = held_.size();
+  screen_.held = out;
+  screen_.held_count = static_cast<uint32_t>(held);
 }
 
 BlobKind TextList::Kind(size_t blob) const {
-  const uint32_t w = where_[blob];
+  const uint32_t w = places_[blob];
   return w == kNone ? BlobKind::kUnread : store_->shards[ShardOf(w)]->Kind(NumberOf(w));
 }
 
 bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
-  out->assign(where_.size(), true);
+  const size_t n = list_->blobs();
+  out->assign(n, true);
   if (query.all) return true;
   std::vector<std::shared_ptr<const std::vector<bool>>> maybe(store_->shards.size());
   for (uint64_t left = screen_.shards; left != 0; left &= left - 1) {
@@ -315,8 +321,8 @@ bool TextList::Candidates(const TrigramQuery& query, std::vector<bool>* out) con
     if (!set) return false;
     maybe[s] = std::shared_ptr<const std::vector<bool>>(set, &set->maybe);
   }
-  for (size_t b = 0; b < where_.size(); ++b) {
-    const uint32_t w = where_[b];
+  for (size_t b = 0; b < n; ++b) {
+    const uint32_t w = places_[b];
     if (w != kNone) (*out)[b] = (*maybe[ShardOf(w)])[NumberOf(w)];
   }
   return true;
@@ -465,8 +471,7 @@ Result<std::shared_ptr<const TextList>> PartOver(
 
 Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
     std::shared_ptr<const IndexFile> list, std::shared_ptr<const TextStoreSnapshot> store) {
-  std::shared_ptr<TextIndex> ix(new TextIndex());
-  ix->own_ = std::make_shared<const TextList>(list, store);
+  auto ix = std::make_shared<TextIndex>(Made(), std::move(list), std::move(store));
   Status made = ix->Assemble([](size_t) { return nullptr; });
   if (!made) return Error{made.error()};
   return std::shared_ptr<const TextIndex>(std::move(ix));
@@ -474,28 +479,25 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
 
 Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
     const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store) {
-  std::shared_ptr<TextIndex> ix(new TextIndex());
-  ix->own_ = std::make_shared<const TextList>(*before.own_, store);
-  Status made =
-      ix->Assemble([&](size_t i) { return i < before.parts_.size() ? before.parts_[i] : nullptr; });
+  auto ix = std::make_shared<TextIndex>(Made(), before, std::move(store));
+  Status made = ix->Assemble(
+      [&](size_t i) { return i < before.parts_.size() ? before.parts_[i].list : nullptr; });
   if (!made) return Error{made.error()};
   return std::shared_ptr<const TextIndex>(std::move(ix));
 }
 
 Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(size_t)>& kept) {
-  const IndexFile& list = own_->file();
-  const auto& store = own_->store_ptr();
-  commit_ = own_->commit();
-  screen_ = own_->screen();
-  blobs_ = own_->blobs();
-  paths_ = 0;
-  missing_ = own_->missing();
-  binary_paths_ = own_->binary_paths();
-  text_bytes_ = own_->text_bytes();
+  const IndexFile& list = own_.file();
+  const auto& store = own_.store_ptr();
+  commit_ = own_.commit();
+  // Counted in 64 bits here, kept in 32 (a list's counts are 32 bits; many parts could pass).
+  uint64_t blobs = own_.blobs(), paths = 0, missing = own_.missing();
+  binary_paths_ = static_cast<uint32_t>(own_.binary_paths());
   size_t own_at = 0;  // the list's own paths placed so far
   auto own_run = [&](size_t to) {
-    if (to > own_at) runs_.push_back(Run{paths_, -1, own_at});
-    paths_ += to - own_at;
+    if (to > own_at)
+      runs_.push_back(Run{static_cast<uint32_t>(paths), -1, static_cast<uint32_t>(own_at)});
+    paths += to - own_at;
     own_at = to;
   };
   runs_.reserve(2 * list.parts() + 1);  // 20,000 repositories keep theirs: no slack
@@ -514,27 +516,36 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
         return Status(Error{"a part it names does not hold what the list names"});
       }
       keys.push_back(e.key);
-      blob_base_.push_back(blobs_);
-      blobs_ += part->blobs();
-      missing_ += part->missing();
-      text_bytes_ += part->text_bytes();
-      parts_.push_back(std::move(part));
+      if (blobs > UINT32_MAX) break;  // refused below
+      const auto base = static_cast<uint32_t>(blobs);
+      blobs += part->blobs();
+      missing += part->missing();
+      parts_.push_back(Part{std::move(part), base});
     }
-    if (e.first + e.paths > parts_[p]->paths()) {
+    if (e.first + e.paths > parts_[p].list->paths()) {
       return Status(Error{"it takes more paths of a part than the part holds"});
     }
     own_run(e.position);
-    if (e.paths > 0) runs_.push_back(Run{paths_, static_cast<int>(p), e.first});
-    paths_ += e.paths;
+    if (paths > UINT32_MAX) break;  // refused below
+    if (e.paths > 0) {
+      runs_.push_back(Run{static_cast<uint32_t>(paths), static_cast<int32_t>(p),
+                          static_cast<uint32_t>(e.first)});
+    }
+    paths += e.paths;
   }
   own_run(list.paths());
+  if (blobs > UINT32_MAX || paths > UINT32_MAX) {
+    return Status(Error{"it names more than 2^32 contents or paths with its parts"});
+  }
+  blobs_ = static_cast<uint32_t>(blobs);
+  paths_ = static_cast<uint32_t>(paths);
+  missing_ = static_cast<uint32_t>(std::min<uint64_t>(missing, blobs));
   runs_.shrink_to_fit();
   parts_.shrink_to_fit();
-  blob_base_.shrink_to_fit();
   // The binary paths: a part's own count where a run takes all of it, else counted here.
   for (const Run& run : runs_) {
     if (run.part < 0) continue;
-    const TextList& part = *parts_[static_cast<size_t>(run.part)];
+    const TextList& part = *parts_[static_cast<size_t>(run.part)].list;
     const size_t length = RunLength(run);
     if (run.first == 0 && length == part.paths()) {
       binary_paths_ += part.binary_paths();
@@ -547,28 +558,35 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
   return Status{};
 }
 
+uint64_t TextIndex::text_bytes() const {
+  uint64_t bytes = own_.text_bytes();
+  for (const Part& part : parts_) bytes += part.list->text_bytes();
+  return bytes;
+}
+
 size_t TextIndex::RunLength(const Run& run) const {
   const size_t r = static_cast<size_t>(&run - runs_.data());
   return (r + 1 < runs_.size() ? runs_[r + 1].begin : paths_) - run.begin;
 }
 
 const TextList& TextIndex::ListOf(size_t blob, size_t* number) const {
-  if (blob < own_->blobs() || blob_base_.empty()) {
+  if (blob < own_.blobs() || parts_.empty()) {
     *number = blob;
-    return *own_;
+    return own_;
   }
-  const size_t p =
-      static_cast<size_t>(std::upper_bound(blob_base_.begin(), blob_base_.end(), blob) -
-                          blob_base_.begin()) -
-      1;
-  *number = blob - blob_base_[p];
-  return *parts_[p];
+  const size_t p = static_cast<size_t>(
+                       std::upper_bound(parts_.begin(), parts_.end(), blob,
+                                        [](size_t b, const Part& part) { return b < part.base; }) -
+                       parts_.begin()) -
+                   1;
+  *number = blob - parts_[p].base;
+  return *parts_[p].list;
 }
 
 size_t TextIndex::Find(const git_oid& oid) const {
-  if (const size_t b = own_->Find(oid); b != SIZE_MAX) return b;
-  for (size_t p = 0; p < parts_.size(); ++p) {
-    if (const size_t b = parts_[p]->Find(oid); b != SIZE_MAX) return blob_base_[p] + b;
+  if (const size_t b = own_.Find(oid); b != SIZE_MAX) return b;
+  for (const Part& part : parts_) {
+    if (const size_t b = part.list->Find(oid); b != SIZE_MAX) return part.base + b;
   }
   return SIZE_MAX;
 }
@@ -593,13 +611,13 @@ const git_oid& TextIndex::Oid(size_t blob) const {
 }
 
 bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
-  if (parts_.empty()) return own_->Candidates(query, out);
+  if (parts_.empty()) return own_.Candidates(query, out);
   out->assign(blobs_, true);
   if (query.all) return true;
   std::vector<bool> one;
   for (size_t p = 0; p <= parts_.size(); ++p) {
-    const TextList& l = p == 0 ? *own_ : *parts_[p - 1];
-    const size_t base = p == 0 ? 0 : blob_base_[p - 1];
+    const TextList& l = p == 0 ? own_ : *parts_[p - 1].list;
+    const size_t base = p == 0 ? 0 : parts_[p - 1].base;
     if (!l.Candidates(query, &one)) return false;
     std::copy(one.begin(), one.end(), out->begin() + static_cast<std::ptrdiff_t>(base));
   }
@@ -607,8 +625,9 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
 }
 
 bool TextIndex::MayMatchAny(const TrigramQuery& query, TextList::Asked* asked) const {
-  if (own_->MayMatchAny(screen_, query, asked)) return true;
-  for (const auto& part : parts_) {
+  if (own_.MayMatchAny(query, asked)) return true;
+  for (const Part& p : parts_) {
+    const std::shared_ptr<const TextList>& part = p.list;
     if (!asked) {
       if (part->MayMatchAny(query)) return true;
       continue;
@@ -641,11 +660,11 @@ bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* o
     const Run& run = runs_[r];
     const std::vector<uint32_t>* in = nullptr;
     if (run.part < 0) {
-      if (!own && !(own = own_->CandidatePaths(query, /*kept=*/false))) return false;
+      if (!own && !(own = own_.CandidatePaths(query, /*kept=*/false))) return false;
       in = own.get();
     } else {
       auto& p = of_part[static_cast<size_t>(run.part)];
-      if (!p && !(p = parts_[static_cast<size_t>(run.part)]->CandidatePaths(query, true))) {
+      if (!p && !(p = parts_[static_cast<size_t>(run.part)].list->CandidatePaths(query, true))) {
         return false;
       }
       in = p.get();
@@ -692,7 +711,7 @@ void TextIndex::PathsUnder(std::string_view path, size_t* begin, size_t* end, bo
 TextIndex::PathRun TextIndex::RunAt(size_t r) const {
   const Run& run = runs_[r];
   return PathRun{run.begin, RunLength(run), run.first,
-                 run.part < 0 ? nullptr : &parts_[static_cast<size_t>(run.part)]};
+                 run.part < 0 ? nullptr : &parts_[static_cast<size_t>(run.part)].list};
 }
 
 TextIndex::PathEntry TextIndex::Path(size_t i) const {
@@ -702,9 +721,10 @@ TextIndex::PathEntry TextIndex::Path(size_t i) const {
                           runs_.begin()) -
       1;
   const Run& run = runs_[r];
-  if (run.part < 0) return own_->Path(run.first + (i - run.begin));
-  PathEntry e = parts_[static_cast<size_t>(run.part)]->Path(run.first + (i - run.begin));
-  e.blob += blob_base_[static_cast<size_t>(run.part)];
+  if (run.part < 0) return own_.Path(run.first + (i - run.begin));
+  const Part& part = parts_[static_cast<size_t>(run.part)];
+  PathEntry e = part.list->Path(run.first + (i - run.begin));
+  e.blob += part.base;
   return e;
 }
 

@@ -101,16 +101,16 @@ class TextList {
     return MayMatchAny(screen_, query, asked);
   }
   // What MayMatchAny reads of a list, in one place: a search over 20,000 repositories asks it of
-  // each, and each line more it reads is a miss of the processor's cache. Kept in the list and
-  // copied into its index (TextIndex), beside the commit it lists.
+  // each, and each line more it reads is a miss of the processor's cache. Kept first in the
+  // list, which its index (TextIndex) keeps beside the commit it lists.
   struct Screen {
     const TextStoreSnapshot* store = nullptr;
     bool always = false;      // a blob no shard holds, or one unread: it may always match
+    uint32_t held_count = 0;  // of `held`
     uint64_t shards = 0;      // the shards holding any of its blobs, a bit each
     uint64_t filter[4] = {};  // a bit for each held place's hash: a place whose bit is clear is
-                              // not held (held_ is not read)
-    const uint32_t* held = nullptr;  // held_
-    size_t held_count = 0;
+                              // not held (`held` is not read)
+    const uint32_t* held = nullptr;  // the places held, sorted (in places_)
     static size_t Bit(uint32_t place) { return (place * 0x9E3779B1u) >> 24; }
   };
   const Screen& screen() const { return screen_; }
@@ -140,19 +140,24 @@ class TextList {
   }
   static size_t ShardOf(uint32_t w) { return w >> (32 - kShardBits); }
   static size_t NumberOf(uint32_t w) { return w & kNumberMask; }
+  // First: a repository's index (TextIndex) keeps its own list right after its commit, so that
+  // what a search reads first of it is together (TextIndex::Prefetch).
+  Screen screen_;
   std::shared_ptr<const IndexFile> list_;
   std::shared_ptr<const TextStoreSnapshot> store_;
-  std::vector<uint32_t> where_;  // per blob: its Place, or kNone
-  std::vector<uint32_t> held_;   // where_'s values but kNone, sorted
-  Screen screen_;
+  // One block (20,000 repositories keep theirs): per blob its Place, or kNone (list_->blobs()
+  // of them); then the same places but kNone, sorted (screen_.held, held_count of them).
+  std::unique_ptr<uint32_t[]> places_;
   // CandidatePaths kept (a part's; a repository's own list never keeps one).
   QueryMemo<std::vector<uint32_t>> memo_;
-  // Finds `b`'s content in the store's shards (the first that holds it in a place that fits);
-  // false when none does.
-  bool LookUp(size_t b, std::vector<bool>* used);
-  // The shards used, and the places sorted (`sorted`, when given, already are).
-  void Finish(const std::vector<bool>& used, std::vector<uint32_t>* sorted);
-  size_t missing_ = 0;
+  // Where `b`'s content is in the store's shards (the first that holds it in a place that
+  // fits); kNone when none does.
+  uint32_t LookUp(size_t b, std::vector<bool>* used) const;
+  // Keeps `where` (a place a blob) and the places held, sorted (`sorted`, when given, already
+  // are); the shards used.
+  void Finish(const std::vector<uint32_t>& where, const std::vector<bool>& used,
+              const std::vector<uint32_t>* sorted);
+  uint32_t missing_ = 0;
 };
 
 // What one search (one walker of it) asked for one query, so that it is asked once rather than
@@ -192,22 +197,22 @@ class TextIndex {
   // into its list.)
   const git_oid& commit() const { return commit_; }
   // Asks the processor to bring what a search reads first of this index (its commit, its own
-  // list's Screen) into its cache; nothing else. (What they point at is not asked for: that
-  // would wait for them.)
+  // list's Screen, kept together) into its cache; nothing else. (What they point at is not asked
+  // for: that would wait for them.)
   void Prefetch() const {
     const char* at = reinterpret_cast<const char*>(&commit_);
-    const char* end = reinterpret_cast<const char*>(&screen_ + 1);
+    const char* end = reinterpret_cast<const char*>(&own_.screen() + 1);
     for (; at < end; at += 64) __builtin_prefetch(at);
   }
-  uint64_t policy() const { return own_->policy(); }
+  uint64_t policy() const { return own_.policy(); }
   size_t blobs() const { return blobs_; }
   size_t paths() const { return paths_; }
-  size_t bytes() const { return own_->bytes(); }  // the list's file (parts are the store's)
-  uint64_t text_bytes() const { return text_bytes_; }
+  size_t bytes() const { return own_.bytes(); }  // the list's file (parts are the store's)
+  uint64_t text_bytes() const;                   // the list's and its parts' (added up when asked)
   size_t missing() const { return missing_; }
   size_t binary_paths() const { return binary_paths_; }
-  const TextStoreSnapshot& store() const { return own_->store(); }
-  const IndexFile& list() const { return own_->file(); }
+  const TextStoreSnapshot& store() const { return own_.store(); }
+  const IndexFile& list() const { return own_.file(); }
   size_t parts() const { return parts_.size(); }
 
   size_t Find(const git_oid& oid) const;
@@ -244,27 +249,46 @@ class TextIndex {
   PathRun RunAt(size_t r) const;
 
  private:
-  TextIndex() = default;
+  // Only Make makes one (the key of the constructors below, which make_shared needs public).
+  class Made {
+    friend class TextIndex;
+    explicit Made() = default;
+  };
+
+ public:
+  // `list` over `store`, or `before`'s list over `store`; then Assemble.
+  TextIndex(Made, std::shared_ptr<const IndexFile> list,
+            std::shared_ptr<const TextStoreSnapshot> store)
+      : own_(std::move(list), std::move(store)) {}
+  TextIndex(Made, const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store)
+      : own_(before.own_, std::move(store)) {}
+
+ private:
   // The list and its parts over `store`: `kept` gives a part already found (or null).
   Status Assemble(const std::function<std::shared_ptr<const TextList>(size_t)>& kept);
   // Which list a blob number is in, and its number there.
   const TextList& ListOf(size_t blob, size_t* number) const;
+  // Kept for each of 20,000 repositories, in one block with the list's own TextList (its Screen
+  // right after the commit), counts in 32 bits (Assemble refuses an index past them): with its
+  // shared count, 224 bytes.
   git_oid commit_{};
-  TextList::Screen screen_;  // own_'s, beside the commit: what a search of it reads first
-  std::shared_ptr<const TextList> own_;
-  std::vector<std::shared_ptr<const TextList>> parts_;
-  std::vector<size_t> blob_base_;  // per part: its first blob's number here
+  uint32_t paths_ = 0;
+  TextList own_;
+  struct Part {
+    std::shared_ptr<const TextList> list;
+    uint32_t base = 0;  // its first blob's number here
+  };
+  std::vector<Part> parts_;
   // The paths in walk order, as runs: where each begins here, whose (-1 the list's own, else a
   // part's number) and where in it.
   struct Run {
-    size_t begin = 0;
-    int part = -1;
-    size_t first = 0;
+    uint32_t begin = 0;
+    int32_t part = -1;
+    uint32_t first = 0;
   };
   std::vector<Run> runs_;
   size_t RunLength(const Run& run) const;
-  size_t blobs_ = 0, paths_ = 0, missing_ = 0, binary_paths_ = 0;
-  uint64_t text_bytes_ = 0;
+  uint32_t blobs_ = 0, missing_ = 0, binary_paths_ = 0;
 };
 
 // Where the part `key` is kept in the store at `folder`.

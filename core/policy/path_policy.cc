@@ -121,16 +121,18 @@ Result<PathPolicy> PathPolicy::Make(const std::vector<std::string>& include,
                                     bool serve_credential_files) {
   PathPolicy p;
   p.serve_credential_files_ = serve_credential_files;
+  auto patterns = std::make_shared<Patterns>();
   for (const auto& s : include) {
     auto g = Glob::Compile(s);
     if (!g) return Error{"include: " + g.error()};
-    p.include_.push_back(g.take());
+    patterns->include.push_back(g.take());
   }
   for (const auto& s : exclude) {
     auto g = Glob::Compile(s);
     if (!g) return Error{"exclude: " + g.error()};
-    p.exclude_.push_back(g.take());
+    patterns->exclude.push_back(g.take());
   }
+  if (!patterns->include.empty() || !patterns->exclude.empty()) p.patterns_ = std::move(patterns);
   return p;
 }
 
@@ -138,8 +140,9 @@ PathPolicy PathPolicy::Default() { return PathPolicy(); }
 
 std::string PathPolicy::Describe() const {
   std::string out = serve_credential_files_ ? "credentials served" : "credentials kept out";
-  for (const auto& g : include_) out += std::string("\ninclude\t") + g.pattern();
-  for (const auto& g : exclude_) out += std::string("\nexclude\t") + g.pattern();
+  if (!patterns_) return out;
+  for (const auto& g : patterns_->include) out += std::string("\ninclude\t") + g.pattern();
+  for (const auto& g : patterns_->exclude) out += std::string("\nexclude\t") + g.pattern();
   return out;
 }
 
@@ -151,15 +154,16 @@ bool PathPolicy::Excluded(const std::vector<std::string_view>& parts) const {
       folder = part;
     }
   }
-  for (const auto& g : exclude_) {
+  if (!patterns_) return false;
+  for (const auto& g : patterns_->exclude) {
     if (g.MatchesPathOrFolder(parts)) return true;
   }
   return false;
 }
 
 bool PathPolicy::Included(const std::vector<std::string_view>& parts) const {
-  if (include_.empty()) return true;
-  for (const auto& g : include_) {
+  if (!patterns_ || patterns_->include.empty()) return true;
+  for (const auto& g : patterns_->include) {
     if (g.MatchesPathOrFolder(parts)) return true;
   }
   return false;
@@ -176,7 +180,7 @@ bool PathPolicy::Outside(const RepoPath& path) const {
   const auto parts = path.parts();
   if (Excluded(parts)) return true;
   if (Included(parts)) return false;
-  for (const auto& g : include_) {
+  for (const auto& g : patterns_->include) {  // (Included: patterns_ holds some)
     if (g.CouldMatchBelow(parts)) return false;
   }
   return true;

@@ -4,15 +4,22 @@
 
 namespace rr {
 
-// Kept lean: one a repository, 20,000 of them with as many repositories searched.
+// The last path other than the root asked, and what was found there.
+struct KnownOther {
+  RepoPath path;
+  std::shared_ptr<const KnownPath> at;
+};
+
+// Kept lean: one a repository, 20,000 of them with as many repositories searched (with its
+// shared count, 96 bytes: the other path, asked of few, apart).
 struct KnownDefaultEntry {
   std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp, at `place`
   std::shared_ptr<const RefsPlace> place;
   RefsStamp stamp;
-  RepoPath other;  // the last path other than the root asked
+  std::shared_ptr<const KnownPath> root;
+  std::shared_ptr<const KnownOther> other;
   // The default branch is each one's `at` (the same in both).
-  std::shared_ptr<const KnownPath> root, at_other;
-  const ReadPoint& at() const { return root ? root->at : at_other->at; }
+  const ReadPoint& at() const { return root ? root->at : other->at->at; }
 };
 
 namespace {
@@ -40,7 +47,7 @@ std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const Served
     if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(*kept->place))) return nullptr;
   }
   if (path.is_root()) return kept->root;
-  if (kept->at_other && kept->other == path) return kept->at_other;
+  if (kept->other && kept->other->path == path) return kept->other->at;
   return nullptr;
 }
 
@@ -84,8 +91,7 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
     if (path.is_root()) {
       next->root = p;
     } else {
-      next->other = path;
-      next->at_other = p;
+      next->other = std::make_shared<const KnownOther>(KnownOther{path, p});
     }
     std::shared_ptr<const KnownDefaultEntry> made = std::move(next);
     if (std::atomic_compare_exchange_strong(&slot, &was, made)) return;

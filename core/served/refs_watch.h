@@ -59,18 +59,16 @@ class RefsWatch {
     // five folders below refs/heads).
     static constexpr size_t kMaxCounters = 18;
     // Most tickets hold 7 counters (a bare repository's refs: its folder and HEAD, packed-refs,
-    // refs and heads, refs/heads and the branch) or 2 (a file): kept here; a deeper branch's
-    // take the rest from `more` (20,000 repositories keep two tickets each).
+    // refs and heads, refs/heads and the branch; 8 with a work tree's .git) or 2 (a file): kept
+    // here; a deeper branch's take the rest from `more` (20,000 repositories keep two tickets
+    // each: a ticket with its shared count fits 80 bytes).
     static constexpr size_t kInline = 8;
     uint32_t At(size_t i) const { return i < kInline ? counters[i] : more[i - kInline]; }
     std::array<uint32_t, kInline> counters{};
     std::unique_ptr<uint32_t[]> more;  // kMaxCounters - kInline, once past kInline
-    uint8_t count = 0;
     uint64_t sum = 0;
-    uint64_t overflows = 0;
-    // The count of reports (RefsWatch::reported_) at which the ticket was last found unchanged:
-    // while no report has come since, it is unchanged without its counters being read (over
-    // 20,000 repositories, most of a search's look at them was those scattered reads).
+    uint32_t overflows = 0;  // RefsWatch::overflows_ when taken
+    uint8_t count = 0;
     mutable std::atomic<uint64_t> clear_at{UINT64_MAX};
   };
 
@@ -156,7 +154,7 @@ class RefsWatch {
   static constexpr uint32_t kMaxChunks = 4096;
   std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
   uint32_t counters_used_ = 0;
-  std::atomic<uint64_t> overflows_{0};
+  std::atomic<uint32_t> overflows_{0};  // (a ticket keeps it in 32 bits)
   // Bumped by each Catch that read a report of a change (or an overflow), after the counters.
   std::atomic<uint64_t> reported_{0};
 };

@@ -160,38 +160,38 @@ ServedRepo::GraphState& ServedRepo::GraphsLocked() const {
 }
 
 void ServedRepo::KeepPlaceLocked(const RefsPlace& place) const {
-  using Kind = KeptPlace::Kind;
-  KeptPlace& kept = GraphsLocked().place;
-  kept.other.reset();
+  using Kind = PlaceKind;
+  GraphState& kept = GraphsLocked();
+  kept.other_place.reset();
   if (place.empty()) {
-    kept.kind = Kind::kNone;
+    kept.place_kind = Kind::kNone;
   } else if (place.common_dir.empty() && place.git_dir == settings_.path) {
-    kept.kind = Kind::kPath;
+    kept.place_kind = Kind::kPath;
   } else if (place.common_dir.empty() && place.git_dir == settings_.path + "/.git") {
-    kept.kind = Kind::kPathGit;
+    kept.place_kind = Kind::kPathGit;
   } else {
-    kept.kind = Kind::kOther;
-    kept.other = std::make_unique<RefsPlace>(place);
+    kept.place_kind = Kind::kOther;
+    kept.other_place = std::make_unique<RefsPlace>(place);
   }
 }
 
 RefsPlace ServedRepo::PlaceLocked() const {
-  using Kind = KeptPlace::Kind;
-  const KeptPlace& kept = GraphsLocked().place;
-  if (kept.kind == Kind::kUnknown) {
+  using Kind = PlaceKind;
+  const GraphState& kept = GraphsLocked();
+  if (kept.place_kind == Kind::kUnknown) {
     // On a handle opened for this alone: the history indexer asks every repository, and the
     // idle handles are for the repositories agents read.
     auto git = GitRepo::Open(settings_.path);
     KeepPlaceLocked(git ? RefsPlace::Of(git.value()->GitDir(), git.value()->CommonDir())
                         : RefsPlace{});
   }
-  switch (kept.kind) {
+  switch (kept.place_kind) {
     case Kind::kPath:
       return {settings_.path, ""};
     case Kind::kPathGit:
       return {settings_.path + "/.git", ""};
     case Kind::kOther:
-      return *kept.other;
+      return *kept.other_place;
     default:
       return {};
   }
@@ -208,25 +208,25 @@ std::shared_ptr<const CommitGraph> ServedRepo::OwnGraphLocked() const {
   if (objects.empty()) return nullptr;
   const uint64_t files = FilesDigest(
       {objects + "/info/commit-graph", objects + "/info/commit-graphs/commit-graph-chain"});
-  GraphSource& own = GraphsLocked().own_graph;
-  if (!own.opened || files != own.files) {
-    own.graph = CommitGraph::Open(objects);
-    own.files = files;
-    own.opened = true;
+  GraphState& g = GraphsLocked();
+  if (!g.own_opened || files != g.own_graph.files) {
+    g.own_graph.graph = CommitGraph::Open(objects);
+    g.own_graph.files = files;
+    g.own_opened = true;
   }
-  return own.graph;
+  return g.own_graph.graph;
 }
 
 std::shared_ptr<const CommitGraph> ServedRepo::IndexLocked() const {
   if (settings_.index_folder.empty()) return nullptr;
   const uint64_t files = FilesDigest({HistoryIndex::ChainFile(settings_.index_folder)});
-  GraphSource& index = GraphsLocked().index_graph;
-  if (!index.opened || files != index.files) {
-    index.graph = HistoryIndex::Open(settings_.index_folder);
-    index.files = files;
-    index.opened = true;
+  GraphState& g = GraphsLocked();
+  if (!g.index_opened || files != g.index_graph.files) {
+    g.index_graph.graph = HistoryIndex::Open(settings_.index_folder);
+    g.index_graph.files = files;
+    g.index_opened = true;
   }
-  return index.graph;
+  return g.index_graph.graph;
 }
 
 std::shared_ptr<const CommitGraph> ServedRepo::Graph() const {
@@ -248,14 +248,16 @@ bool ServedRepo::NeedsHistoryIndex() const {
   // The graph a tool opened, if its files are unchanged; else only the answer is kept, not the
   // graph: asked of 20,000 repositories, holding their graphs would hold them all in memory.
   GraphState& g = GraphsLocked();
-  if (g.own_graph.opened && files == g.own_graph.files) {
+  if (g.own_opened && files == g.own_graph.files) {
     return !(g.own_graph.graph && g.own_graph.graph->has_bloom());
   }
-  if (!g.own_bloom.known || files != g.own_bloom.files) {
+  if (!g.own_bloom_known || files != g.own_bloom_files) {
     auto graph = CommitGraph::Open(objects);
-    g.own_bloom = {true, files, graph && graph->has_bloom()};
+    g.own_bloom_known = true;
+    g.own_bloom_files = files;
+    g.own_bloom_has = graph && graph->has_bloom();
   }
-  return !g.own_bloom.has;
+  return !g.own_bloom_has;
 }
 
 Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
@@ -269,19 +271,20 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
     std::lock_guard<std::mutex> lock(graph_mu_);
     GraphState& g = GraphsLocked();
     // After a restart, what the last update of an earlier run kept beside the index.
-    if (!g.indexed) {
+    if (!g.has_indexed) {
       if (auto kept = ReadIndexedStamp(IndexedStampFile(settings_.index_folder))) {
         g.indexed = kept->indexed;
-        if (g.place.kind == KeptPlace::Kind::kUnknown) KeepPlaceLocked(kept->place);
+        g.has_indexed = true;
+        if (g.place_kind == PlaceKind::kUnknown) KeepPlaceLocked(kept->place);
       }
     }
-    const auto& last = g.indexed;
-    const bool located = g.place.kind != KeptPlace::Kind::kUnknown;
-    if (last && located && last->refs.Unchanged(RefsStamp::Take(PlaceLocked())) &&
-        last->chain == FilesDigest({chain})) {
+    const Indexed& last = g.indexed;
+    const bool located = g.place_kind != PlaceKind::kUnknown;
+    if (g.has_indexed && located && last.refs.Unchanged(RefsStamp::Take(PlaceLocked())) &&
+        last.chain == FilesDigest({chain})) {
       HistoryIndexUpdate same;
-      same.commits = last->commits;
-      same.layers = last->layers;
+      same.commits = last.commits;
+      same.layers = last.layers;
       return same;
     }
   }
@@ -297,10 +300,11 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
     if (!refs.racy()) WriteIndexedStamp(IndexedStampFile(settings_.index_folder), place, done);
     std::lock_guard<std::mutex> lock(graph_mu_);
     GraphState& g = GraphsLocked();
-    if (g.place.kind == KeptPlace::Kind::kUnknown || g.place.kind == KeptPlace::Kind::kNone) {
+    if (g.place_kind == PlaceKind::kUnknown || g.place_kind == PlaceKind::kNone) {
       KeepPlaceLocked(place);
     }
     g.indexed = done;
+    g.has_indexed = true;
   }
   return u;
 }

@@ -142,7 +142,7 @@ TEST_F(TextIndexerTest, APassEndsWithEveryIndexMadeOverTheStoreAsItLeavesIt) {
     TextIndexSlot& slot = repo.text_index_slot();
     std::shared_ptr<const TextIndex> made;
     {
-      std::lock_guard<std::mutex> lock(slot.mu);
+      std::lock_guard<std::mutex> lock(slot.Mutex());
       made = slot.opened.index;
     }
     ASSERT_TRUE(made) << name;
