@@ -308,6 +308,84 @@ def graph_seeds(repo):
     put("commit_graph", "layer-top", layers[-1])
 
 
+def index_file(blobs, paths=(), parts=(), commit=b"\x11" * 20, policy=0x1234):
+    """A text index file (core/index/text_index.h, format 4), written here from the format the
+    header documents rather than by the server's writer. blobs: (kind, bytes) with kind 0 text,
+    1 binary, 2 unread, each id git's blob id of its bytes; paths: (path, blob number,
+    executable); parts: (position, paths, key, tree id, first)."""
+    def fold(c):
+        return c + 32 if 65 <= c <= 90 else c
+    ids = [hashlib.sha1(b"blob %d\0" % len(data) + data).digest() for _, data in blobs]
+    postings = {}
+    for number, (kind, data) in enumerate(blobs):
+        if kind != 0:
+            continue
+        seen = set()
+        for i in range(2, len(data)):
+            if 10 in data[i - 2:i + 1]:
+                continue
+            seen.add(fold(data[i - 2]) << 16 | fold(data[i - 1]) << 8 | fold(data[i]))
+        for t in seen:
+            postings.setdefault(t, []).append(number)
+    def varint(v):
+        out = b""
+        while v >= 0x80:
+            out += bytes([(v & 0x7F) | 0x80])
+            v >>= 7
+        return out + bytes([v])
+    body = b"".join(ids) + bytes(kind for kind, _ in blobs)
+    body += b"".join(struct.pack("<I", b) for b in sorted(range(len(blobs)), key=lambda b: ids[b]))
+    body += b"".join(struct.pack("<I", len(data) if kind == 0 else 0) for kind, data in blobs)
+    table, lists = b"", b""
+    for t in sorted(postings):
+        table += struct.pack("<II", t, len(lists))
+        last = None
+        for b in postings[t]:
+            lists += varint(b if last is None else b - last)
+            last = b
+    body += table + struct.pack("<I", len(lists)) + lists
+    text = b""
+    for path, blob, executable in paths:
+        body += struct.pack("<II", blob | (0x80000000 if executable else 0), len(text))
+        text += path.encode()
+    body += struct.pack("<I", len(text)) + text
+    for position, count, key, tree, first in parts:
+        body += struct.pack("<IIQ", position, count, key) + tree + struct.pack("<I", first)
+    text_bytes = sum(len(data) for kind, data in blobs if kind == 0)
+    head = b"RRTXTIDX" + struct.pack("<II", 4, 104) + struct.pack("<QQ", 104 + len(body), 0)
+    head += commit + b"\0" * 4 + struct.pack("<QQIII", policy, text_bytes, len(blobs),
+                                               len(postings), len(paths))
+    head += struct.pack("<QQI", len(lists), len(text), len(parts))
+    assert len(head) == 104
+    def fnv(data, h):
+        for c in data:
+            h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+        return h
+    whole = head + body
+    digest = fnv(whole[32:], fnv(whole[:24], 1469598103934665603))
+    return whole[:24] + struct.pack("<Q", digest) + whole[32:]
+
+
+def index_files():
+    shard = [(0, b"int main(void) {\n  return orgtoken_0042;\n}\n"),
+             (0, b"# Read Me\nSearch ME across the ORGANISATION\n"), (1, b"\x00\x01binary\xff"),
+             (2, b"x" * 40), (0, b"ab\nc"), (0, b"")]
+    put("index_file", "shard", bytes([0]) + index_file(shard))
+    paths = [("README.md", 1, False), ("bin/run", 0, True), ("logo.png", 2, False),
+             ("src/big.txt", 3, False)]
+    tree = bytes(range(20))
+    put("index_file", "list", bytes([0]) + index_file(shard[:4], paths))
+    put("index_file", "list-with-parts", bytes([0]) + index_file(
+        shard[:4], paths, [(1, 12, 0xFEEDFACECAFEBEEF, tree, 0), (4, 3, 7, tree, 12)]))
+    put("index_file", "empty", bytes([0]) + index_file([]))
+    # Larger than IndexFile::kCopiedBelow (16 KiB): mapped rather than read.
+    many = [(0, ("file %d: token_%05d and more text\n" % (i, i)).encode()) for i in range(400)]
+    put("index_file", "mapped", bytes([0]) + index_file(
+        many, [("f/%03d.txt" % i, i, False) for i in range(400)]))
+    # The digest left stale: flag 1 writes it again.
+    put("index_file", "stale-digest", bytes([1]) + index_file(shard[:2])[:-1] + b"!")
+
+
 def http_head():
     body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
     put("http_head", "post", b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n"
@@ -451,6 +529,7 @@ def main():
     config()
     host_pages()
     secrets()
+    index_files()
     tmp = tempfile.mkdtemp(prefix="rr-seeds-")
     try:
         repo = make_repo(tmp)

@@ -326,6 +326,47 @@ TEST(TextIndex, ASmallFileIsReadAndALargeOneMappedBothCheckedWhole) {
   }
 }
 
+// The fuzz target's seeds (fuzz/corpus/index_file/, a flag byte then the file) are written by
+// fuzz/make_seeds.py from the format the header documents, not by IndexFileWriter: the reader
+// takes them, and finds in them what that script put there.
+TEST(TextIndex, FilesWrittenFromTheDocumentedFormatAreRead) {
+  const std::string corpus = std::string(RR_SOURCE_DIR) + "/fuzz/corpus/index_file/";
+  TempDir tmp;
+  auto open = [&](const std::string& seed) {
+    const std::string file = tmp / seed;
+    WriteAll(file, ReadAll(corpus + seed).substr(1));
+    auto ix = IndexFile::Open(file);
+    EXPECT_TRUE(ix) << seed << ": " << ix.error();
+    return ix ? *ix : nullptr;
+  };
+  auto shard = open("shard");
+  ASSERT_TRUE(shard);
+  EXPECT_EQ(shard->blobs(), 6u);
+  EXPECT_EQ(shard->Kind(2), BlobKind::kBinary);
+  EXPECT_EQ(shard->Kind(3), BlobKind::kUnread);
+  std::vector<bool> maybe;
+  ASSERT_TRUE(shard->Candidates(PlanTrigrams("orgtoken_0042", false, false), &maybe));
+  EXPECT_EQ(maybe, (std::vector<bool>{true, false, false, true, false, false}));
+  ASSERT_TRUE(shard->Candidates(PlanTrigrams("search me", false, true), &maybe));
+  EXPECT_EQ(maybe, (std::vector<bool>{false, true, false, true, false, false}));
+  auto list = open("list-with-parts");
+  ASSERT_TRUE(list);
+  ASSERT_EQ(list->paths(), 4u);
+  EXPECT_EQ(list->Path(1).path, "bin/run");
+  EXPECT_TRUE(list->Path(1).executable);
+  EXPECT_EQ(list->binary_paths(), 1u);
+  ASSERT_EQ(list->parts(), 2u);
+  EXPECT_EQ(list->Part(0).key, 0xFEEDFACECAFEBEEFull);
+  EXPECT_EQ(list->part_paths(), 15u);
+  auto mapped = open("mapped");
+  ASSERT_TRUE(mapped);
+  EXPECT_EQ(mapped->Path(399).path, "f/399.txt");
+  ASSERT_TRUE(mapped->Candidates(PlanTrigrams("token_00123", false, false), &maybe));
+  EXPECT_EQ(std::count(maybe.begin(), maybe.end(), true), 1);
+  EXPECT_TRUE(maybe[123]);
+  EXPECT_TRUE(open("empty"));
+}
+
 TEST(TextIndex, AnotherVersionIsRefusedWithItsNumber) {
   TempDir tmp;
   const std::string file = WriteSample(tmp);
