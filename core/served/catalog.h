@@ -3,10 +3,9 @@
 // group's listing) never changes what one call sees.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/served/served_repo.h"
@@ -24,14 +23,15 @@ class Catalog {
   std::vector<std::shared_ptr<const ServedRepo>> listed() const;
 
   // The repository an agent named, or an error listing the names it could have meant. Looked up
-  // by name, not by a walk over every repository: as fast with 20,000 as with one.
+  // by name, not by a walk over every repository: 15 comparisons with 20,000.
   Result<std::shared_ptr<const ServedRepo>> Find(const std::string& name) const;
 
  private:
   std::vector<std::shared_ptr<const ServedRepo>> repos_;
-  // Name -> index in repos_ (the first, when a name is given twice); views of the repositories'
-  // own names.
-  std::unordered_map<std::string_view, size_t> by_name_;
+  // The indexes in repos_ in the order of their names (a name given twice: in configuration
+  // order), searched by halves. 4 bytes a repository, where a hash table by name took 56 (a
+  // node and its bucket), for each of 20,000 repositories and each catalog made.
+  std::vector<uint32_t> by_name_;
 };
 
 }  // namespace rr
