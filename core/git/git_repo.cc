@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "core/util/sanitizers.h"
+#include "core/util/striped_mutex.h"
 #include "core/util/text.h"
 
 #if defined(RR_ASAN)
@@ -467,7 +468,7 @@ std::atomic<size_t> idle_total{0};
 
 RepoHandles::Lease::~Lease() {
   if (!repo_ || !owner_) return;
-  std::lock_guard<std::mutex> lock(owner_->mu_);
+  std::lock_guard<std::mutex> lock(owner_->Mutex());
   if (owner_->Idle() >= kMaxIdle) return;
   if (idle_total.fetch_add(1) >= kMaxIdleTotal) {  // reserve a place atomically, or give it back
     --idle_total;
@@ -486,9 +487,14 @@ size_t RepoHandles::Idle() const {
 
 RepoHandles::~RepoHandles() { idle_total -= Idle(); }
 
-Result<RepoHandles::Lease> RepoHandles::Borrow() {
+std::mutex& RepoHandles::Mutex() const {
+  static StripedMutexes<64> locks;
+  return locks.For(this);
+}
+
+Result<RepoHandles::Lease> RepoHandles::Borrow(const std::string& path) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<std::mutex> lock(Mutex());
     if (idle_) {
       std::unique_ptr<GitRepo> r = std::move(idle_);
       idle_ = std::move(r->next_idle_);
@@ -497,7 +503,7 @@ Result<RepoHandles::Lease> RepoHandles::Borrow() {
       return Lease(this, std::move(r));
     }
   }
-  auto r = GitRepo::Open(path_);
+  auto r = GitRepo::Open(path);
   if (!r) return Error{r.error()};
   return Lease(this, r.take());
 }

@@ -160,10 +160,9 @@ class GitRepo {
 // A small pool of open handles to one repository, opened on first use. Thread-safe.
 class RepoHandles {
  public:
-  // `path` is the owner's (a ServedRepo's settings), which outlives the handles: with 20,000
-  // repositories a second copy of each path was a megabyte.
-  explicit RepoHandles(const std::string& path) : path_(path) {}
-  RepoHandles(std::string&&) = delete;  // a temporary would leave path_ dangling
+  RepoHandles() = default;
+  RepoHandles(const RepoHandles&) = delete;
+  RepoHandles& operator=(const RepoHandles&) = delete;
   ~RepoHandles();
 
   class Lease {
@@ -181,18 +180,21 @@ class RepoHandles {
     std::unique_ptr<GitRepo> repo_;
   };
 
-  // A handle for this thread's exclusive use until the lease ends.
-  Result<Lease> Borrow();
-  const std::string& path() const { return path_; }
+  // A handle for this thread's exclusive use until the lease ends: an idle one, else one opened
+  // at `path` (the owner's, always the same: with 20,000 repositories, even a reference to it
+  // kept here was 160 KB).
+  Result<Lease> Borrow(const std::string& path);
 
  private:
   static constexpr size_t kMaxIdle = 4;
   // Kept small (one for each of 20,000 repositories): the idle handles as a chain through
   // GitRepo::next_idle_, the most recently idle first, rather than a vector.
-  const std::string& path_;
-  std::mutex mu_;
+  // The lock on idle_: one of a few the process shares among all repositories' handles, by
+  // address (core/util/striped_mutex.h; a mutex of its own was 40 bytes of each of 20,000
+  // repositories). Held only to take or give back a handle, nothing else of the pool taken.
+  std::mutex& Mutex() const;
   std::unique_ptr<GitRepo> idle_;
-  size_t Idle() const;  // how many (mu_ held)
+  size_t Idle() const;  // how many (Mutex() held)
 };
 
 }  // namespace rr

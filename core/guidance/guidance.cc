@@ -39,8 +39,8 @@ class GuidanceCache {
 };
 
 GuidanceCache& ServedRepo::guidance_cache() const {
-  std::call_once(guidance_once_, [this] { guidance_cache_ = std::make_shared<GuidanceCache>(); });
-  return *guidance_cache_;
+  return guidance_cache_.Get([] { return new GuidanceCache(); },
+                             [](GuidanceCache* cache) { delete cache; });
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "core/served/known_default.h"
 #include "core/served/refs_watch.h"
 #include "core/util/private_folder.h"
+#include "core/util/striped_mutex.h"
 #include "core/util/text.h"
 
 namespace rr {
@@ -30,27 +31,26 @@ std::atomic<uint64_t> store_changes{0};
 }  // namespace
 
 std::mutex& TextIndexSlot::Mutex() const {
-  static constexpr size_t kLocks = 64;  // a power of two
-  static std::mutex locks[kLocks];
-  // The address's low bits are the allocator's alignment: mixed first.
-  const auto at = reinterpret_cast<uintptr_t>(this);
-  return locks[(((at >> 4) * 0x9E3779B97F4A7C15ull) >> 58) & (kLocks - 1)];
+  static StripedMutexes<64> locks;
+  return locks.For(this);
 }
 
 TextIndexSlot& ServedRepo::text_index_slot() const {
-  std::call_once(text_index_once_, [this] {
-    text_index_slot_ = std::make_shared<TextIndexSlot>();
-    // One string for every repository keeping the same store: a search compares their
-    // addresses, not their bytes.
-    static std::mutex interned_mu;
-    static auto* interned = new std::map<std::string, std::shared_ptr<const std::string>>();
-    std::string folder = TextStoreFolder(settings().index_folder);
-    std::lock_guard<std::mutex> lock(interned_mu);
-    auto& shared = (*interned)[folder];
-    if (!shared) shared = std::make_shared<const std::string>(std::move(folder));
-    text_index_slot_->store_folder = shared;
-  });
-  return *text_index_slot_;
+  return text_index_slot_.Get(
+      [this] {
+        auto slot = std::make_unique<TextIndexSlot>();
+        // One string for every repository keeping the same store: a search compares their
+        // addresses, not their bytes.
+        static std::mutex interned_mu;
+        static auto* interned = new std::map<std::string, std::shared_ptr<const std::string>>();
+        std::string folder = TextStoreFolder(settings().index_folder);
+        std::lock_guard<std::mutex> lock(interned_mu);
+        auto& shared = (*interned)[folder];
+        if (!shared) shared = std::make_shared<const std::string>(std::move(folder));
+        slot->store_folder = shared;
+        return slot.release();
+      },
+      [](TextIndexSlot* slot) { delete slot; });
 }
 
 const std::string& TextStoreFolderOf(const ServedRepo& repo) {
@@ -530,26 +530,31 @@ std::shared_ptr<const KnownPath> ListedDefault(const std::shared_ptr<const Serve
                                                const RepoPath& path, TextStoresLookedAt* stores) {
   bool root_watched = false;
   auto root = KnownDefault(repo, RepoPath::Root(), &root_watched);
-  if (!root || !root->node || !root_watched || repo->settings().index_folder.empty()) {
+  if (!root || !root->found || !root_watched || repo->settings().index_folder.empty()) {
     return nullptr;
   }
   bool vouched = false;
   auto index = CurrentTextIndex(*repo, stores->Of(*repo), &vouched);
-  if (!index || !vouched || git_oid_equal(&index->commit(), &root->at.commit.id.oid()) == 0) {
+  if (!index || !vouched || git_oid_equal(&index->commit(), &root->commit.oid()) == 0) {
     return nullptr;
   }
   size_t begin = 0, end = 0;
   bool file = false;
   index->PathsUnder(path.str(), &begin, &end, &file);
   auto found = std::make_shared<KnownPath>();
-  found->at = root->at;
+  found->label = root->label;
+  found->commit = root->commit;
+  found->time = root->time;
+  found->offset = root->offset;
   if (file) {
     const TextIndex::PathEntry e = index->Path(begin);
     found->node = Node{path, EntryKind::kFile, index->Oid(e.blob), e.executable};
+    found->found = true;
   } else if (begin < end) {
     found->node = Node{path, EntryKind::kFolder, git_oid{}, false};
+    found->found = true;
   } else {
-    found->error = "no file is served there";
+    found->error = std::string("no file is served there");
   }
   used_listed.fetch_add(1, std::memory_order_relaxed);
   return found;

@@ -65,8 +65,9 @@ std::shared_ptr<const TextIndex> CurrentTextIndex(
 class TextIndexSlot {
  public:
   // The lock on `opened`: one of a few the process shares among all slots, by the slot's
-  // address (a mutex of its own was 40 of each slot's bytes, with 20,000 repositories). Held
-  // only to read or replace `opened`, one slot at a time, nothing else taken while held.
+  // address (core/util/striped_mutex.h; a mutex of its own was 40 of each slot's bytes, with
+  // 20,000 repositories). Held only to read or replace `opened`, one slot at a time, nothing
+  // else taken while held.
   std::mutex& Mutex() const;
   // The watch the list was opened (or last found the same) under (null where it cannot be
   // watched), how its file looked then, the index made of it over some store (null: the list

@@ -105,7 +105,7 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     ::close(fd);
     return Error{"the text index is shorter than its header (" + std::to_string(size) + " bytes)"};
   }
-  std::shared_ptr<IndexFile> ix(new IndexFile());
+  auto ix = std::make_shared<IndexFile>(IndexFile::Made());
   ix->size_ = size;
   if (size < IndexFile::kCopiedBelow) {
     // A repository's list is a kilobyte or two: mapped, it would take a page of memory (and of
@@ -208,10 +208,8 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   ix->sizes_ = d + off_sizes;
   ix->trigrams_ = d + off_tri;
   ix->postings_ = d + off_post;
-  ix->postings_size_ = post_size;
   ix->path_table_ = d + off_paths;
   ix->path_text_ = d + off_text;
-  ix->path_text_size_ = text_size;
   for (uint64_t i = 0; i < n; ++i) {
     if (ix->kinds_[i] > static_cast<uint8_t>(BlobKind::kUnread)) return bad("a blob's kind");
   }

@@ -70,6 +70,14 @@ class IndexFile {
 
   // Maps (or, when small, reads) and checks `file`; an error says why it cannot be used.
   static Result<std::shared_ptr<const IndexFile>> Open(const std::string& file);
+
+ private:
+  struct Made {
+    explicit Made() = default;
+  };
+
+ public:
+  explicit IndexFile(Made) {}  // Open's (one block with its shared count)
   ~IndexFile();
   IndexFile(const IndexFile&) = delete;
   IndexFile& operator=(const IndexFile&) = delete;
@@ -130,11 +138,11 @@ class IndexFile {
   void LetGo() const;
 
  private:
-  IndexFile() = default;
   bool Postings(uint32_t trigram, std::vector<uint32_t>* out) const;
 
   // Kept small (one for each of 20,000 repositories' lists): the counts in 32 bits, as the
-  // file gives them, beside the commit.
+  // file gives them, beside the commit; the sections' sizes, checked at Open, not kept (168
+  // bytes by sizeof, one 192-byte block with the shared count).
   // Mapped (the whole file), or read into memory of its own (copied_: its sections, without the
   // header).
   const unsigned char* data_ = nullptr;
@@ -151,10 +159,8 @@ class IndexFile {
   const unsigned char* sizes_ = nullptr;
   const unsigned char* trigrams_ = nullptr;  // (u32 trigram, u32 offset) * count, then u32 end
   const unsigned char* postings_ = nullptr;
-  size_t postings_size_ = 0;
   const unsigned char* path_table_ = nullptr;  // (u32 blob | executable bit 31, u32 offset)
   const unsigned char* path_text_ = nullptr;
-  size_t path_text_size_ = 0;
   const unsigned char* parts_ = nullptr;
   size_t part_paths_ = 0;
   // CachedCandidates' answers: a shard is asked by every search, most lists never.

@@ -77,7 +77,7 @@ void TextIndexer::WarmDefault(const std::shared_ptr<const ServedRepo>& repo, con
 
 bool TextIndexer::Unmoved(const Seen& seen) {
   if (seen.watched) return RefsWatch::Shared().Unchanged(*seen.watched);
-  return seen.place && seen.stamp.Unchanged(RefsStamp::Take(*seen.place));
+  return seen.stamped && seen.stamped->stamp.Unchanged(RefsStamp::Take(seen.stamped->place));
 }
 
 bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals* totals) {
@@ -113,9 +113,9 @@ bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals*
   logged_.Clear(repo.name());
   WarmDefault(shared, place, watched, *b);
   Seen& now = seen_[repo.name()];
-  now.place = watched ? nullptr : std::make_unique<const RefsPlace>(place);
+  now.stamped =
+      watched ? nullptr : std::make_unique<const Seen::Stamped>(Seen::Stamped{place, before});
   now.watched = std::move(watched);
-  now.stamp = before;
   now.index_bytes = b->index_bytes;
   now.text_bytes = b->text_bytes;
   totals->indexed++;

@@ -80,13 +80,17 @@ class TextIndexer final : public PeriodicService {
   bool Visit(const std::shared_ptr<const ServedRepo>& repo, Totals* totals);
 
   std::shared_ptr<LiveCatalog> catalog_;
-  // One a repository indexed, kept lean (20,000 of them).
+  // One a repository indexed, kept lean (20,000 of them: with its name, a 96-byte node of the
+  // map).
   struct Seen {
     // What decides the default branch, watched by the kernel (core/served/refs_watch.h); where
-    // it cannot be, the refs' stamp, taken at `place` (kept only then).
+    // it cannot be, the refs' stamp, taken at their place (kept only then).
     std::shared_ptr<const RefsWatch::Ticket> watched;
-    std::unique_ptr<const RefsPlace> place;
-    RefsStamp stamp;
+    struct Stamped {
+      RefsPlace place;
+      RefsStamp stamp;
+    };
+    std::unique_ptr<const Stamped> stamped;
     uint64_t index_bytes = 0, text_bytes = 0;
   };
   // The refs have not moved since `seen` (as of the last RefsWatch::Catch, where watched).

@@ -480,8 +480,9 @@ Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
 Result<std::shared_ptr<const TextIndex>> TextIndex::Make(
     const TextIndex& before, std::shared_ptr<const TextStoreSnapshot> store) {
   auto ix = std::make_shared<TextIndex>(Made(), before, std::move(store));
-  Status made = ix->Assemble(
-      [&](size_t i) { return i < before.parts_.size() ? before.parts_[i].list : nullptr; });
+  Status made = ix->Assemble([&](size_t i) {
+    return i < before.part_array().size() ? before.part_array()[i].list : nullptr;
+  });
   if (!made) return Error{made.error()};
   return std::shared_ptr<const TextIndex>(std::move(ix));
 }
@@ -493,15 +494,16 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
   // Counted in 64 bits here, kept in 32 (a list's counts are 32 bits; many parts could pass).
   uint64_t blobs = own_.blobs(), paths = 0, missing = own_.missing();
   binary_paths_ = static_cast<uint32_t>(own_.binary_paths());
+  std::vector<Part> parts;
+  std::vector<Run> runs;
   size_t own_at = 0;  // the list's own paths placed so far
   auto own_run = [&](size_t to) {
     if (to > own_at)
-      runs_.push_back(Run{static_cast<uint32_t>(paths), -1, static_cast<uint32_t>(own_at)});
+      runs.push_back(Run{static_cast<uint32_t>(paths), -1, static_cast<uint32_t>(own_at)});
     paths += to - own_at;
     own_at = to;
   };
-  runs_.reserve(2 * list.parts() + 1);  // 20,000 repositories keep theirs: no slack
-  std::vector<uint64_t> keys;  // of parts_, in order: a part several runs take is one part here
+  std::vector<uint64_t> keys;  // of parts, in order: a part several runs take is one part here
   for (size_t i = 0; i < list.parts(); ++i) {
     const IndexFile::PartEntry e = list.Part(i);
     size_t p = static_cast<size_t>(std::find(keys.begin(), keys.end(), e.key) - keys.begin());
@@ -520,16 +522,16 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
       const auto base = static_cast<uint32_t>(blobs);
       blobs += part->blobs();
       missing += part->missing();
-      parts_.push_back(Part{std::move(part), base});
+      parts.push_back(Part{std::move(part), base});
     }
-    if (e.first + e.paths > parts_[p].list->paths()) {
+    if (e.first + e.paths > parts[p].list->paths()) {
       return Status(Error{"it takes more paths of a part than the part holds"});
     }
     own_run(e.position);
     if (paths > UINT32_MAX) break;  // refused below
     if (e.paths > 0) {
-      runs_.push_back(Run{static_cast<uint32_t>(paths), static_cast<int32_t>(p),
-                          static_cast<uint32_t>(e.first)});
+      runs.push_back(Run{static_cast<uint32_t>(paths), static_cast<int32_t>(p),
+                         static_cast<uint32_t>(e.first)});
     }
     paths += e.paths;
   }
@@ -540,12 +542,11 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
   blobs_ = static_cast<uint32_t>(blobs);
   paths_ = static_cast<uint32_t>(paths);
   missing_ = static_cast<uint32_t>(std::min<uint64_t>(missing, blobs));
-  runs_.shrink_to_fit();
-  parts_.shrink_to_fit();
+  parts_and_runs_ = TwoArrays<Part, Run>(std::move(parts), std::move(runs));
   // The binary paths: a part's own count where a run takes all of it, else counted here.
-  for (const Run& run : runs_) {
+  for (const Run& run : run_array()) {
     if (run.part < 0) continue;
-    const TextList& part = *parts_[static_cast<size_t>(run.part)].list;
+    const TextList& part = *part_array()[static_cast<size_t>(run.part)].list;
     const size_t length = RunLength(run);
     if (run.first == 0 && length == part.paths()) {
       binary_paths_ += part.binary_paths();
@@ -560,32 +561,32 @@ Status TextIndex::Assemble(const std::function<std::shared_ptr<const TextList>(s
 
 uint64_t TextIndex::text_bytes() const {
   uint64_t bytes = own_.text_bytes();
-  for (const Part& part : parts_) bytes += part.list->text_bytes();
+  for (const Part& part : part_array()) bytes += part.list->text_bytes();
   return bytes;
 }
 
 size_t TextIndex::RunLength(const Run& run) const {
-  const size_t r = static_cast<size_t>(&run - runs_.data());
-  return (r + 1 < runs_.size() ? runs_[r + 1].begin : paths_) - run.begin;
+  const size_t r = static_cast<size_t>(&run - run_array().data());
+  return (r + 1 < run_array().size() ? run_array()[r + 1].begin : paths_) - run.begin;
 }
 
 const TextList& TextIndex::ListOf(size_t blob, size_t* number) const {
-  if (blob < own_.blobs() || parts_.empty()) {
+  if (blob < own_.blobs() || part_array().empty()) {
     *number = blob;
     return own_;
   }
   const size_t p = static_cast<size_t>(
-                       std::upper_bound(parts_.begin(), parts_.end(), blob,
+                       std::upper_bound(part_array().begin(), part_array().end(), blob,
                                         [](size_t b, const Part& part) { return b < part.base; }) -
-                       parts_.begin()) -
+                       part_array().begin()) -
                    1;
-  *number = blob - parts_[p].base;
-  return *parts_[p].list;
+  *number = blob - part_array()[p].base;
+  return *part_array()[p].list;
 }
 
 size_t TextIndex::Find(const git_oid& oid) const {
   if (const size_t b = own_.Find(oid); b != SIZE_MAX) return b;
-  for (const Part& part : parts_) {
+  for (const Part& part : part_array()) {
     if (const size_t b = part.list->Find(oid); b != SIZE_MAX) return part.base + b;
   }
   return SIZE_MAX;
@@ -611,13 +612,13 @@ const git_oid& TextIndex::Oid(size_t blob) const {
 }
 
 bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) const {
-  if (parts_.empty()) return own_.Candidates(query, out);
+  if (part_array().empty()) return own_.Candidates(query, out);
   out->assign(blobs_, true);
   if (query.all) return true;
   std::vector<bool> one;
-  for (size_t p = 0; p <= parts_.size(); ++p) {
-    const TextList& l = p == 0 ? own_ : *parts_[p - 1].list;
-    const size_t base = p == 0 ? 0 : parts_[p - 1].base;
+  for (size_t p = 0; p <= part_array().size(); ++p) {
+    const TextList& l = p == 0 ? own_ : *part_array()[p - 1].list;
+    const size_t base = p == 0 ? 0 : part_array()[p - 1].base;
     if (!l.Candidates(query, &one)) return false;
     std::copy(one.begin(), one.end(), out->begin() + static_cast<std::ptrdiff_t>(base));
   }
@@ -626,7 +627,7 @@ bool TextIndex::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
 
 bool TextIndex::MayMatchAny(const TrigramQuery& query, TextList::Asked* asked) const {
   if (own_.MayMatchAny(query, asked)) return true;
-  for (const Part& p : parts_) {
+  for (const Part& p : part_array()) {
     const std::shared_ptr<const TextList>& part = p.list;
     if (!asked) {
       if (part->MayMatchAny(query)) return true;
@@ -646,25 +647,26 @@ bool TextIndex::CandidatePaths(const TrigramQuery& query, std::vector<size_t>* o
                                const std::vector<bool>* skip) const {
   out->clear();
   if (query.all) {
-    for (size_t r = 0; r < runs_.size(); ++r) {
+    for (size_t r = 0; r < run_array().size(); ++r) {
       if (skip && (*skip)[r]) continue;
-      const size_t end = runs_[r].begin + RunLength(runs_[r]);
-      for (size_t i = runs_[r].begin; i < end; ++i) out->push_back(i);
+      const size_t end = run_array()[r].begin + RunLength(run_array()[r]);
+      for (size_t i = run_array()[r].begin; i < end; ++i) out->push_back(i);
     }
     return true;
   }
   std::shared_ptr<const std::vector<uint32_t>> own;
-  std::vector<std::shared_ptr<const std::vector<uint32_t>>> of_part(parts_.size());
-  for (size_t r = 0; r < runs_.size(); ++r) {
+  std::vector<std::shared_ptr<const std::vector<uint32_t>>> of_part(part_array().size());
+  for (size_t r = 0; r < run_array().size(); ++r) {
     if (skip && (*skip)[r]) continue;
-    const Run& run = runs_[r];
+    const Run& run = run_array()[r];
     const std::vector<uint32_t>* in = nullptr;
     if (run.part < 0) {
       if (!own && !(own = own_.CandidatePaths(query, /*kept=*/false))) return false;
       in = own.get();
     } else {
       auto& p = of_part[static_cast<size_t>(run.part)];
-      if (!p && !(p = parts_[static_cast<size_t>(run.part)].list->CandidatePaths(query, true))) {
+      if (!p &&
+          !(p = part_array()[static_cast<size_t>(run.part)].list->CandidatePaths(query, true))) {
         return false;
       }
       in = p.get();
@@ -709,20 +711,20 @@ void TextIndex::PathsUnder(std::string_view path, size_t* begin, size_t* end, bo
 }
 
 TextIndex::PathRun TextIndex::RunAt(size_t r) const {
-  const Run& run = runs_[r];
+  const Run& run = run_array()[r];
   return PathRun{run.begin, RunLength(run), run.first,
-                 run.part < 0 ? nullptr : &parts_[static_cast<size_t>(run.part)].list};
+                 run.part < 0 ? nullptr : &part_array()[static_cast<size_t>(run.part)].list};
 }
 
 TextIndex::PathEntry TextIndex::Path(size_t i) const {
   const size_t r =
-      static_cast<size_t>(std::upper_bound(runs_.begin(), runs_.end(), i,
+      static_cast<size_t>(std::upper_bound(run_array().begin(), run_array().end(), i,
                                            [](size_t v, const Run& run) { return v < run.begin; }) -
-                          runs_.begin()) -
+                          run_array().begin()) -
       1;
-  const Run& run = runs_[r];
+  const Run& run = run_array()[r];
   if (run.part < 0) return own_.Path(run.first + (i - run.begin));
-  const Part& part = parts_[static_cast<size_t>(run.part)];
+  const Part& part = part_array()[static_cast<size_t>(run.part)];
   PathEntry e = part.list->Path(run.first + (i - run.begin));
   e.blob += part.base;
   return e;

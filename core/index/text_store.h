@@ -33,6 +33,7 @@
 #include "core/index/text_index.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
+#include "core/util/two_arrays.h"
 
 namespace rr {
 
@@ -213,7 +214,7 @@ class TextIndex {
   size_t binary_paths() const { return binary_paths_; }
   const TextStoreSnapshot& store() const { return own_.store(); }
   const IndexFile& list() const { return own_.file(); }
-  size_t parts() const { return parts_.size(); }
+  size_t parts() const { return part_array().size(); }
 
   size_t Find(const git_oid& oid) const;
   BlobKind Kind(size_t blob) const;
@@ -245,7 +246,7 @@ class TextIndex {
     size_t begin = 0, length = 0, first = 0;
     const std::shared_ptr<const TextList>* part = nullptr;
   };
-  size_t runs() const { return runs_.size(); }
+  size_t runs() const { return run_array().size(); }
   PathRun RunAt(size_t r) const;
 
  private:
@@ -269,8 +270,8 @@ class TextIndex {
   // Which list a blob number is in, and its number there.
   const TextList& ListOf(size_t blob, size_t* number) const;
   // Kept for each of 20,000 repositories, in one block with the list's own TextList (its Screen
-  // right after the commit), counts in 32 bits (Assemble refuses an index past them): with its
-  // shared count, 224 bytes.
+  // right after the commit), counts in 32 bits (Assemble refuses an index past them), the parts
+  // and the runs in one block of their own: with its shared count, 192 bytes.
   git_oid commit_{};
   uint32_t paths_ = 0;
   TextList own_;
@@ -278,7 +279,6 @@ class TextIndex {
     std::shared_ptr<const TextList> list;
     uint32_t base = 0;  // its first blob's number here
   };
-  std::vector<Part> parts_;
   // The paths in walk order, as runs: where each begins here, whose (-1 the list's own, else a
   // part's number) and where in it.
   struct Run {
@@ -286,7 +286,9 @@ class TextIndex {
     int32_t part = -1;
     uint32_t first = 0;
   };
-  std::vector<Run> runs_;
+  TwoArrays<Part, Run> parts_and_runs_;
+  Slice<Part> part_array() const { return parts_and_runs_.first(); }
+  Slice<Run> run_array() const { return parts_and_runs_.second(); }
   size_t RunLength(const Run& run) const;
   uint32_t blobs_ = 0, missing_ = 0, binary_paths_ = 0;
 };

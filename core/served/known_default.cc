@@ -11,20 +11,52 @@ struct KnownOther {
 };
 
 // Kept lean: one a repository, 20,000 of them with as many repositories searched (with its
-// shared count, 96 bytes: the other path, asked of few, apart).
-struct KnownDefaultEntry {
-  std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp, at `place`
-  std::shared_ptr<const RefsPlace> place;
+// shared count, 80 bytes: the other path, asked of few, apart, and the place and stamp of refs
+// that cannot be watched, rare where the kernel watches, apart too).
+// Refs that cannot be watched: where they are, and their stamp when they were read.
+struct KnownStamp {
+  RefsPlace place;
   RefsStamp stamp;
+};
+
+struct KnownDefaultEntry {
+  std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp
+  std::shared_ptr<const KnownStamp> stamped;         // when not watched
   std::shared_ptr<const KnownPath> root;
   std::shared_ptr<const KnownOther> other;
-  // The default branch is each one's `at` (the same in both).
-  const ReadPoint& at() const { return root ? root->at : other->at->at; }
+  // The default branch is each one's (the same in both).
+  const KnownPath& any() const { return root ? *root : *other->at; }
 };
 
 namespace {
 std::atomic<uint64_t> checked_by_watch{0}, checked_by_stamp{0};
 }  // namespace
+
+ReadPoint KnownPath::At() const {
+  ReadPoint at;
+  at.label = label;
+  at.commit.id = commit;
+  at.commit.time = time;
+  at.commit.offset = offset;
+  return at;
+}
+
+std::shared_ptr<KnownPath> KnownPath::Of(const ReadPoint& at, const Result<Node>& node) {
+  auto p = std::make_shared<KnownPath>();
+  // What a search reads of the default branch: not the commit's subject (list_repos and
+  // list_refs read it themselves).
+  p->label = at.label;
+  p->commit = at.commit.id;
+  p->time = at.commit.time;
+  p->offset = at.commit.offset;
+  if (node) {
+    p->node = *node;
+    p->found = true;
+  } else {
+    p->error = node.error();
+  }
+  return p;
+}
 
 KnownDefaultUse CurrentKnownDefaultUse() {
   return KnownDefaultUse{checked_by_watch.load(), checked_by_stamp.load()};
@@ -44,7 +76,10 @@ std::shared_ptr<const KnownPath> KnownDefault(const std::shared_ptr<const Served
     if (watched) *watched = true;
   } else {
     checked_by_stamp.fetch_add(1, std::memory_order_relaxed);
-    if (!kept->stamp.Unchanged(RefsStamp::TakeOfHead(*kept->place))) return nullptr;
+    if (!kept->stamped ||
+        !kept->stamped->stamp.Unchanged(RefsStamp::TakeOfHead(kept->stamped->place))) {
+      return nullptr;
+    }
   }
   if (path.is_root()) return kept->root;
   if (kept->other && kept->other->path == path) return kept->other->at;
@@ -60,33 +95,21 @@ void KeepDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace&
     std::atomic_store(&slot, std::shared_ptr<const KnownDefaultEntry>());
     return;
   }
-  auto p = std::make_shared<KnownPath>();
-  // What a search reads of the default branch: not the commit's subject (list_repos and
-  // list_refs read it themselves).
-  p->at.label = at.label;
-  p->at.commit.id = at.commit.id;
-  p->at.commit.time = at.commit.time;
-  p->at.commit.offset = at.commit.offset;
-  if (node) {
-    p->node = *node;
-  } else {
-    p->error = node.error();
-  }
-  // Where the refs are: only a stamp is taken there.
-  auto kept_place = watched ? nullptr : std::make_shared<const RefsPlace>(place);
+  std::shared_ptr<const KnownPath> p = KnownPath::Of(at, node);
+  // Where the refs are and their stamp, where they are not watched.
+  auto stamped = watched ? nullptr : std::make_shared<const KnownStamp>(KnownStamp{place, before});
   // The entry replaces the one it was made from, or is made again from the one another thread
   // put there meanwhile (a compare-and-swap: no mutex a repository).
   std::shared_ptr<const KnownDefaultEntry> was = std::atomic_load(&slot);
   for (;;) {
     auto next = std::make_shared<KnownDefaultEntry>();
-    if (was && !before.racy() && was->stamp.digest() == before.digest() &&
-        git_oid_equal(&was->at().commit.id.oid(), &at.commit.id.oid()) &&
-        was->at().label == at.label) {
-      *next = *was;  // the same refs: what was kept of other paths stays
-    } else {
-      next->stamp = before;
+    if (was && git_oid_equal(&was->any().commit.oid(), &at.commit.id.oid()) &&
+        was->any().label == at.label) {
+      // The same default branch, at the same commit: what was found of the other path there
+      // stays true of it, vouched for by this entry's ticket or stamp from now on.
+      *next = *was;
     }
-    next->place = kept_place;
+    next->stamped = stamped;
     next->watched = watched;
     if (path.is_root()) {
       next->root = p;

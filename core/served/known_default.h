@@ -23,14 +23,28 @@
 
 #include "core/served/refs_watch.h"
 #include "core/served/served_repo.h"
+#include "core/util/rare_text.h"
 #include "core/util/result.h"
 
 namespace rr {
 
+// The default branch, and `path` there. Kept lean: every repository a search or the text
+// indexer resolved keeps one for its root, 20,000 of them (144 bytes by sizeof, a 160-byte
+// block with its shared count; with a ReadPoint, an optional node and a string, 224): the
+// branch without its commit's subject (no search shows it), the node with a flag.
 struct KnownPath {
-  ReadPoint at;
-  std::optional<Node> node;  // `path` at `at`, when it is served there
-  std::string error;         // else why not (RepoReader::Find's error)
+  std::string label;  // the default branch's name (ReadPoint::label)
+  CommitId commit;
+  int offset = 0;  // the committer's offset from UTC, minutes
+  int64_t time = 0;
+  Node node{};         // `path` at the default branch, when found (it is served there)
+  bool found = false;  // else `error` says why not (RepoReader::Find's error)
+  RareText error;
+
+  // The default branch as a ReadPoint (its subject empty).
+  ReadPoint At() const;
+  // `at` (but its subject) as the default branch, and what Find said of the path there.
+  static std::shared_ptr<KnownPath> Of(const ReadPoint& at, const Result<Node>& node);
 };
 
 // `path` at `repo`'s default branch as kept, when its refs have not moved since (as of the

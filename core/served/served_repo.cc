@@ -11,11 +11,12 @@
 #include <sstream>
 
 #include "core/served/known_default.h"
+#include "core/util/striped_mutex.h"
 #include "core/util/text.h"
 
 namespace rr {
 
-ServedRepo::ServedRepo(RepoSettings s) : settings_(std::move(s)), handles_(settings_.path) {}
+ServedRepo::ServedRepo(RepoSettings s) : settings_(std::move(s)) {}
 namespace {
 
 // How many tree entries one visibility check may look at before it gives up (a tree whose
@@ -56,7 +57,7 @@ std::string NotMirroredYet(const ServedRepo& repo) {
 
 Result<RepoReader> ServedRepo::Open() const {
   if (settings_.mirror && !settings_.mirror->Mirrored()) return Error{NotMirroredYet(*this)};
-  auto lease = handles_.Borrow();
+  auto lease = handles_.Borrow(settings_.path);
   if (!lease) {
     return Error{HideStorage("repository `" + name() + "` cannot be opened: " + lease.error())};
   }
@@ -229,8 +230,13 @@ std::shared_ptr<const CommitGraph> ServedRepo::IndexLocked() const {
   return g.index_graph.graph;
 }
 
+std::mutex& ServedRepo::GraphMutex() const {
+  static StripedMutexes<64> locks;
+  return locks.For(this);
+}
+
 std::shared_ptr<const CommitGraph> ServedRepo::Graph() const {
-  std::lock_guard<std::mutex> lock(graph_mu_);
+  std::lock_guard<std::mutex> lock(GraphMutex());
   auto own = OwnGraphLocked();
   if (own && own->has_bloom()) return own;
   if (auto index = IndexLocked()) return index;
@@ -240,7 +246,7 @@ std::shared_ptr<const CommitGraph> ServedRepo::Graph() const {
 bool ServedRepo::NeedsHistoryIndex() const {
   if (settings_.index_folder.empty()) return false;
   if (settings_.mirror && !settings_.mirror->Mirrored()) return false;  // nothing to index yet
-  std::lock_guard<std::mutex> lock(graph_mu_);
+  std::lock_guard<std::mutex> lock(GraphMutex());
   const std::string objects = ObjectsDirLocked();
   if (objects.empty()) return true;
   const uint64_t files = FilesDigest(
@@ -268,7 +274,7 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
   const std::string chain = HistoryIndex::ChainFile(settings_.index_folder);
   RefsPlace place;
   {
-    std::lock_guard<std::mutex> lock(graph_mu_);
+    std::lock_guard<std::mutex> lock(GraphMutex());
     GraphState& g = GraphsLocked();
     // After a restart, what the last update of an earlier run kept beside the index.
     if (!g.has_indexed) {
@@ -298,7 +304,7 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
     const Indexed done{refs, FilesDigest({chain}), u->commits, u->layers};
     // Kept beside the index for the next start, when it can be trusted (not racy).
     if (!refs.racy()) WriteIndexedStamp(IndexedStampFile(settings_.index_folder), place, done);
-    std::lock_guard<std::mutex> lock(graph_mu_);
+    std::lock_guard<std::mutex> lock(GraphMutex());
     GraphState& g = GraphsLocked();
     if (g.place_kind == PlaceKind::kUnknown || g.place_kind == PlaceKind::kNone) {
       KeepPlaceLocked(place);

@@ -28,6 +28,7 @@
 #include "core/served/entry_cache.h"
 #include "core/served/mirror_state.h"
 #include "core/served/refs_stamp.h"
+#include "core/util/made_on_first_use.h"
 #include "core/util/rare_text.h"
 #include "core/util/result.h"
 #include "core/util/stop.h"
@@ -54,10 +55,10 @@ struct RepoSettings {
   std::shared_ptr<const MirrorState> mirror;
   // For a mirror: fetches an older version's missing contents when a tool is about to read it
   // (content_fetcher.h). Null for a local repository: nothing is ever fetched for it.
-  std::shared_ptr<ContentFetcher> fetcher;
+  RareShared<ContentFetcher> fetcher;
   // The operator's guidance for this repository (core/guidance/guidance.h): the served repository
   // that holds it, and the folder there; null when the configuration names none.
-  std::shared_ptr<const ServedRepo> guidance_repo;
+  RareShared<const ServedRepo> guidance_repo;
   RareText guidance_folder;  // empty: the repository's name
 };
 
@@ -190,7 +191,7 @@ class ServedRepo {
     bool own_bloom_known = false, own_bloom_has = false;
     bool has_indexed = false;
   };
-  GraphState& GraphsLocked() const;  // graph_mu_ held
+  GraphState& GraphsLocked() const;  // GraphMutex() held
   // The last update of the index, kept beside it (index_folder/refs-stamp) so that a server
   // started again need not open every repository to find that nothing moved. Only a speed-up:
   // a file that is missing, wrong or stale makes the update read the repository, and an index
@@ -212,15 +213,18 @@ class ServedRepo {
   std::shared_ptr<const CommitGraph> OwnGraphLocked() const;
   std::shared_ptr<const CommitGraph> IndexLocked() const;
 
+  // The lock on graphs_: one of a few the process shares among all repositories, by address
+  // (core/util/striped_mutex.h; a mutex of its own was 40 bytes of each of 20,000
+  // repositories). Held while a graph, the history index or their stamps are opened or read
+  // (the history indexer's thread, and history tools' first call), never while a lock of
+  // another pool is taken.
+  std::mutex& GraphMutex() const;
+
   RepoSettings settings_;
   mutable RepoHandles handles_;
-  mutable std::mutex graph_mu_;
   mutable std::unique_ptr<GraphState> graphs_;
-  // (The two flags together: 20,000 repositories keep one each, and each flag alone before its
-  // pointer took 8 bytes.)
-  mutable std::once_flag guidance_once_, text_index_once_;
-  mutable std::shared_ptr<GuidanceCache> guidance_cache_;           // see guidance_cache()
-  mutable std::shared_ptr<TextIndexSlot> text_index_slot_;          // see text_index_slot()
+  MadeOnFirstUse<GuidanceCache> guidance_cache_;                    // see guidance_cache()
+  MadeOnFirstUse<TextIndexSlot> text_index_slot_;                   // see text_index_slot()
   mutable std::shared_ptr<const KnownDefaultEntry> known_default_;  // see known_default_kept()
   mutable EntryCache entry_cache_;
 };

@@ -182,26 +182,19 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       auto node = reader->Find(*at, path, ctx.stop);
       if (!node && cut_short()) break;
       KeepDefault(repos[i], place, std::move(ticket), before, *at, path, node);
-      auto resolved = std::make_shared<KnownPath>();
-      resolved->at = at.take();
-      if (node) {
-        resolved->node = node.take();
-      } else {
-        resolved->error = node.error();
-      }
-      known = std::move(resolved);
+      known = KnownPath::Of(*at, node);
     }
     keepable = keepable && watched;
-    if (!known->node) {
+    if (!known->found) {
       // Not there in this repository (or outside what it serves): nothing to search in it.
-      if (repos.size() == 1) return Error{known->error};
+      if (repos.size() == 1) return Error{known->error.str()};
       continue;
     }
-    if (known->node->kind != EntryKind::kFolder && known->node->kind != EntryKind::kFile) {
+    if (known->node.kind != EntryKind::kFolder && known->node.kind != EntryKind::kFile) {
       continue;
     }
     made->target_of[i] = made->targets.size();
-    made->targets.push_back(SearchTarget{repos[i].get(), known->at, *known->node, listed});
+    made->targets.push_back(SearchTarget{repos[i].get(), known->At(), known->node, listed});
   }
   if (made && made->reached == n && keepable && n > 1) {
     made->repos.reserve(n);

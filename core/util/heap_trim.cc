@@ -31,6 +31,10 @@ void GiveBackFreeHeap() {
   __sanitizer_purge_allocator();
 #else
   if (const Mallctl ctl = Jemalloc()) {
+    // This thread's cache of freed blocks first, back to their arenas: a thread that goes quiet
+    // after a burst (an indexer's pass) keeps them otherwise, as it only gives them back as it
+    // allocates again (1.6 MB across the idle server's threads over 20,000 repositories).
+    ctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
     // Every arena's unused dirty pages, back to the system now (MALLCTL_ARENAS_ALL is 4096).
     ctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
     return;

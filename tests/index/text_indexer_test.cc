@@ -118,10 +118,10 @@ TEST_F(TextIndexerTest, TheDefaultBranchItIndexedIsKeptForSearches) {
   auto kept = KnownDefault(shop, RepoPath::Root());
   ASSERT_TRUE(kept);
   char hex[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(hex, sizeof hex, &kept->at.commit.id.oid());
+  git_oid_tostr(hex, sizeof hex, &kept->commit.oid());
   EXPECT_EQ(hex, shop_->Rev("HEAD"));
-  ASSERT_TRUE(kept->node);
-  EXPECT_EQ(kept->node->kind, EntryKind::kFolder);
+  ASSERT_TRUE(kept->found);
+  EXPECT_EQ(kept->node.kind, EntryKind::kFolder);
   shop_->Write("later.txt", "later\n");
   shop_->Commit("later");
   RefsWatch::Shared().Catch();
