@@ -10,15 +10,15 @@ struct KnownOther {
   std::shared_ptr<const KnownPath> at;
 };
 
-// Kept lean: one a repository, 20,000 of them with as many repositories searched (with its
-// shared count, 80 bytes: the other path, asked of few, apart, and the place and stamp of refs
-// that cannot be watched, rare where the kernel watches, apart too).
 // Refs that cannot be watched: where they are, and their stamp when they were read.
 struct KnownStamp {
   RefsPlace place;
   RefsStamp stamp;
 };
 
+// Kept lean: one a repository, 20,000 of them with as many repositories searched (with its
+// shared count, 80 bytes: the other path, asked of few, apart, and the place and stamp of refs
+// that cannot be watched, rare where the kernel watches, apart too).
 struct KnownDefaultEntry {
   std::shared_ptr<const RefsWatch::Ticket> watched;  // null: checked by the stamp
   std::shared_ptr<const KnownStamp> stamped;         // when not watched
