@@ -52,6 +52,12 @@ void SetHeapPolicy() {
 #endif
 }
 
+void ReleaseThreadCache() {
+#if !defined(RR_ASAN)
+  if (const Mallctl ctl = Jemalloc()) ctl("thread.tcache.flush", nullptr, nullptr, nullptr, 0);
+#endif
+}
+
 std::string DescribeAllocator() {
 #if defined(RR_ASAN)
   return "the sanitizer's allocator";
