@@ -130,7 +130,7 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   {
     std::lock_guard<std::mutex> lock(slot.Mutex());
     const Opened& o = slot.opened;
-    if (o.file.exists && o.watched && RefsWatch::Shared().Unchanged(*o.watched)) {
+    if (o.file != 0 && o.watched && RefsWatch::Shared().Unchanged(*o.watched)) {
       if (auto answer = kept(o)) {
         *watched = o.watched;  // taken before that list was read
         return *answer;
@@ -139,8 +139,8 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   }
   Opened now;
   now.watched = RefsWatch::Shared().WatchFile(repo.settings().index_folder, "text.list");
-  now.file = FileStamp::Of(file);
-  if (!now.file.exists) return nullptr;
+  now.file = FileStamp::Of(file).Mark();
+  if (now.file == 0) return nullptr;
   // A list refused (logged, and kept so until its file changes): the repository is read.
   auto refuse = [&](const std::string& why) -> std::shared_ptr<const TextIndex> {
     LogLine("repo-reader: the text index of `" + repo.name() +
@@ -153,7 +153,7 @@ std::shared_ptr<const TextIndex> OpenTextIndex(
   {
     std::lock_guard<std::mutex> lock(slot.Mutex());
     Opened& o = slot.opened;
-    if (o.file.exists && o.file == now.file) {
+    if (o.file != 0 && o.file == now.file) {
       if (auto answer = kept(o)) {
         // The ticket taken before the list was found the same vouches for it from now on.
         o.watched = now.watched;

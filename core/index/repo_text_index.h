@@ -70,13 +70,14 @@ class TextIndexSlot {
   // else taken while held.
   std::mutex& Mutex() const;
   // The watch the list was opened (or last found the same) under (null where it cannot be
-  // watched), how its file looked then, the index made of it over some store (null: the list
-  // failed its checks, or a part it names did, and was logged; the index holds the list), and
-  // whether the paths served now are the ones it lists (the policy's digest is the list's).
+  // watched), how its file looked then (FileStamp::Mark: 0 when nothing was there), the index
+  // made of it over some store (null: the list failed its checks, or a part it names did, and
+  // was logged; the index holds the list), and whether the paths served now are the ones it
+  // lists (the policy's digest is the list's). 48 bytes, the slot 64 (with the whole stamp, 96).
   struct Opened {
     std::shared_ptr<const RefsWatch::Ticket> watched;
-    FileStamp file;
     std::shared_ptr<const TextIndex> index;
+    uint64_t file = 0;
     bool serves = false;
   };
   Opened opened;

@@ -105,6 +105,11 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     ::close(fd);
     return Error{"the text index is shorter than its header (" + std::to_string(size) + " bytes)"};
   }
+  if (size > UINT32_MAX) {
+    // Its sections are found by 32-bit offsets (the writer refuses to write one this large).
+    ::close(fd);
+    return Error{"the text index is larger than 4 GiB (" + std::to_string(size) + " bytes)"};
+  }
   auto ix = std::make_shared<IndexFile>(IndexFile::Made());
   ix->size_ = size;
   if (size < IndexFile::kCopiedBelow) {
@@ -203,15 +208,15 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
   ix->blob_count_ = static_cast<uint32_t>(n);  // each read as 32 bits
   ix->trigram_count_ = static_cast<uint32_t>(t);
   ix->path_count_ = static_cast<uint32_t>(p);
-  ix->oids_ = d + off_oids;
-  ix->kinds_ = d + off_kinds;
-  ix->sizes_ = d + off_sizes;
-  ix->trigrams_ = d + off_tri;
-  ix->postings_ = d + off_post;
-  ix->path_table_ = d + off_paths;
-  ix->path_text_ = d + off_text;
+  ix->oids_at_ = static_cast<uint32_t>(off_oids);
+  ix->kinds_at_ = static_cast<uint32_t>(off_kinds);
+  ix->sizes_at_ = static_cast<uint32_t>(off_sizes);
+  ix->trigrams_at_ = static_cast<uint32_t>(off_tri);
+  ix->postings_at_ = static_cast<uint32_t>(off_post);
+  ix->path_table_at_ = static_cast<uint32_t>(off_paths);
+  ix->path_text_at_ = static_cast<uint32_t>(off_text);
   for (uint64_t i = 0; i < n; ++i) {
-    if (ix->kinds_[i] > static_cast<uint8_t>(BlobKind::kUnread)) return bad("a blob's kind");
+    if (ix->kinds()[i] > static_cast<uint8_t>(BlobKind::kUnread)) return bad("a blob's kind");
   }
   // The permutation sorts the content ids: each number once, in increasing id order.
   const unsigned char* perm = d + off_perm;
@@ -220,44 +225,45 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     if (b >= n) return bad("a blob number past the blobs");
     if (i > 0) {
       const uint32_t a = U32(perm + (i - 1) * 4);
-      if (std::memcmp(ix->oids_ + a * GIT_OID_RAWSZ, ix->oids_ + b * GIT_OID_RAWSZ,
+      if (std::memcmp(ix->oids() + a * GIT_OID_RAWSZ, ix->oids() + b * GIT_OID_RAWSZ,
                       GIT_OID_RAWSZ) >= 0) {
         return bad("content ids out of order");
       }
     }
   }
-  ix->perm_ = perm;
+  ix->perm_at_ = static_cast<uint32_t>(off_perm);
   for (uint64_t i = 0; i < t; ++i) {
-    const uint32_t tri = U32(ix->trigrams_ + i * 8), off = U32(ix->trigrams_ + i * 8 + 4);
-    const uint32_t next = U32(ix->trigrams_ + (i + 1) * 8 + (i + 1 == t ? 0 : 4));
+    const uint32_t tri = U32(ix->trigram_table() + i * 8),
+                   off = U32(ix->trigram_table() + i * 8 + 4);
+    const uint32_t next = U32(ix->trigram_table() + (i + 1) * 8 + (i + 1 == t ? 0 : 4));
     if (tri > 0xFFFFFF) return bad("a trigram out of range");
-    if (i > 0 && tri <= U32(ix->trigrams_ + (i - 1) * 8)) return bad("trigrams out of order");
+    if (i > 0 && tri <= U32(ix->trigram_table() + (i - 1) * 8)) return bad("trigrams out of order");
     if (off > next || next > post_size) return bad("a posting list outside the postings");
   }
-  if (t > 0 ? U32(ix->trigrams_ + t * 8) != post_size : post_size != 0) {
+  if (t > 0 ? U32(ix->trigram_table() + t * 8) != post_size : post_size != 0) {
     return bad("the postings' end");
   }
   for (uint64_t i = 0; i < p; ++i) {
-    const uint32_t b = U32(ix->path_table_ + i * 8) & ~kExecutable;
-    const uint32_t off = U32(ix->path_table_ + i * 8 + 4);
+    const uint32_t b = U32(ix->path_table() + i * 8) & ~kExecutable;
+    const uint32_t off = U32(ix->path_table() + i * 8 + 4);
     const uint32_t next =
-        i + 1 == p ? U32(ix->path_table_ + p * 8) : U32(ix->path_table_ + (i + 1) * 8 + 4);
+        i + 1 == p ? U32(ix->path_table() + p * 8) : U32(ix->path_table() + (i + 1) * 8 + 4);
     if (b >= n) return bad("a path's blob past the blobs");
     if (off >= next || next > text_size) return bad("a path outside the path text");
-    if (ix->kinds_[b] == static_cast<uint8_t>(BlobKind::kBinary)) ix->binary_paths_++;
-    if (ix->kinds_[b] == static_cast<uint8_t>(BlobKind::kUnread)) ix->unread_paths_++;
+    if (ix->kinds()[b] == static_cast<uint8_t>(BlobKind::kBinary)) ix->binary_paths_++;
+    if (ix->kinds()[b] == static_cast<uint8_t>(BlobKind::kUnread)) ix->unread_paths_++;
   }
-  if (U32(ix->path_table_ + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
+  if (U32(ix->path_table() + p * 8) != (p ? text_size : 0)) return bad("the path text's end");
   // The parts: each at a place among the paths, in order.
   if (!inside(off_parts, parts * kPartRecord)) return bad("a section lies outside the file");
-  ix->parts_ = d + off_parts;
+  ix->parts_at_ = static_cast<uint32_t>(off_parts);
   ix->part_count_ = static_cast<uint32_t>(parts);
   for (uint64_t i = 0; i < parts; ++i) {
-    const uint32_t at = U32(ix->parts_ + i * kPartRecord);
-    if (at > p || (i > 0 && at < U32(ix->parts_ + (i - 1) * kPartRecord))) {
+    const uint32_t at = U32(ix->part_records() + i * kPartRecord);
+    if (at > p || (i > 0 && at < U32(ix->part_records() + (i - 1) * kPartRecord))) {
       return bad("a part out of place");
     }
-    ix->part_paths_ += U32(ix->parts_ + i * kPartRecord + 4);
+    ix->part_paths_ += U32(ix->part_records() + i * kPartRecord + 4);
   }
   if (ix->copied_) {
     // Only the sections are kept, not the header (its fields are read above): a repository's
@@ -265,10 +271,10 @@ Result<std::shared_ptr<const IndexFile>> IndexFile::Open(const std::string& file
     const size_t body = size - header;
     auto* kept = new unsigned char[std::max<size_t>(body, 1)];
     std::memcpy(kept, d + header, body);
-    for (const unsigned char** section :
-         {&ix->oids_, &ix->perm_, &ix->kinds_, &ix->sizes_, &ix->trigrams_, &ix->postings_,
-          &ix->path_table_, &ix->path_text_, &ix->parts_}) {
-      *section = kept + (*section - (d + header));  // each lies at or after the header
+    for (uint32_t* section :
+         {&ix->oids_at_, &ix->perm_at_, &ix->kinds_at_, &ix->sizes_at_, &ix->trigrams_at_,
+          &ix->postings_at_, &ix->path_table_at_, &ix->path_text_at_, &ix->parts_at_}) {
+      *section -= static_cast<uint32_t>(header);  // each lies at or after the header
     }
     delete[] d;
     ix->data_ = kept;
@@ -294,8 +300,8 @@ size_t IndexFile::Find(const git_oid& oid) const {
   size_t lo = 0, hi = blob_count_;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    const uint32_t b = U32(perm_ + mid * 4);
-    const int c = std::memcmp(oids_ + size_t{b} * GIT_OID_RAWSZ, oid.id, GIT_OID_RAWSZ);
+    const uint32_t b = U32(perm() + mid * 4);
+    const int c = std::memcmp(oids() + size_t{b} * GIT_OID_RAWSZ, oid.id, GIT_OID_RAWSZ);
     if (c == 0) return b;
     if (c < 0) {
       lo = mid + 1;
@@ -306,16 +312,16 @@ size_t IndexFile::Find(const git_oid& oid) const {
   return SIZE_MAX;
 }
 
-BlobKind IndexFile::Kind(size_t blob) const { return static_cast<BlobKind>(kinds_[blob]); }
+BlobKind IndexFile::Kind(size_t blob) const { return static_cast<BlobKind>(kinds()[blob]); }
 
-uint32_t IndexFile::Size(size_t blob) const { return U32(sizes_ + blob * 4); }
+uint32_t IndexFile::Size(size_t blob) const { return U32(sizes() + blob * 4); }
 
-size_t IndexFile::Sorted(size_t rank) const { return U32(perm_ + rank * 4); }
+size_t IndexFile::Sorted(size_t rank) const { return U32(perm() + rank * 4); }
 
-uint32_t IndexFile::TrigramAt(size_t i) const { return U32(trigrams_ + i * 8); }
+uint32_t IndexFile::TrigramAt(size_t i) const { return U32(trigram_table() + i * 8); }
 
 const git_oid& IndexFile::Oid(size_t blob) const {
-  return *reinterpret_cast<const git_oid*>(oids_ + blob * GIT_OID_RAWSZ);
+  return *reinterpret_cast<const git_oid*>(oids() + blob * GIT_OID_RAWSZ);
 }
 
 bool IndexFile::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
@@ -323,7 +329,7 @@ bool IndexFile::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
   size_t lo = 0, hi = trigram_count_;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    const uint32_t t = U32(trigrams_ + mid * 8);
+    const uint32_t t = U32(trigram_table() + mid * 8);
     if (t == trigram) {
       lo = mid;
       hi = mid + 1;
@@ -335,14 +341,14 @@ bool IndexFile::Postings(uint32_t trigram, std::vector<uint32_t>* out) const {
       hi = mid;
     }
   }
-  if (lo >= trigram_count_ || U32(trigrams_ + lo * 8) != trigram) return true;  // none
+  if (lo >= trigram_count_ || U32(trigram_table() + lo * 8) != trigram) return true;  // none
   return PostingsAt(lo, out);
 }
 
 bool IndexFile::PostingsAt(size_t lo, std::vector<uint32_t>* out) const {
   out->clear();
-  size_t at = U32(trigrams_ + lo * 8 + 4);
-  const size_t end = U32(trigrams_ + (lo + 1) * 8 + (lo + 1 == trigram_count_ ? 0 : 4));
+  size_t at = U32(trigram_table() + lo * 8 + 4);
+  const size_t end = U32(trigram_table() + (lo + 1) * 8 + (lo + 1 == trigram_count_ ? 0 : 4));
   uint64_t value = 0;
   bool first = true;
   while (at < end) {
@@ -350,7 +356,7 @@ bool IndexFile::PostingsAt(size_t lo, std::vector<uint32_t>* out) const {
     int shift = 0;
     while (true) {
       if (at >= end || shift > 28) return false;
-      const unsigned char b = postings_[at++];
+      const unsigned char b = postings()[at++];
       delta |= uint64_t{b & 0x7Fu} << shift;
       shift += 7;
       if (!(b & 0x80)) break;
@@ -389,7 +395,7 @@ bool IndexFile::Candidates(const TrigramQuery& query, std::vector<bool>* out) co
     }
   }
   for (size_t b = 0; b < blob_count_; ++b) {
-    if (kinds_[b] == static_cast<uint8_t>(BlobKind::kUnread)) (*out)[b] = true;
+    if (kinds()[b] == static_cast<uint8_t>(BlobKind::kUnread)) (*out)[b] = true;
   }
   return true;
 }
@@ -408,7 +414,7 @@ std::shared_ptr<const CandidateSet> IndexFile::CachedCandidates(const TrigramQue
 }
 
 IndexFile::PartEntry IndexFile::Part(size_t i) const {
-  const unsigned char* r = parts_ + i * kPartRecord;
+  const unsigned char* r = part_records() + i * kPartRecord;
   PartEntry e;
   e.position = U32(r);
   e.paths = U32(r + 4);
@@ -419,12 +425,12 @@ IndexFile::PartEntry IndexFile::Part(size_t i) const {
 }
 
 IndexFile::PathEntry IndexFile::Path(size_t i) const {
-  const uint32_t word = U32(path_table_ + i * 8);
-  const uint32_t off = U32(path_table_ + i * 8 + 4);
-  const uint32_t next = i + 1 == path_count_ ? U32(path_table_ + path_count_ * 8)
-                                             : U32(path_table_ + (i + 1) * 8 + 4);
+  const uint32_t word = U32(path_table() + i * 8);
+  const uint32_t off = U32(path_table() + i * 8 + 4);
+  const uint32_t next = i + 1 == path_count_ ? U32(path_table() + path_count_ * 8)
+                                             : U32(path_table() + (i + 1) * 8 + 4);
   PathEntry e;
-  e.path = std::string_view(reinterpret_cast<const char*>(path_text_) + off, next - off);
+  e.path = std::string_view(reinterpret_cast<const char*>(path_text()) + off, next - off);
   e.blob = word & ~kExecutable;
   e.executable = (word & kExecutable) != 0;
   return e;
@@ -583,6 +589,11 @@ Status IndexFileWriter::Write(const std::string& file, const git_oid& commit,
     out.append(reinterpret_cast<const char*>(&part.key), 8);
     out.append(reinterpret_cast<const char*>(part.tree.id), GIT_OID_RAWSZ);
     Put32(&out, part.first);
+  }
+  if (out.size() > UINT32_MAX) {
+    // Open finds its sections by 32-bit offsets (and a posting list's offset is 32 bits).
+    return Error{"the text index would be larger than 4 GiB (" + std::to_string(out.size()) +
+                 " bytes); the repository is searched without it"};
   }
   Set64(&out, kFileSizeAt, out.size());
   Set64(&out, kDigestAt, FileDigest(out));

@@ -141,28 +141,39 @@ class IndexFile {
   bool Postings(uint32_t trigram, std::vector<uint32_t>* out) const;
 
   // Kept small (one for each of 20,000 repositories' lists): the counts in 32 bits, as the
-  // file gives them, beside the commit; the sections' sizes, checked at Open, not kept (168
-  // bytes by sizeof, one 192-byte block with the shared count).
+  // file gives them, beside the commit; the sections' sizes, checked at Open, not kept; where
+  // each section starts, as a 32-bit offset (136 bytes by sizeof, one 160-byte block with the
+  // shared count; with a pointer a section it was 192).
   // Mapped (the whole file), or read into memory of its own (copied_: its sections, without the
   // header).
   const unsigned char* data_ = nullptr;
   size_t size_ = 0;
+  uint64_t policy_ = 0;
+  uint64_t text_bytes_ = 0;
+  size_t part_paths_ = 0;
   git_oid commit_{};
   uint32_t blob_count_ = 0, trigram_count_ = 0, path_count_ = 0;
   uint32_t binary_paths_ = 0, unread_paths_ = 0, part_count_ = 0;
+  // Where each section starts in data_ (a list is at most 4 GiB: Open refuses more).
+  uint32_t oids_at_ = 0;
+  uint32_t perm_at_ = 0;  // blob numbers in content-id order
+  uint32_t kinds_at_ = 0;
+  uint32_t sizes_at_ = 0;
+  uint32_t trigrams_at_ = 0;  // (u32 trigram, u32 offset) * count, then u32 end
+  uint32_t postings_at_ = 0;
+  uint32_t path_table_at_ = 0;  // (u32 blob | executable bit 31, u32 offset)
+  uint32_t path_text_at_ = 0;
+  uint32_t parts_at_ = 0;
   bool copied_ = false;
-  uint64_t policy_ = 0;
-  uint64_t text_bytes_ = 0;
-  const unsigned char* oids_ = nullptr;
-  const unsigned char* perm_ = nullptr;  // blob numbers in content-id order
-  const unsigned char* kinds_ = nullptr;
-  const unsigned char* sizes_ = nullptr;
-  const unsigned char* trigrams_ = nullptr;  // (u32 trigram, u32 offset) * count, then u32 end
-  const unsigned char* postings_ = nullptr;
-  const unsigned char* path_table_ = nullptr;  // (u32 blob | executable bit 31, u32 offset)
-  const unsigned char* path_text_ = nullptr;
-  const unsigned char* parts_ = nullptr;
-  size_t part_paths_ = 0;
+  const unsigned char* oids() const { return data_ + oids_at_; }
+  const unsigned char* perm() const { return data_ + perm_at_; }
+  const unsigned char* kinds() const { return data_ + kinds_at_; }
+  const unsigned char* sizes() const { return data_ + sizes_at_; }
+  const unsigned char* trigram_table() const { return data_ + trigrams_at_; }
+  const unsigned char* postings() const { return data_ + postings_at_; }
+  const unsigned char* path_table() const { return data_ + path_table_at_; }
+  const unsigned char* path_text() const { return data_ + path_text_at_; }
+  const unsigned char* part_records() const { return data_ + parts_at_; }
   // CachedCandidates' answers: a shard is asked by every search, most lists never.
   QueryMemo<CandidateSet> memo_;
 };

@@ -83,7 +83,7 @@ bool TextIndexer::Unmoved(const Seen& seen) {
 bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals* totals) {
   const ServedRepo& repo = *shared;
   totals->repositories++;
-  auto seen = seen_.find(repo.name());
+  auto seen = seen_.find(NameKey(repo.name()));
   if (seen != seen_.end() && Unmoved(seen->second)) {
     totals->indexed++;
     totals->index_bytes += seen->second.index_bytes;
@@ -107,12 +107,12 @@ bool TextIndexer::Visit(const std::shared_ptr<const ServedRepo>& shared, Totals*
       LogLine("repo-reader: the text index of `" + repo.name() +
               "` could not be built: " + b.error());
     }
-    seen_.erase(repo.name());
+    seen_.erase(NameKey(repo.name()));
     return false;
   }
   logged_.Clear(repo.name());
   WarmDefault(shared, place, watched, *b);
-  Seen& now = seen_[repo.name()];
+  Seen& now = seen_[NameKey(repo.name())];
   now.stamped =
       watched ? nullptr : std::make_unique<const Seen::Stamped>(Seen::Stamped{place, before});
   now.watched = std::move(watched);
@@ -176,7 +176,7 @@ void TextIndexer::Pass() {
 }
 
 void TextIndexer::Revisit(const std::shared_ptr<const ServedRepo>& repo) {
-  auto before = seen_.find(repo->name());
+  auto before = seen_.find(NameKey(repo->name()));
   const bool was = before != seen_.end();
   const uint64_t was_index = was ? before->second.index_bytes : 0;
   const uint64_t was_text = was ? before->second.text_bytes : 0;
@@ -215,7 +215,7 @@ void TextIndexer::Glance() {
     // A mirror moves only by its sync, which nudges; a repository never indexed (or failing)
     // waits for the next pass.
     if (repo->settings().mirror) continue;
-    auto seen = seen_.find(repo->name());
+    auto seen = seen_.find(NameKey(repo->name()));
     if (seen == seen_.end() || Unmoved(seen->second)) {
       continue;
     }

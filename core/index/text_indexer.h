@@ -30,6 +30,7 @@
 #include "core/served/refs_stamp.h"
 #include "core/served/refs_watch.h"
 #include "core/served/served_repo.h"
+#include "core/util/name_key.h"
 
 namespace rr {
 
@@ -80,8 +81,8 @@ class TextIndexer final : public PeriodicService {
   bool Visit(const std::shared_ptr<const ServedRepo>& repo, Totals* totals);
 
   std::shared_ptr<LiveCatalog> catalog_;
-  // One a repository indexed, kept lean (20,000 of them: with its name, a 96-byte node of the
-  // map).
+  // One a repository indexed, kept lean (20,000 of them: with its NameKey, a 64-byte node of
+  // the map; with the name it was 96, and a block for a name past 15 characters).
   struct Seen {
     // What decides the default branch, watched by the kernel (core/served/refs_watch.h); where
     // it cannot be, the refs' stamp, taken at their place (kept only then).
@@ -100,8 +101,8 @@ class TextIndexer final : public PeriodicService {
   // where to search; only where `watched` (taken before the refs were read) watches its refs.
   void WarmDefault(const std::shared_ptr<const ServedRepo>& repo, const RefsPlace& place,
                    std::shared_ptr<const RefsWatch::Ticket> watched, const TextIndexBuild& build);
-  // repository -> its refs when its index was last current
-  std::unordered_map<std::string, Seen> seen_;
+  // NameKey(repository) -> its refs when its index was last current
+  std::unordered_map<uint64_t, Seen> seen_;
   LoggedErrors logged_;  // the repositories whose build failed, each logged once a failure
 };
 

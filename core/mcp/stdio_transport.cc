@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "core/mcp/line_framer.h"
+#include "core/util/heap_trim.h"
 
 namespace rr {
 
@@ -51,6 +52,9 @@ void StdioTransport::Run(McpServer& server) {
     }
     if (n == 0) break;
     framer.Feed(std::string_view(buf, static_cast<size_t>(n)), handle, refuse);
+    // This thread waits for the client's next message now: what it freed (the messages read,
+    // and at first the configuration's and catalog's making) goes back to the heap.
+    ReleaseThreadCache();
   }
   framer.Finish(handle);
   server.Drain();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/util/heap_trim.h"
+
 namespace rr {
 
 BoundedExecutor::BoundedExecutor(Options options) : options_(std::move(options)) {
@@ -83,6 +85,13 @@ void BoundedExecutor::Work() {
     lock.lock();
     --running_;
     if (running_ == 0 && queue_.empty()) idle_cv_.notify_all();
+    if (queue_.empty() && !stopping_) {
+      // About to wait: what the task freed goes back to the heap rather than staying with this
+      // thread until its next task (core/util/heap_trim.h).
+      lock.unlock();
+      ReleaseThreadCache();
+      lock.lock();
+    }
   }
 }
 

@@ -6,7 +6,7 @@ namespace rr {
 
 bool LoggedErrors::First(const std::string& repo, std::string_view error) {
   const uint64_t digest = std::hash<std::string_view>()(error);
-  auto [it, added] = last_.emplace(repo, digest);
+  auto [it, added] = last_.emplace(NameKey(repo), digest);
   if (added) return true;
   if (it->second == digest) return false;
   it->second = digest;

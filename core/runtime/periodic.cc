@@ -140,6 +140,7 @@ void PeriodicService::Run() {
         lock.unlock();
         CatchUp(keys);
         if (stopping_->load()) return;
+        ReleaseThreadCache();  // quiet until the next round (core/util/heap_trim.h)
         round_done(false);
         lock.lock();
         continue;
@@ -152,6 +153,7 @@ void PeriodicService::Run() {
       Glance();
       const auto took = std::chrono::steady_clock::now() - began;
       if (stopping_->load()) return;
+      ReleaseThreadCache();
       round_done(false);
       next_glance = clock_.Now() + std::max<Clock::Duration>(glance, took * kGlanceShare);
       lock.lock();

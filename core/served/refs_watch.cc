@@ -49,7 +49,7 @@ RefsWatch& RefsWatch::Shared() {
   return *watch;
 }
 
-RefsWatch::RefsWatch() : chunks_(new std::atomic<std::atomic<uint64_t>*>[kMaxChunks]) {
+RefsWatch::RefsWatch() : chunks_(new std::atomic<std::atomic<uint32_t>*>[kMaxChunks]) {
   for (uint32_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr);
   fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 }
@@ -64,11 +64,22 @@ size_t RefsWatch::folders() const {
   return watched_;
 }
 
+void RefsWatch::Ticket::Put(size_t i, uint32_t counter) {
+  if (i >= kInline) {
+    if (!more) more.reset(new uint32_t[kMaxCounters - kInline]());
+    more[i - kInline] = counter;
+    return;
+  }
+  ids[3 * i] = static_cast<uint8_t>(counter);
+  ids[3 * i + 1] = static_cast<uint8_t>(counter >> 8);
+  ids[3 * i + 2] = static_cast<uint8_t>(counter >> 16);
+}
+
 uint32_t RefsWatch::NewCounter() {
   const uint32_t i = counters_used_;
   if (i / kChunk >= kMaxChunks) return kNoCounter;
   if (i % kChunk == 0) {
-    chunks_[i / kChunk].store(new std::atomic<uint64_t>[kChunk](), std::memory_order_release);
+    chunks_[i / kChunk].store(new std::atomic<uint32_t>[kChunk](), std::memory_order_release);
   }
   ++counters_used_;
   return i;
@@ -128,14 +139,7 @@ bool RefsWatch::Add(const std::string& path, const std::string& name, Ticket* ti
       if (ticket->At(i) == c) return true;
     }
     if (ticket->count == Ticket::kMaxCounters) return false;
-    if (ticket->count < Ticket::kInline) {
-      ticket->counters[ticket->count] = c;
-    } else {
-      if (!ticket->more) {
-        ticket->more.reset(new uint32_t[Ticket::kMaxCounters - Ticket::kInline]());
-      }
-      ticket->more[ticket->count - Ticket::kInline] = c;
-    }
+    ticket->Put(ticket->count, c);
     ticket->count++;
     ticket->sum += Counter(c).load();
     return true;
@@ -153,7 +157,7 @@ std::shared_ptr<const RefsWatch::Ticket> RefsWatch::Watch(const RefsPlace& place
   // Taken before any counter is read: a report caught meanwhile makes the first Unchanged read
   // the counters.
   ticket->clear_at.store(reported_.load());
-  ticket->overflows = overflows_.load();
+  ticket->sum = overflows_.load();
   if (!Add(git_dir, "HEAD", ticket.get()) || !Add(common, "packed-refs", ticket.get())) {
     return nullptr;
   }
@@ -199,7 +203,7 @@ std::shared_ptr<const RefsWatch::Ticket> RefsWatch::WatchFile(const std::string&
   if (!NoLinkOnTheWay(path)) return nullptr;
   auto ticket = std::make_shared<Ticket>();
   ticket->clear_at.store(reported_.load());
-  ticket->overflows = overflows_.load();
+  ticket->sum = overflows_.load();
   if (!Add(path, name, ticket.get())) return nullptr;
   return ticket;
 }
@@ -261,10 +265,9 @@ bool RefsWatch::Unchanged(const Ticket& ticket) const {
   // always sends it to the counters.)
   const uint64_t reported = reported_.load();
   if (ticket.clear_at.load(std::memory_order_relaxed) == reported) return true;
-  if (overflows_.load() != ticket.overflows) return false;
-  uint64_t sum = 0;
+  uint64_t sum = overflows_.load();
   for (size_t i = 0; i < ticket.count; ++i) sum += Counter(ticket.At(i)).load();
-  if (sum != ticket.sum) return false;
+  if ((sum & ((uint64_t{1} << 56) - 1)) != ticket.sum) return false;
   ticket.clear_at.store(reported, std::memory_order_relaxed);
   return true;
 }

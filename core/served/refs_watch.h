@@ -47,28 +47,35 @@ namespace rr {
 class RefsWatch {
  public:
   // What one ticket watches: the counters of reported changes of its names and folders, and
-  // their sum when it was taken (a counter only grows, so the sum is the same exactly when every
-  // counter is).
+  // their sum when it was taken, with the count of the kernel's overflows then (each only grows,
+  // so the sum is the same exactly when every counter and the overflows are -- but for a
+  // counter of 32 bits that went round between two looks: four billion changes of one folder).
   class Ticket {
    public:
-    Ticket() = default;
+    Ticket() : sum(0), count(0) {}
 
    private:
     friend class RefsWatch;
     // A branch nested deeper than this many counters allow is stamped instead (18: a branch
     // five folders below refs/heads).
     static constexpr size_t kMaxCounters = 18;
-    // Most tickets hold 7 counters (a bare repository's refs: its folder and HEAD, packed-refs,
-    // refs and heads, refs/heads and the branch; 8 with a work tree's .git) or 2 (a file): kept
-    // here; a deeper branch's take the rest from `more` (20,000 repositories keep two tickets
-    // each: a ticket with its shared count fits 80 bytes).
+    // Most tickets hold 8 counters (a repository's refs: its folder and HEAD, packed-refs, refs
+    // and its folder, heads and its folder, the branch) or 2 (a file): kept here, each number
+    // in 3 bytes (there are at most 2^24 counters); a deeper branch's take the rest from `more`.
+    // 20,000 repositories keep two tickets each: a ticket is 48 bytes, 64 with its shared count
+    // (with 4-byte numbers and the overflows on their own it was 80).
     static constexpr size_t kInline = 8;
-    uint32_t At(size_t i) const { return i < kInline ? counters[i] : more[i - kInline]; }
-    std::array<uint32_t, kInline> counters{};
+    uint32_t At(size_t i) const {
+      if (i >= kInline) return more[i - kInline];
+      const uint8_t* b = &ids[3 * i];
+      return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16;
+    }
+    void Put(size_t i, uint32_t counter);
+    std::array<uint8_t, 3 * kInline> ids{};
+    // The sum in 56 bits: 18 counters of 32 bits and the overflows add up to less than 2^38.
+    uint64_t sum : 56;
+    uint64_t count : 8;
     std::unique_ptr<uint32_t[]> more;  // kMaxCounters - kInline, once past kInline
-    uint64_t sum = 0;
-    uint32_t overflows = 0;  // RefsWatch::overflows_ when taken
-    uint8_t count = 0;
     mutable std::atomic<uint64_t> clear_at{UINT64_MAX};
   };
 
@@ -128,10 +135,10 @@ class RefsWatch {
   bool Add(const std::string& path, const std::string& name, Ticket* ticket);
   // A counter of its own, at zero (mu_ held); kNoCounter when every one is used.
   uint32_t NewCounter();
-  const std::atomic<uint64_t>& Counter(uint32_t i) const {
+  const std::atomic<uint32_t>& Counter(uint32_t i) const {
     return chunks_[i / kChunk].load(std::memory_order_acquire)[i % kChunk];
   }
-  std::atomic<uint64_t>& Counter(uint32_t i) {
+  std::atomic<uint32_t>& Counter(uint32_t i) {
     return chunks_[i / kChunk].load(std::memory_order_acquire)[i % kChunk];
   }
   // The id of a name (mu_ held): the same few names (HEAD, packed-refs, refs, heads, main...)
@@ -147,14 +154,15 @@ class RefsWatch {
   std::deque<std::string> parts_;  // names by id (never move)
   std::unordered_map<std::string_view, uint32_t> part_ids_;
   // Counters are never freed (a ticket may outlive its folder's watch): chunks of kChunk, at
-  // most kMaxChunks of them (16.7 million counters, 134 MB; past that, repositories are stamped).
+  // most kMaxChunks of them (16.7 million counters, 67 MB; past that, repositories are stamped).
   // A folder watched anew (made again after a removal) takes new ones: two or three counters,
-  // 8 bytes each, for each folder ever watched.
+  // 4 bytes each, for each folder ever watched (about ten a repository: 0.8 MB over 20,000).
   static constexpr uint32_t kChunk = 4096;
   static constexpr uint32_t kMaxChunks = 4096;
-  std::unique_ptr<std::atomic<std::atomic<uint64_t>*>[]> chunks_;
+  static_assert(uint64_t{kChunk} * kMaxChunks <= (uint64_t{1} << 24), "a ticket's 3-byte numbers");
+  std::unique_ptr<std::atomic<std::atomic<uint32_t>*>[]> chunks_;
   uint32_t counters_used_ = 0;
-  std::atomic<uint32_t> overflows_{0};  // (a ticket keeps it in 32 bits)
+  std::atomic<uint32_t> overflows_{0};  // (a ticket adds it to its sum)
   // Bumped by each Catch that read a report of a change (or an overflow), after the counters.
   std::atomic<uint64_t> reported_{0};
 };

@@ -124,7 +124,7 @@ std::optional<ServedRepo::KeptStamp> ServedRepo::ReadIndexedStamp(const std::str
     k.place = RefsPlace::Of(kv.at("git_dir"), kv.at("common_dir"));
     k.indexed.refs = RefsStamp::Trusted(std::stoull(kv.at("refs"), nullptr, 16));
     k.indexed.chain = std::stoull(kv.at("chain"), nullptr, 16);
-    k.indexed.commits = std::stoull(kv.at("commits"));
+    k.indexed.commits = static_cast<uint32_t>(std::stoul(kv.at("commits")));
     k.indexed.layers = static_cast<uint32_t>(std::stoul(kv.at("layers")));
     if (k.place.empty()) return std::nullopt;
     return k;
@@ -210,24 +210,26 @@ std::shared_ptr<const CommitGraph> ServedRepo::OwnGraphLocked() const {
   const uint64_t files = FilesDigest(
       {objects + "/info/commit-graph", objects + "/info/commit-graphs/commit-graph-chain"});
   GraphState& g = GraphsLocked();
-  if (!g.own_opened || files != g.own_graph.files) {
-    g.own_graph.graph = CommitGraph::Open(objects);
-    g.own_graph.files = files;
+  if (!g.own_opened || files != g.own_files) {
+    g.own_graph = CommitGraph::Open(objects);
+    g.own_files = files;
     g.own_opened = true;
+    g.own_bloom_known = true;  // of the same files
+    g.own_bloom_has = g.own_graph && g.own_graph->has_bloom();
   }
-  return g.own_graph.graph;
+  return g.own_graph;
 }
 
 std::shared_ptr<const CommitGraph> ServedRepo::IndexLocked() const {
   if (settings_.index_folder.empty()) return nullptr;
   const uint64_t files = FilesDigest({HistoryIndex::ChainFile(settings_.index_folder)});
   GraphState& g = GraphsLocked();
-  if (!g.index_opened || files != g.index_graph.files) {
-    g.index_graph.graph = HistoryIndex::Open(settings_.index_folder);
-    g.index_graph.files = files;
+  if (!g.index_opened || files != g.index_files) {
+    g.index_graph = HistoryIndex::Open(settings_.index_folder);
+    g.index_files = files;
     g.index_opened = true;
   }
-  return g.index_graph.graph;
+  return g.index_graph;
 }
 
 std::mutex& ServedRepo::GraphMutex() const {
@@ -254,13 +256,13 @@ bool ServedRepo::NeedsHistoryIndex() const {
   // The graph a tool opened, if its files are unchanged; else only the answer is kept, not the
   // graph: asked of 20,000 repositories, holding their graphs would hold them all in memory.
   GraphState& g = GraphsLocked();
-  if (g.own_opened && files == g.own_graph.files) {
-    return !(g.own_graph.graph && g.own_graph.graph->has_bloom());
-  }
-  if (!g.own_bloom_known || files != g.own_bloom_files) {
+  if (!g.own_bloom_known || files != g.own_files) {
     auto graph = CommitGraph::Open(objects);
+    // The files changed under a graph a tool opened: it is opened again when next asked for.
+    g.own_graph = nullptr;
+    g.own_opened = false;
     g.own_bloom_known = true;
-    g.own_bloom_files = files;
+    g.own_files = files;
     g.own_bloom_has = graph && graph->has_bloom();
   }
   return !g.own_bloom_has;
@@ -301,7 +303,8 @@ Result<HistoryIndexUpdate> ServedRepo::UpdateHistoryIndex(
   const RefsStamp refs = RefsStamp::Take(place);  // before the refs are read
   auto u = HistoryIndex::Update(**git, settings_.index_folder, stop, progress);
   if (u && !stop.stopped()) {
-    const Indexed done{refs, FilesDigest({chain}), u->commits, u->layers};
+    const Indexed done{refs, FilesDigest({chain}), static_cast<uint32_t>(u->commits),
+                       static_cast<uint32_t>(u->layers)};
     // Kept beside the index for the next start, when it can be trusted (not racy).
     if (!refs.racy()) WriteIndexedStamp(IndexedStampFile(settings_.index_folder), place, done);
     std::lock_guard<std::mutex> lock(GraphMutex());

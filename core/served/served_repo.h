@@ -28,6 +28,7 @@
 #include "core/served/entry_cache.h"
 #include "core/served/mirror_state.h"
 #include "core/served/refs_stamp.h"
+#include "core/util/compact_folder.h"
 #include "core/util/made_on_first_use.h"
 #include "core/util/rare_text.h"
 #include "core/util/result.h"
@@ -48,8 +49,9 @@ struct RepoSettings {
   bool listed = true;
   bool own = true;
   // Where the server keeps its history index of this repository (in its cache folder, never
-  // inside the repository); empty: none is kept.
-  std::string index_folder;
+  // inside the repository); empty: none is kept. Compact: every repository keeps one
+  // (core/util/compact_folder.h).
+  CompactFolder index_folder;
   // For a mirror the server keeps (core/sync): where it comes from and its last sync. A mirror
   // is opened only once a sync has succeeded. Null for a local repository.
   std::shared_ptr<const MirrorState> mirror;
@@ -159,18 +161,13 @@ class ServedRepo {
   std::shared_ptr<const KnownDefaultEntry>& known_default_kept() const { return known_default_; }
 
  private:
-  // A graph as last opened (GraphState::*_opened), and what its files looked like then
-  // (FilesDigest).
-  struct GraphSource {
-    std::shared_ptr<const CommitGraph> graph;
-    uint64_t files = 0;
-  };
   // The last update of the history index that went through: the refs as they were before it
-  // read them, its index's chain file after (FilesDigest), what it left.
+  // read them, its index's chain file after (FilesDigest), what it left (counts in 32 bits:
+  // kept for every repository).
   struct Indexed {
     RefsStamp refs;
     uint64_t chain = 0;
-    uint64_t commits = 0;
+    uint32_t commits = 0;
     uint32_t layers = 0;
   };
   // Where the repository keeps HEAD and its refs, kept small: most repositories are their
@@ -178,16 +175,22 @@ class ServedRepo {
   enum class PlaceKind : uint8_t { kUnknown, kNone, kPath, kPathGit, kOther };
   // What the history's graphs and index need, made on first use: with 20,000 repositories
   // configured, most are never asked, and each ServedRepo stays small. Kept small too: the
-  // history indexer makes one for every repository (its flags together at the end: 112 bytes,
-  // where the same fields each with its own flag took 152).
+  // history indexer makes one for every repository (its flags together at the end, one digest
+  // of the own graph's files for the graph and for whether it has Bloom filters: 96 bytes, where
+  // the same fields each with its own flag took 152).
   struct GraphState {
     std::unique_ptr<RefsPlace> other_place;  // the place, when place_kind is kOther
-    GraphSource own_graph, index_graph;
-    Indexed indexed;               // when has_indexed
-    uint64_t own_bloom_files = 0;  // the own graph's files when own_bloom_known was found
+    // The graphs as last opened (own_opened, index_opened); null: none there. The own graph is
+    // kept only once a tool asked for it (NeedsHistoryIndex keeps only whether it has Bloom
+    // filters).
+    std::shared_ptr<const CommitGraph> own_graph, index_graph;
+    // What the own graph's files looked like (FilesDigest) when own_graph was opened or
+    // own_bloom_has found, and the index's when index_graph was opened.
+    uint64_t own_files = 0, index_files = 0;
+    Indexed indexed;                             // when has_indexed
     PlaceKind place_kind = PlaceKind::kUnknown;  // found on first use; kNone: won't open
     bool own_opened = false, index_opened = false;
-    // Whether the own graph has Bloom filters, as NeedsHistoryIndex last found, for its files.
+    // Whether the own graph has Bloom filters, as last found, for own_files.
     bool own_bloom_known = false, own_bloom_has = false;
     bool has_indexed = false;
   };

@@ -83,7 +83,7 @@ TEST_F(CacheFolderConfig, DefaultIsXdgCacheHomeElseTheHomeFoldersCache) {
         << DescribeHistoryIndex(*c);
     auto catalog = BuildCatalog(*c);
     ASSERT_TRUE(catalog) << catalog.error();
-    EXPECT_EQ((*catalog)->all().at(0)->settings().index_folder, "");
+    EXPECT_EQ((*catalog)->all().at(0)->settings().index_folder.str(), "");
   }
 }
 
@@ -100,8 +100,8 @@ TEST_F(CacheFolderConfig, AGivenFolderIsUsedAndEachRepositoryGetsAFolderNamedByA
   EXPECT_EQ(c->cache_folder, tmp_ / "cache/rr");
   auto catalog = BuildCatalog(*c);
   ASSERT_TRUE(catalog) << catalog.error();
-  const std::string a = (*catalog)->all().at(0)->settings().index_folder;
-  const std::string b = (*catalog)->all().at(1)->settings().index_folder;
+  const std::string a = (*catalog)->all().at(0)->settings().index_folder.str();
+  const std::string b = (*catalog)->all().at(1)->settings().index_folder.str();
   EXPECT_EQ(a.rfind(tmp_ / "cache/rr/history/", 0), 0u) << a;
   EXPECT_EQ(a.size(), (tmp_ / "cache/rr/history/").size() + 40) << a;
   EXPECT_NE(a, b);
@@ -116,7 +116,7 @@ TEST_F(CacheFolderConfig, HistoryIndexFalseKeepsNone) {
   EXPECT_EQ(DescribeHistoryIndex(*c), "off (history_index: false)");
   auto catalog = BuildCatalog(*c);
   ASSERT_TRUE(catalog) << catalog.error();
-  EXPECT_EQ((*catalog)->all().at(0)->settings().index_folder, "");
+  EXPECT_EQ((*catalog)->all().at(0)->settings().index_folder.str(), "");
 }
 
 TEST_F(CacheFolderConfig, ABadFolderIsRefusedWithItsLineAndWhatToWrite) {

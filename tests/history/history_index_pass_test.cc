@@ -84,7 +84,7 @@ TEST_F(HistoryIndexPass, AnUnchangedRepositoryIsNotReadAgain) {
   // The index removed from the cache folder: built again, though no ref moved.
   Backdate(repo_.path() + "/.git");
   ASSERT_TRUE(served().UpdateHistoryIndex(StopToken()));
-  fs::remove_all(served().settings().index_folder);
+  fs::remove_all(served().settings().index_folder.str());
   auto rebuilt = served().UpdateHistoryIndex(StopToken());
   ASSERT_TRUE(rebuilt) << rebuilt.error();
   EXPECT_EQ(rebuilt->new_commits, 3u);
@@ -94,7 +94,7 @@ TEST_F(HistoryIndexPass, AServerStartedAgainNeedNotReadAnUnchangedRepository) {
   ASSERT_TRUE(served().UpdateHistoryIndex(StopToken()));
   Backdate(repo_.path() + "/.git");
   ASSERT_TRUE(served().UpdateHistoryIndex(StopToken()));  // kept beside the index from here on
-  const std::string kept = served().settings().index_folder + "/refs-stamp";
+  const std::string kept = served().settings().index_folder.str() + "/refs-stamp";
   ASSERT_TRUE(fs::exists(kept));
 
   Restart();

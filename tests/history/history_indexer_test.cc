@@ -138,11 +138,12 @@ TEST_F(HistoryIndexerTest, TheServerBuildsAnIndexInItsCacheFolderAndGraphReturns
   EXPECT_EQ(served.Graph(), g) << "an unchanged index is not read again";
   EXPECT_EQ(Snapshot(repo_->path()), before) << "the repository was written";
   struct stat st;
-  for (const std::string& dir : {cache_, cache_ + "/history", served.settings().index_folder}) {
+  for (const std::string& dir :
+       {cache_, cache_ + "/history", served.settings().index_folder.str()}) {
     ASSERT_EQ(stat(dir.c_str(), &st), 0) << dir;
     EXPECT_EQ(st.st_mode & 0777, 0700u) << dir;
   }
-  for (const auto& e : fs::directory_iterator(served.settings().index_folder)) {
+  for (const auto& e : fs::directory_iterator(served.settings().index_folder.str())) {
     ASSERT_EQ(stat(e.path().c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u) << e.path();
   }
@@ -182,7 +183,7 @@ TEST_F(HistoryIndexerTest, ARepositoryWithItsOwnBloomFiltersGetsNoIndex) {
   HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
   indexer.Start();
   ASSERT_TRUE(TwoPasses(clock, indexer));
-  EXPECT_FALSE(fs::exists(served.settings().index_folder));
+  EXPECT_FALSE(fs::exists(served.settings().index_folder.str()));
   auto g = served.Graph();
   ASSERT_TRUE(g);
   EXPECT_TRUE(OwnGraphIn(*g)) << g->layers().at(0).file;
@@ -252,7 +253,7 @@ TEST_F(HistoryIndexerTest, AFailureIsLoggedOnceNotEveryPass) {
 
 TEST_F(HistoryIndexerTest, WithoutACacheFolderNothingIsIndexed) {
   auto catalog = CatalogOf({repo_->path()}, "");
-  EXPECT_EQ(catalog->all().at(0)->settings().index_folder, "");
+  EXPECT_EQ(catalog->all().at(0)->settings().index_folder.str(), "");
   EXPECT_FALSE(catalog->all().at(0)->NeedsHistoryIndex());
   ManualClock clock;
   HistoryIndexer indexer(catalog, {std::chrono::milliseconds(50), &clock});
@@ -275,7 +276,7 @@ TEST_F(HistoryIndexerTest, StoppingTheServerStopsABuildUnderWay) {
   }  // the destructor stops the build and waits for it
   // Whatever was written is whole: the index opens, or there is none yet.
   std::string problem;
-  auto g = HistoryIndex::Open(catalog->all().at(0)->settings().index_folder, &problem);
+  auto g = HistoryIndex::Open(catalog->all().at(0)->settings().index_folder.str(), &problem);
   if (g) {
     ExpectGraphMatchesGit(*g, *repo_);
   } else {

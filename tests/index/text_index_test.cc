@@ -261,6 +261,18 @@ TEST(TextIndex, AFileCutAtAnyLengthIsRefused) {
   EXPECT_FALSE(IndexFile::Open(file));
 }
 
+// Its sections are found by 32-bit offsets: a list past 4 GiB is refused for its size, before
+// a byte of it is read (made sparse here: nothing is written past the sample).
+TEST(TextIndex, AFilePastFourGiBIsRefusedForItsSize) {
+  TempDir tmp;
+  const std::string file = WriteSample(tmp);
+  std::filesystem::resize_file(file, (uint64_t{1} << 32) + 1);
+  auto ix = IndexFile::Open(file);
+  ASSERT_FALSE(ix);
+  EXPECT_NE(ix.error().find("larger than 4 GiB"), std::string::npos) << ix.error();
+  std::filesystem::resize_file(file, 0);
+}
+
 TEST(TextIndex, AnyByteChangedIsRefused) {
   TempDir tmp;
   const std::string file = WriteSample(tmp);

@@ -197,7 +197,7 @@ TEST_F(TextIndexerTest, ARepositoryNudgedByNameIsCaughtUpAtOnce) {
 // logged_errors.h), and the others are indexed as ever. Its index folder is made a file, so the
 // list cannot be written.
 TEST_F(TextIndexerTest, ABuildThatFailsIsLoggedOnceNotEveryPass) {
-  const std::string folder = Repo("shop").settings().index_folder;
+  const std::string folder = Repo("shop").settings().index_folder.str();
   ASSERT_FALSE(folder.empty());
   std::filesystem::create_directories(std::filesystem::path(folder).parent_path());
   std::filesystem::remove_all(folder);

@@ -78,7 +78,7 @@ class IndexedOrganisation : public ::testing::Test {
 
   // The folder holding every repository's index folder (where the store's lists are).
   std::string ListsFolderOf(const std::string& name) {
-    const std::string& f = Repo(name).settings().index_folder;
+    const std::string f = Repo(name).settings().index_folder.str();
     return f.substr(0, f.rfind('/'));
   }
 

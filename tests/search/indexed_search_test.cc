@@ -73,7 +73,7 @@ class IndexedSearch : public IndexedOrganisation {
     }
   }
 
-  std::string StoreFolder() { return TextStoreFolder(Repo("util").settings().index_folder); }
+  std::string StoreFolder() { return TextStoreFolder(Repo("util").settings().index_folder.str()); }
   std::string ListsFolder() { return ListsFolderOf("util"); }
   std::vector<fs::path> Shards() {
     std::vector<fs::path> out;

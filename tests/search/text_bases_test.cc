@@ -53,7 +53,7 @@ class TextBases : public IndexedOrganisation {
     Serve();
   }
 
-  std::string Store() { return TextStoreFolder(Repo("copy-1").settings().index_folder); }
+  std::string Store() { return TextStoreFolder(Repo("copy-1").settings().index_folder.str()); }
   TextIndexBuild Build(const std::string& name) {
     auto built = BuildTextIndex(Repo(name), StopToken());
     EXPECT_TRUE(built) << name << ": " << built.error();

@@ -45,7 +45,7 @@ class TextParts : public IndexedOrganisation {
     Serve();
   }
 
-  std::string Store() { return TextStoreFolder(Repo("core").settings().index_folder); }
+  std::string Store() { return TextStoreFolder(Repo("core").settings().index_folder.str()); }
   std::string ListsFolder() { return ListsFolderOf("core"); }
   TextIndexBuild Build(const std::string& name) {
     auto built = BuildTextIndex(Repo(name), StopToken());

@@ -217,6 +217,32 @@ TEST_F(RefsWatchTest, NoTicketWhereAMoveCouldGoUnreported) {
   EXPECT_FALSE(w.Watch(place_));
 }
 
+// A ticket keeps each counter's number in three bytes: a number past the first 65,536 (each
+// name watched in a folder takes a counter of its own) must read back whole, or the ticket would
+// look at another name's counter and miss its own file's change.
+TEST_F(RefsWatchTest, ATicketPastTheFirst65536CountersSeesItsFile) {
+  RefsWatch& w = RefsWatch::Shared();
+  const fs::path root = tmp_ / "many";
+  for (int f = 0; f < 700; ++f) {
+    const std::string folder = (root / std::to_string(f)).string();
+    fs::create_directories(folder);
+    for (int n = 0; n < 100; ++n) ASSERT_TRUE(w.WatchFile(folder, "n" + std::to_string(n)));
+  }
+  const std::string folder = (root / "last").string();
+  fs::create_directories(folder);
+  w.Catch();
+  auto ticket = w.WatchFile(folder, "text.list");
+  ASSERT_TRUE(ticket);
+  w.Catch();
+  ASSERT_TRUE(w.Unchanged(*ticket));
+  std::ofstream(folder + "/other") << "x\n";  // not its file
+  w.Catch();
+  EXPECT_TRUE(w.Unchanged(*ticket));
+  std::ofstream(folder + "/text.list") << "x\n";
+  w.Catch();
+  EXPECT_FALSE(w.Unchanged(*ticket)) << "its own file's change was not seen";
+}
+
 }  // namespace
 }  // namespace refs_watch_test
 }  // namespace rr::testing
