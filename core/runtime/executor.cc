@@ -87,10 +87,13 @@ void BoundedExecutor::Work() {
     if (running_ == 0 && queue_.empty()) idle_cv_.notify_all();
     if (queue_.empty() && !stopping_) {
       // About to wait: what the task freed goes back to the heap rather than staying with this
-      // thread until its next task (core/util/heap_trim.h).
+      // thread until its next task (core/util/heap_trim.h). Counted idle meanwhile, as it is:
+      // a task submitted now is taken (Submit makes room for idle threads), not refused.
+      ++idle_;
       lock.unlock();
       ReleaseThreadCache();
       lock.lock();
+      --idle_;
     }
   }
 }
