@@ -517,13 +517,15 @@ std::atomic<uint64_t> used_targets{0}, used_passed{0}, used_other{0}, used_unope
     used_added_up{0}, used_listed{0};
 }  // namespace
 
-void CountTextIndexUse(uint64_t files_passed_over, bool other_commit, bool unopened,
-                       uint64_t files_added_up) {
-  used_targets.fetch_add(1, std::memory_order_relaxed);
-  used_passed.fetch_add(files_passed_over, std::memory_order_relaxed);
-  if (files_added_up) used_added_up.fetch_add(files_added_up, std::memory_order_relaxed);
-  if (other_commit) used_other.fetch_add(1, std::memory_order_relaxed);
-  if (unopened) used_unopened.fetch_add(1, std::memory_order_relaxed);
+void CountTextIndexUse(const TextIndexUse& use) {
+  if (use.targets) used_targets.fetch_add(use.targets, std::memory_order_relaxed);
+  if (use.files_passed_over) {
+    used_passed.fetch_add(use.files_passed_over, std::memory_order_relaxed);
+  }
+  if (use.files_added_up) used_added_up.fetch_add(use.files_added_up, std::memory_order_relaxed);
+  if (use.other_commit) used_other.fetch_add(use.other_commit, std::memory_order_relaxed);
+  if (use.unopened) used_unopened.fetch_add(use.unopened, std::memory_order_relaxed);
+  if (use.paths_listed) used_listed.fetch_add(use.paths_listed, std::memory_order_relaxed);
 }
 
 std::shared_ptr<const KnownPath> ListedDefault(const std::shared_ptr<const ServedRepo>& repo,

@@ -125,8 +125,9 @@ struct TextIndexUse {
   uint64_t files_added_up = 0;
   uint64_t paths_listed = 0;  // ListedDefault's answers: a repository not opened to find a path
 };
-void CountTextIndexUse(uint64_t files_passed_over, bool other_commit = false, bool unopened = false,
-                       uint64_t files_added_up = 0);
+// Adds a search's counts (a walker's, added up over its targets: one update of the shared
+// counters a walker, not one a repository).
+void CountTextIndexUse(const TextIndexUse& use);
 TextIndexUse CurrentTextIndexUse();
 
 // `path` (not the root) at `repo`'s default branch as kept (KnownDefault, vouched for by the

@@ -31,6 +31,10 @@ namespace {
 constexpr uint64_t kGiveBackAfterBytes = 8ull << 20;
 // Files a searching thread takes from the queue at once, at most (WorkQueue::PopSome).
 constexpr size_t kTakenAtOnce = 8;
+// Targets a walker takes at once, and counts done together: over an organisation most are
+// answered by their index in a microsecond, and walkers taking (and counting) them one by one
+// spent most of that on the shared counters' cache line going back and forth between cores.
+constexpr size_t kTargetsAtOnce = 16;
 
 // A caseless literal on PCRE2 (JIT), read as UTF-8 where it is valid, as Ere reads text.
 struct Pcre2Code {
@@ -451,6 +455,9 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   ScanFailures failures;
   size_t kept_bytes = 0;
   Key cut_from{SIZE_MAX, SIZE_MAX};
+  // The first target whose every file is past `cut_from` (Key{t, 0} >= cut_from), for the
+  // walkers to read without `mu`: it only ever moves back, as cut_from does.
+  std::atomic<size_t> first_target_past_cut{SIZE_MAX};
   std::vector<size_t> handled(targets.size(), 0);  // files searched, or known unreadable
   std::vector<std::vector<std::pair<size_t, RepoPath>>> unreadable_at(targets.size());
 
@@ -563,12 +570,37 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   };
   std::mutex tallies_mu;
   std::map<RunKey, PartTally> tallies;
+  // What each target's files came to, counted without `mu`: the files its index passed over and
+  // the runs its walker added up, and every file a searching thread (or a walker, from the memo)
+  // read that leaves nothing to keep -- no costly line, and no match or one past the files kept
+  // (`first_target_past_cut`). Over an organisation that is nearly every file, and two walkers
+  // and two searching threads taking one lock a repository or a file spent more time on the
+  // lock's futex calls than on the files. Added to the reports once every thread is done. (The
+  // rest of a report the walker alone writes -- error, files, listed, too_deep -- it writes
+  // without the lock too: no searching thread writes those.)
+  struct FileCounts {
+    std::atomic<size_t> searched{0}, binary{0}, matched_files{0}, matched_lines{0};
+    std::atomic<bool> more{false};
+  };
+  std::vector<FileCounts> file_counts(targets.size());
 
   // What a file came to, recorded: its target's report, and the file kept when it matches (only
   // the first in walk order while their bytes fit keep_bytes). By the searching threads, and by
   // the walkers for a file the memo already answers (it never goes through the queue).
   enum class Outcome : uint8_t { kNotSearched, kSearched, kBinary, kUnreadable, kWithheld };
   auto record = [&](size_t t, size_t index, const Node& node, Outcome outcome, FileHits h) {
+    if (h.costly_lines.empty() && (outcome == Outcome::kSearched || outcome == Outcome::kBinary) &&
+        (!h.matches || t >= first_target_past_cut.load(std::memory_order_relaxed))) {
+      FileCounts& c = file_counts[t];
+      c.searched.fetch_add(1, std::memory_order_relaxed);
+      if (outcome == Outcome::kBinary) c.binary.fetch_add(1, std::memory_order_relaxed);
+      if (h.matches) {
+        c.matched_files.fetch_add(1, std::memory_order_relaxed);
+        c.matched_lines.fetch_add(h.matches, std::memory_order_relaxed);
+        if (h.more) c.more.store(true, std::memory_order_relaxed);
+      }
+      return;
+    }
     size_t bytes = 0;
     if (h.matches) {
       h.target = t;
@@ -624,6 +656,8 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       auto last = std::prev(kept.end());
       kept_bytes -= last->second.bytes;
       cut_from = last->first;
+      first_target_past_cut.store(cut_from.second == 0 ? cut_from.first : cut_from.first + 1,
+                                  std::memory_order_relaxed);
       kept.erase(last);
     }
   };
@@ -633,397 +667,406 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   auto walk = [&] {
     LastStore last_store;
     TextList::Asked asked;  // what the parts and shards told of the query (MayMatchAny)
+    TextIndexUse use;       // this walker's targets, counted once it is done
     Outbox outbox(&queue, &stop);
-    for (size_t t; (t = next_target.fetch_add(1)) < targets.size();) {
-      const SearchTarget& target = targets[t];
-      size_t files = 0, too_deep = 0;
-      bool whole = false;
-      std::string error;
-      // The repository's index, and which of its blobs may match; files passed over by it.
-      // (Held for the whole search by kept_indexes or found_indexes: no count taken on it here.)
-      const TextIndex* index = nullptr;
-      if (!query.all && target.under.kind == EntryKind::kFolder) {
-        if (kept_indexes) {
-          index = kept_indexes->of[t].get();
-          // The indexes of the targets the walkers take next, on their way into the cache while
-          // this one is searched: over 20,000 repositories, most of a rare token's search is
-          // waiting for each index's first lines (its commit and Screen).
-          for (size_t ahead = t + 2; ahead < t + 4 && ahead < targets.size(); ++ahead) {
-            if (const TextIndex* next = kept_indexes->of[ahead].get()) next->Prefetch();
-          }
-        } else {
-          bool vouched = false;
-          found_indexes[t] = CurrentTextIndex(*target.repo, store_of(t, &last_store), &vouched);
-          if (!vouched) all_vouched.store(false, std::memory_order_relaxed);
-          index = found_indexes[t].get();
-        }
-      }
-      const bool listed_by_index =
-          index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
-      // At the commit its index lists: the list's paths below the folder searched (all of them
-      // for the root), [range_begin, range_end), found by halving.
-      const std::string& under_path = target.under.path.str();
-      size_t range_begin = 0, range_end = 0;
-      bool listed_range = listed_by_index;
-      if (listed_by_index) {
-        bool file = false;
-        if (under_path.empty()) {
-          range_end = index->paths();
-        } else {
-          index->PathsUnder(under_path, &range_begin, &range_end, &file);
-        }
-        listed_range = !file;  // (a folder the list holds as a file: not this list's tree)
-      }
-      // The binary paths of the range: the index's count for the whole tree, else counted.
-      auto binary_in_range = [&] {
-        if (under_path.empty()) return index->binary_paths();
-        size_t n = 0;
-        for (size_t i = range_begin; i < range_end; ++i) {
-          n += index->Kind(index->Path(i).blob) == BlobKind::kBinary;
-        }
-        return n;
-      };
-      // The folder at the commit its index lists, and no file of the index can match (most
-      // repositories of an organisation, for a rare token): every file is counted as searched
-      // from the index's counts, and neither the list nor the repository is read.
-      const bool none_can_match = listed_range && !index->MayMatchAny(query, &asked);
-      // Which files may match: at the commit the list names, with every content found in the
-      // store, the paths themselves (each part's found once a search for every repository naming
-      // it), those of the range; else a flag a blob, for the paths and the tree's files.
-      std::vector<bool> maybe;
-      std::vector<size_t> candidates;
-      const bool by_paths = listed_range && !none_can_match && index->missing() == 0;
-      // With the paths: the runs already added up (PartTally) when none of this repository's
-      // files is to be kept (Key{t, 0} past `cut_from`, which only ever moves back).
-      const bool tally_runs = by_paths && memoised && target.repo->settings().fetcher == nullptr;
-      std::vector<bool> skip_run;
-      PartTally skipped;
-      // A run inside the range (a whole part's run, to add up); a run outside it is skipped.
-      auto inside = [&](const TextIndex::PathRun& run) {
-        return run.begin >= range_begin && run.begin + run.length <= range_end;
-      };
-      if (by_paths && !under_path.empty()) {
-        skip_run.assign(index->runs(), false);
-        for (size_t r = 0; r < index->runs(); ++r) {
-          const TextIndex::PathRun run = index->RunAt(r);
-          skip_run[r] = run.begin >= range_end || run.begin + run.length <= range_begin;
-        }
-      }
-      bool past_cut = false;
-      if (tally_runs) {
-        std::lock_guard<std::mutex> lock(mu);
-        past_cut = !(Key{t, 0} < cut_from);
-      }
-      if (past_cut && index->parts() > 0) {
-        skip_run.resize(index->runs(), false);
-        std::lock_guard<std::mutex> lock(tallies_mu);
-        for (size_t r = 0; r < index->runs(); ++r) {
-          const TextIndex::PathRun run = index->RunAt(r);
-          if (!run.part || skip_run[r] || !inside(run)) continue;
-          auto it = tallies.find(RunKey{*run.part, run.first, run.length});
-          if (it == tallies.end()) continue;
-          skip_run[r] = true;
-          skipped.Add(it->second);
-        }
-      }
-      if (index && !none_can_match &&
-          !(by_paths
-                ? index->CandidatePaths(query, &candidates, skip_run.empty() ? nullptr : &skip_run)
-                : index->Candidates(query, &maybe))) {
-        index = nullptr;
-      }
-      if (by_paths && index && !under_path.empty()) {  // a run across the range's edge
-        candidates.erase(
-            std::remove_if(candidates.begin(), candidates.end(),
-                           [&](size_t i) { return i < range_begin || i >= range_end; }),
-            candidates.end());
-      }
-      size_t passed = 0, passed_binary = 0;
-      PartTally tallied;  // the runs added up whole (PartTally)
-      // True when the index tells `blob` cannot match: it is counted as searched.
-      auto pass_over = [&](size_t blob) {
-        if (blob == SIZE_MAX || maybe[blob]) return false;
-        passed++;
-        if (index->Kind(blob) == BlobKind::kBinary) passed_binary++;
-        return true;
-      };
-      if (stop.stopped()) {  // not reached: nothing of it is opened
-        walks_left.fetch_sub(1);
-        continue;
-      }
-      // The repository is opened only when something of it must be read: a target whose index
-      // lists its commit and tells that no file can match needs nothing of it.
-      std::optional<Result<RepoReader>> opened;
-      auto open = [&]() -> RepoReader* {
-        if (!opened) opened.emplace(target.repo->Open());
-        if (!*opened) {
-          if (error.empty()) error = opened->error();
-          return nullptr;
-        }
-        return &opened->value();
-      };
-      RepoReader* reader = listed_by_index && index ? nullptr : open();
-      if (none_can_match) {
-        files = passed = range_end - range_begin;
-        passed_binary = binary_in_range();
-        whole = true;
-      } else if (!(listed_by_index && index) && !reader) {
-        // error says why
-      } else if (target.under.kind != EntryKind::kFolder) {
-        whole = true;
-        if (target.under.kind == EntryKind::kFile) {
-          reader->FetchMissing({target.under}, stop);
-          whole = outbox.Push(WorkItem{t, files++, target.under, target.listed});
-          if (whole) listed.fetch_add(1);
-        }
-      } else {
-        // A mirror fetches, in batches, the contents its local copy lacks (an older ref):
-        // files wait here until a batch is full.
-        const bool fetching = target.repo->settings().fetcher != nullptr;
-        std::vector<Node> batch;
-        // Beside each file of the batch, what the memo answered for it when the list was read
-        // (null: not asked, or not known then), so that it is not asked twice.
-        std::vector<std::shared_ptr<const ContentMemo::Done>> answered;
-        std::vector<bool> verify;  // beside each: WorkItem::verify
-        bool cut = false;
-        auto flush = [&] {
-          if (batch.empty()) return;
-          if (fetching) {                  // (only a mirror that fetches has anything to fetch)
-            if (!reader) reader = open();  // never null here: the files came through it
-            if (reader) reader->FetchMissing(batch, stop);
-          }
-          for (size_t k = 0; k < batch.size(); ++k) {
-            if (cut) break;
-            Node& n = batch[k];
-            // A content another repository of this search already read under this path is
-            // answered here from the memo: no work item, no searching thread woken for it
-            // (over an organisation of copies, most of the files that may match).
-            if (memoised && !fetching) {
-              auto done = answered[k] ? answered[k] : memo.Find(ContentMemo::Key(n));
-              if (done) {
-                listed.fetch_add(1);
-                record(t, files++, n, done->binary ? Outcome::kBinary : Outcome::kSearched,
-                       done->hits);
-                count_file();
-                continue;
-              }
+    for (size_t first; (first = next_target.fetch_add(kTargetsAtOnce)) < targets.size();) {
+      const size_t last = std::min(targets.size(), first + kTargetsAtOnce);
+      size_t counted_here = 0;  // files these targets' indexes passed over, or added up
+      for (size_t t = first; t < last; ++t) {
+        const SearchTarget& target = targets[t];
+        size_t files = 0, too_deep = 0;
+        bool whole = false;
+        std::string error;
+        // The repository's index, and which of its blobs may match; files passed over by it.
+        // (Held for the whole search by kept_indexes or found_indexes: no count taken on it here.)
+        const TextIndex* index = nullptr;
+        if (!query.all && target.under.kind == EntryKind::kFolder) {
+          if (kept_indexes) {
+            index = kept_indexes->of[t].get();
+            // The indexes of the targets the walkers take next, on their way into the cache while
+            // this one is searched: over 20,000 repositories, most of a rare token's search is
+            // waiting for each index's first lines (its commit and Screen).
+            for (size_t ahead = t + 2; ahead < t + 4 && ahead < targets.size(); ++ahead) {
+              if (const TextIndex* next = kept_indexes->of[ahead].get()) next->Prefetch();
             }
-            if (!outbox.Push(WorkItem{t, files, std::move(n), verify[k]})) {
-              cut = true;
-              break;
-            }
-            ++files;
-            listed.fetch_add(1);
+          } else {
+            bool vouched = false;
+            found_indexes[t] = CurrentTextIndex(*target.repo, store_of(t, &last_store), &vouched);
+            if (!vouched) all_vouched.store(false, std::memory_order_relaxed);
+            index = found_indexes[t].get();
           }
-          batch.clear();
-          answered.clear();
-          verify.clear();
+        }
+        const bool listed_by_index =
+            index && git_oid_equal(&index->commit(), &target.at.commit.id.oid()) != 0;
+        // At the commit its index lists: the list's paths below the folder searched (all of them
+        // for the root), [range_begin, range_end), found by halving.
+        const std::string& under_path = target.under.path.str();
+        size_t range_begin = 0, range_end = 0;
+        bool listed_range = listed_by_index;
+        if (listed_by_index) {
+          bool file = false;
+          if (under_path.empty()) {
+            range_end = index->paths();
+          } else {
+            index->PathsUnder(under_path, &range_begin, &range_end, &file);
+          }
+          listed_range = !file;  // (a folder the list holds as a file: not this list's tree)
+        }
+        // The binary paths of the range: the index's count for the whole tree, else counted.
+        auto binary_in_range = [&] {
+          if (under_path.empty()) return index->binary_paths();
+          size_t n = 0;
+          for (size_t i = range_begin; i < range_end; ++i) {
+            n += index->Kind(index->Path(i).blob) == BlobKind::kBinary;
+          }
+          return n;
         };
-        if (listed_by_index && index) {
-          // The commit the index lists: its files in walk order, without reading the tree.
-          // Each file to read is found again in the tree first (its path served, its content
-          // the one listed), so that nothing but the repository decides what is read; an index
-          // that disagrees is not used. (A file the memo already answers is not read at all.)
-          const std::string& under = target.under.path.str();
-          struct ToRead {
-            Node node;
-            std::shared_ptr<const ContentMemo::Done> done;  // what the memo answered, if it did
-            bool verify = false;                            // WorkItem::verify
-          };
-          std::vector<ToRead> to_read;  // in the list's order
-          const bool memo_listed = memoised && !fetching;
-          size_t listed_files = 0;
-          if (by_paths && index) {
-            // Every path of the range but the candidates (and the runs added up) passed over:
-            // binary contents are never candidates.
-            listed_files = range_end - range_begin;
-            passed = listed_files - candidates.size() - skipped.files;
-            passed_binary = binary_in_range() - skipped.binary;
+        // The folder at the commit its index lists, and no file of the index can match (most
+        // repositories of an organisation, for a rare token): every file is counted as searched
+        // from the index's counts, and neither the list nor the repository is read.
+        const bool none_can_match = listed_range && !index->MayMatchAny(query, &asked);
+        // Which files may match: at the commit the list names, with every content found in the
+        // store, the paths themselves (each part's found once a search for every repository naming
+        // it), those of the range; else a flag a blob, for the paths and the tree's files.
+        std::vector<bool> maybe;
+        std::vector<size_t> candidates;
+        const bool by_paths = listed_range && !none_can_match && index->missing() == 0;
+        // With the paths: the runs already added up (PartTally) when none of this repository's
+        // files is to be kept (Key{t, 0} past `cut_from`, which only ever moves back).
+        const bool tally_runs = by_paths && memoised && target.repo->settings().fetcher == nullptr;
+        std::vector<bool> skip_run;
+        PartTally skipped;
+        // A run inside the range (a whole part's run, to add up); a run outside it is skipped.
+        auto inside = [&](const TextIndex::PathRun& run) {
+          return run.begin >= range_begin && run.begin + run.length <= range_end;
+        };
+        if (by_paths && !under_path.empty()) {
+          skip_run.assign(index->runs(), false);
+          for (size_t r = 0; r < index->runs(); ++r) {
+            const TextIndex::PathRun run = index->RunAt(r);
+            skip_run[r] = run.begin >= range_end || run.begin + run.length <= range_begin;
           }
-          // The run of a part being gone through (with the paths, not skipped), and what its
-          // candidates came to while each is answered by the memo.
-          // (A walk cut short stops at a candidate not answered: never a run's tally in part.)
-          size_t run = SIZE_MAX, run_end = 0;
-          bool run_whole = false;
-          PartTally run_tally, answered_here;
-          auto end_run = [&] {
-            if (!run_whole) return;
-            run_whole = false;
-            const TextIndex::PathRun r = index->RunAt(run);
-            std::lock_guard<std::mutex> lock(tallies_mu);
-            tallies.emplace(RunKey{*r.part, r.first, r.length}, run_tally);
-          };
-          auto enter_run = [&](size_t path) {  // the run holding `path`, past the last one's
-            end_run();
-            while (run_end <= path) {
-              run = run == SIZE_MAX ? 0 : run + 1;
-              const TextIndex::PathRun r = index->RunAt(run);
-              run_end = r.begin + r.length;
-              run_whole = r.part != nullptr && inside(r);
+        }
+        // (Read as it stands: one read a moment late only walks the target in full.)
+        const bool past_cut =
+            tally_runs && t >= first_target_past_cut.load(std::memory_order_relaxed);
+        if (past_cut && index->parts() > 0) {
+          skip_run.resize(index->runs(), false);
+          std::lock_guard<std::mutex> lock(tallies_mu);
+          for (size_t r = 0; r < index->runs(); ++r) {
+            const TextIndex::PathRun run = index->RunAt(r);
+            if (!run.part || skip_run[r] || !inside(run)) continue;
+            auto it = tallies.find(RunKey{*run.part, run.first, run.length});
+            if (it == tallies.end()) continue;
+            skip_run[r] = true;
+            skipped.Add(it->second);
+          }
+        }
+        if (index && !none_can_match &&
+            !(by_paths ? index->CandidatePaths(query, &candidates,
+                                               skip_run.empty() ? nullptr : &skip_run)
+                       : index->Candidates(query, &maybe))) {
+          index = nullptr;
+        }
+        if (by_paths && index && !under_path.empty()) {  // a run across the range's edge
+          candidates.erase(
+              std::remove_if(candidates.begin(), candidates.end(),
+                             [&](size_t i) { return i < range_begin || i >= range_end; }),
+              candidates.end());
+        }
+        size_t passed = 0, passed_binary = 0;
+        PartTally tallied;  // the runs added up whole (PartTally)
+        // True when the index tells `blob` cannot match: it is counted as searched.
+        auto pass_over = [&](size_t blob) {
+          if (blob == SIZE_MAX || maybe[blob]) return false;
+          passed++;
+          if (index->Kind(blob) == BlobKind::kBinary) passed_binary++;
+          return true;
+        };
+        if (stop.stopped()) {  // not reached: nothing of it is opened
+          continue;
+        }
+        // The repository is opened only when something of it must be read: a target whose index
+        // lists its commit and tells that no file can match needs nothing of it.
+        std::optional<Result<RepoReader>> opened;
+        auto open = [&]() -> RepoReader* {
+          if (!opened) opened.emplace(target.repo->Open());
+          if (!*opened) {
+            if (error.empty()) error = opened->error();
+            return nullptr;
+          }
+          return &opened->value();
+        };
+        RepoReader* reader = listed_by_index && index ? nullptr : open();
+        if (none_can_match) {
+          files = passed = range_end - range_begin;
+          passed_binary = binary_in_range();
+          whole = true;
+        } else if (!(listed_by_index && index) && !reader) {
+          // error says why
+        } else if (target.under.kind != EntryKind::kFolder) {
+          whole = true;
+          if (target.under.kind == EntryKind::kFile) {
+            reader->FetchMissing({target.under}, stop);
+            whole = outbox.Push(WorkItem{t, files++, target.under, target.listed});
+            if (whole) listed.fetch_add(1);
+          }
+        } else {
+          // A mirror fetches, in batches, the contents its local copy lacks (an older ref):
+          // files wait here until a batch is full.
+          const bool fetching = target.repo->settings().fetcher != nullptr;
+          std::vector<Node> batch;
+          // Beside each file of the batch, what the memo answered for it when the list was read
+          // (null: not asked, or not known then), so that it is not asked twice.
+          std::vector<std::shared_ptr<const ContentMemo::Done>> answered;
+          std::vector<bool> verify;  // beside each: WorkItem::verify
+          bool cut = false;
+          auto flush = [&] {
+            if (batch.empty()) return;
+            if (fetching) {                  // (only a mirror that fetches has anything to fetch)
+              if (!reader) reader = open();  // never null here: the files came through it
+              if (reader) reader->FetchMissing(batch, stop);
             }
-            run_tally = PartTally{};
-          };
-          const size_t steps = by_paths ? candidates.size() : index ? index->paths() : 0;
-          for (size_t k = 0; k < steps && index; ++k) {
-            if (tally_runs && candidates[k] >= run_end) enter_run(candidates[k]);
-            const TextIndex::PathEntry e = index->Path(by_paths ? candidates[k] : k);
-            if (!by_paths) {
-              if (!under.empty() && (e.path.size() <= under.size() || e.path[under.size()] != '/' ||
-                                     e.path.compare(0, under.size(), under) != 0)) {
-                continue;
+            for (size_t k = 0; k < batch.size(); ++k) {
+              if (cut) break;
+              Node& n = batch[k];
+              // A content another repository of this search already read under this path is
+              // answered here from the memo: no work item, no searching thread woken for it
+              // (over an organisation of copies, most of the files that may match).
+              if (memoised && !fetching) {
+                auto done = answered[k] ? answered[k] : memo.Find(ContentMemo::Key(n));
+                if (done) {
+                  listed.fetch_add(1);
+                  record(t, files++, n, done->binary ? Outcome::kBinary : Outcome::kSearched,
+                         done->hits);
+                  count_file();
+                  continue;
+                }
               }
-              ++listed_files;
-              if (pass_over(e.blob)) continue;
-            }
-            std::shared_ptr<const ContentMemo::Done> done;
-            std::string key;
-            bool claimed = false;
-            if (memo_listed) {
-              key = ContentMemo::Key(index->Oid(e.blob), e.path);
-              done = memo.Find(key, &claimed);
-            }
-            PartTally one;  // what it came to, when the memo answers it
-            if (claimed && done && done->hits.costly_lines.empty()) {
-              one.files = 1;
-              one.binary = done->binary;
-              one.matched_files = done->hits.matches > 0;
-              one.matched_lines = done->hits.matches;
-              one.more = done->hits.more;
-              run_tally.Add(one);
-              // Past the files kept, a file the memo answers is counted here, as the runs added
-              // up are: no node made, nothing recorded one by one (a common word's root files).
-              if (past_cut) {
-                answered_here.Add(one);
-                continue;
+              if (!outbox.Push(WorkItem{t, files, std::move(n), verify[k]})) {
+                cut = true;
+                break;
               }
-            } else {
+              ++files;
+              listed.fetch_add(1);
+            }
+            batch.clear();
+            answered.clear();
+            verify.clear();
+          };
+          if (listed_by_index && index) {
+            // The commit the index lists: its files in walk order, without reading the tree.
+            // Each file to read is found again in the tree first (its path served, its content
+            // the one listed), so that nothing but the repository decides what is read; an index
+            // that disagrees is not used. (A file the memo already answers is not read at all.)
+            const std::string& under = target.under.path.str();
+            struct ToRead {
+              Node node;
+              std::shared_ptr<const ContentMemo::Done> done;  // what the memo answered, if it did
+              bool verify = false;                            // WorkItem::verify
+            };
+            std::vector<ToRead> to_read;  // in the list's order
+            const bool memo_listed = memoised && !fetching;
+            size_t listed_files = 0;
+            if (by_paths && index) {
+              // Every path of the range but the candidates (and the runs added up) passed over:
+              // binary contents are never candidates.
+              listed_files = range_end - range_begin;
+              passed = listed_files - candidates.size() - skipped.files;
+              passed_binary = binary_in_range() - skipped.binary;
+            }
+            // The run of a part being gone through (with the paths, not skipped), and what its
+            // candidates came to while each is answered by the memo.
+            // (A walk cut short stops at a candidate not answered: never a run's tally in part.)
+            size_t run = SIZE_MAX, run_end = 0;
+            bool run_whole = false;
+            PartTally run_tally, answered_here;
+            auto end_run = [&] {
+              if (!run_whole) return;
               run_whole = false;
-            }
-            auto path = RepoPath::Parse(e.path);
-            if (!path) {  // never from the memo: found in the tree below, and refused there
-              key.clear();
-              done = nullptr;
-              claimed = false;
-            }
-            if (claimed) {
-              // Already read under this path in another repository of this search (answered
-              // from the memo), or on its way to be: the list trusted for where the content is
-              // as it is trusted for what cannot match. The repository is neither opened nor its
-              // tree read here; a copy still to read is found again by the searching thread.
-              to_read.push_back(
-                  ToRead{Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable},
-                         done, !done});
-              continue;
-            }
-            if (!reader && !(reader = open())) break;
-            auto node = path ? reader->Find(target.at, *path, stop) : Result<Node>(Error{""});
-            if (!node || node->kind != EntryKind::kFile ||
-                !git_oid_equal(&node->oid, &index->Oid(e.blob))) {
-              if (stop.stopped()) {
-                cut = true;
+              const TextIndex::PathRun r = index->RunAt(run);
+              std::lock_guard<std::mutex> lock(tallies_mu);
+              tallies.emplace(RunKey{*r.part, r.first, r.length}, run_tally);
+            };
+            auto enter_run = [&](size_t path) {  // the run holding `path`, past the last one's
+              end_run();
+              while (run_end <= path) {
+                run = run == SIZE_MAX ? 0 : run + 1;
+                const TextIndex::PathRun r = index->RunAt(run);
+                run_end = r.begin + r.length;
+                run_whole = r.part != nullptr && inside(r);
+              }
+              run_tally = PartTally{};
+            };
+            const size_t steps = by_paths ? candidates.size() : index ? index->paths() : 0;
+            for (size_t k = 0; k < steps && index; ++k) {
+              if (tally_runs && candidates[k] >= run_end) enter_run(candidates[k]);
+              const TextIndex::PathEntry e = index->Path(by_paths ? candidates[k] : k);
+              if (!by_paths) {
+                if (!under.empty() &&
+                    (e.path.size() <= under.size() || e.path[under.size()] != '/' ||
+                     e.path.compare(0, under.size(), under) != 0)) {
+                  continue;
+                }
+                ++listed_files;
+                if (pass_over(e.blob)) continue;
+              }
+              std::shared_ptr<const ContentMemo::Done> done;
+              std::string key;
+              bool claimed = false;
+              if (memo_listed) {
+                key = ContentMemo::Key(index->Oid(e.blob), e.path);
+                done = memo.Find(key, &claimed);
+              }
+              PartTally one;  // what it came to, when the memo answers it
+              if (claimed && done && done->hits.costly_lines.empty()) {
+                one.files = 1;
+                one.binary = done->binary;
+                one.matched_files = done->hits.matches > 0;
+                one.matched_lines = done->hits.matches;
+                one.more = done->hits.more;
+                run_tally.Add(one);
+                // Past the files kept, a file the memo answers is counted here, as the runs added
+                // up are: no node made, nothing recorded one by one (a common word's root files).
+                if (past_cut) {
+                  answered_here.Add(one);
+                  continue;
+                }
+              } else {
+                run_whole = false;
+              }
+              auto path = RepoPath::Parse(e.path);
+              if (!path) {  // never from the memo: found in the tree below, and refused there
+                key.clear();
+                done = nullptr;
+                claimed = false;
+              }
+              if (claimed) {
+                // Already read under this path in another repository of this search (answered
+                // from the memo), or on its way to be: the list trusted for where the content is
+                // as it is trusted for what cannot match. The repository is neither opened nor its
+                // tree read here; a copy still to read is found again by the searching thread.
+                to_read.push_back(
+                    ToRead{Node{path.take(), EntryKind::kFile, index->Oid(e.blob), e.executable},
+                           done, !done});
+                continue;
+              }
+              if (!reader && !(reader = open())) break;
+              auto node = path ? reader->Find(target.at, *path, stop) : Result<Node>(Error{""});
+              if (!node || node->kind != EntryKind::kFile ||
+                  !git_oid_equal(&node->oid, &index->Oid(e.blob))) {
+                if (stop.stopped()) {
+                  cut = true;
+                  break;
+                }
+                index = nullptr;
                 break;
               }
-              index = nullptr;
-              break;
+              if (!key.empty()) memo.Claim(key);
+              to_read.push_back(ToRead{node.take(), nullptr});
             }
-            if (!key.empty()) memo.Claim(key);
-            to_read.push_back(ToRead{node.take(), nullptr});
+            if (tally_runs && index) end_run();
+            if (!error.empty()) {
+              // The repository could not be opened to read a file: nothing of it is searched.
+              files = passed = passed_binary = 0;
+              cut = true;
+            } else if (index) {
+              // flush numbers the files it hands on in order; the count is the listing's.
+              for (ToRead& r : to_read) {
+                if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
+                  cut = true;
+                  break;
+                }
+                batch.push_back(std::move(r.node));
+                answered.push_back(std::move(r.done));
+                verify.push_back(r.verify);
+                if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
+              }
+              if (!cut) flush();
+              files = listed_files;
+              whole = !cut;
+              tallied = skipped;
+              tallied.Add(answered_here);
+            }
           }
-          if (tally_runs && index) end_run();
-          if (!error.empty()) {
-            // The repository could not be opened to read a file: nothing of it is searched.
-            files = passed = passed_binary = 0;
-            cut = true;
-          } else if (index) {
-            // flush numbers the files it hands on in order; the count is the listing's.
-            for (ToRead& r : to_read) {
-              if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
-                cut = true;
-                break;
+          if (!cut && (!index || !git_oid_equal(&index->commit(), &target.at.commit.id.oid()))) {
+            // Another commit: its tree is read, and the files whose contents the index holds are
+            // judged by it; the others (changed since it was built) are read.
+            if (!index) {  // started over: nothing passed over yet is kept
+              files = passed = passed_binary = 0;
+              cut = false;
+            }
+            if (!reader) reader = open();
+            Status walked = Status(Error{error});  // when it could not be opened
+            // A folder found in the list (SearchTarget::listed): found in the tree first.
+            Node under = target.under;
+            if (reader && target.listed) {
+              auto found = reader->Find(target.at, under.path, stop);
+              if (found && found->kind == EntryKind::kFolder) {
+                under = found.take();
+              } else {  // the list named a folder the tree does not hold: nothing of it searched
+                error =
+                    found ? "`" + under.path.Display() + "` is not a folder there" : found.error();
+                walked = Status(Error{error});
+                reader = nullptr;
               }
-              batch.push_back(std::move(r.node));
-              answered.push_back(std::move(r.done));
-              verify.push_back(r.verify);
-              if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
+            }
+            if (reader) {
+              walked = reader->Walk(
+                  under, stop,
+                  [&](const Node& node) {
+                    if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
+                      cut = true;
+                      return false;
+                    }
+                    if (node.kind != EntryKind::kFile) return true;
+                    if (index && pass_over(index->Find(node.oid))) {
+                      ++files;
+                      return true;
+                    }
+                    batch.push_back(node);
+                    answered.push_back(nullptr);
+                    verify.push_back(false);
+                    if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
+                    return !cut;
+                  },
+                  &too_deep);
             }
             if (!cut) flush();
-            files = listed_files;
-            whole = !cut;
-            tallied = skipped;
-            tallied.Add(answered_here);
+            whole = walked && !cut;
           }
         }
-        if (!cut && (!index || !git_oid_equal(&index->commit(), &target.at.commit.id.oid()))) {
-          // Another commit: its tree is read, and the files whose contents the index holds are
-          // judged by it; the others (changed since it was built) are read.
-          if (!index) {  // started over: nothing passed over yet is kept
-            files = passed = passed_binary = 0;
-            cut = false;
-          }
-          if (!reader) reader = open();
-          Status walked = Status(Error{error});  // when it could not be opened
-          // A folder found in the list (SearchTarget::listed): found in the tree first.
-          Node under = target.under;
-          if (reader && target.listed) {
-            auto found = reader->Find(target.at, under.path, stop);
-            if (found && found->kind == EntryKind::kFolder) {
-              under = found.take();
-            } else {  // the list named a folder the tree does not hold: nothing of it searched
-              error =
-                  found ? "`" + under.path.Display() + "` is not a folder there" : found.error();
-              walked = Status(Error{error});
-              reader = nullptr;
-            }
-          }
-          if (reader) {
-            walked = reader->Walk(
-                under, stop,
-                [&](const Node& node) {
-                  if (out_of_time[t].load(std::memory_order_relaxed) || stop.stopped()) {
-                    cut = true;
-                    return false;
-                  }
-                  if (node.kind != EntryKind::kFile) return true;
-                  if (index && pass_over(index->Find(node.oid))) {
-                    ++files;
-                    return true;
-                  }
-                  batch.push_back(node);
-                  answered.push_back(nullptr);
-                  verify.push_back(false);
-                  if (!fetching || batch.size() == ContentFetcher::kMaxIdsPerFetch) flush();
-                  return !cut;
-                },
-                &too_deep);
-          }
-          if (!cut) flush();
-          whole = walked && !cut;
+        {
+          // Fields no searching thread writes (file_counts: added to by both).
+          TargetReport& report = result.targets[t];
+          report.error = std::move(error);
+          report.files = files;
+          report.listed = whole;
+          report.too_deep = too_deep;
+          // What the index passed over is searched: no line of it can match.
+          FileCounts& c = file_counts[t];
+          c.searched.fetch_add(passed + tallied.files, std::memory_order_relaxed);
+          c.binary.fetch_add(passed_binary + tallied.binary, std::memory_order_relaxed);
+          c.matched_files.fetch_add(tallied.matched_files, std::memory_order_relaxed);
+          c.matched_lines.fetch_add(tallied.matched_lines, std::memory_order_relaxed);
+          if (tallied.more) c.more.store(true, std::memory_order_relaxed);
+        }
+        counted_here += passed + tallied.files;
+        if (index) {
+          use.targets++;
+          use.files_passed_over += passed;
+          use.other_commit += !listed_by_index;
+          use.unopened += !opened.has_value();
+          use.files_added_up += tallied.files;
         }
       }
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        TargetReport& report = result.targets[t];
-        report.error = std::move(error);
-        report.files = files;
-        report.listed = whole;
-        report.too_deep = too_deep;
-        // What the index passed over is searched: no line of it can match.
-        report.searched += passed + tallied.files;
-        report.binary += passed_binary + tallied.binary;
-        handled[t] += passed + tallied.files;
-        report.matched_files += tallied.matched_files;
-        report.matched_lines += tallied.matched_lines;
-        report.more = report.more || tallied.more;
+      if (counted_here) {
+        listed.fetch_add(counted_here);
+        finished.fetch_add(counted_here);
       }
-      if (passed + tallied.files) {
-        listed.fetch_add(passed + tallied.files);
-        finished.fetch_add(passed + tallied.files);
-      }
-      if (index) {
-        CountTextIndexUse(passed, !listed_by_index, !opened.has_value(), tallied.files);
-      }
-      walks_left.fetch_sub(1);
+      walks_left.fetch_sub(last - first);
     }
+    CountTextIndexUse(use);
     outbox.Flush();
     queue.WalkerDone();
   };
@@ -1138,6 +1181,13 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   size_t matched = 0;
   for (size_t t = 0; t < targets.size(); ++t) {
     TargetReport& report = result.targets[t];
+    const FileCounts& c = file_counts[t];
+    report.searched += c.searched.load();
+    report.binary += c.binary.load();
+    handled[t] += c.searched.load();
+    report.matched_files += c.matched_files.load();
+    report.matched_lines += c.matched_lines.load();
+    report.more = report.more || c.more.load();
     for (auto& [index, path] : unreadable_at[t]) report.unreadable_first.push_back(std::move(path));
     report.partial = report.error.empty() && (!report.listed || handled[t] < report.files);
     report.out_of_time = out_of_time[t].load() && report.partial;
