@@ -368,6 +368,31 @@ TEST_F(IndexedSearch, RefsAreWatchedNotLookedAtAndAMoveIsFoundAtOnce) {
   EXPECT_EQ(gone, scan_->Call("search", q).text);
 }
 
+// An agent's searches under a folder between searches of every repository: the targets of each
+// path are kept side by side, so the whole's are not found again after one under src. A branch
+// moved after is found by the next search of either path: no kept set outlives a change.
+TEST_F(IndexedSearch, TargetsOfSeveralPathsAreKeptSideBySideUntilAChange) {
+  if (!RefsWatch::Shared().works()) GTEST_SKIP() << "no inotify here";
+  const std::string q = R"({"pattern":"sidetoken-5150"})";
+  const std::string q_src = R"({"pattern":"sidetoken-5150","path":"src"})";
+  indexed_->Call("search", q);
+  indexed_->Call("search", q_src);
+  KnownDefaultUse before = CurrentKnownDefaultUse();
+  indexed_->Call("search", q);
+  indexed_->Call("search", q_src);
+  KnownDefaultUse after = CurrentKnownDefaultUse();
+  EXPECT_EQ(after.watched - before.watched, 0u);  // both kept, neither made again
+  EXPECT_EQ(after.stamped - before.stamped, 0u);
+  TestRepo& app = *repos_[9];
+  app.Write("src/side.go", "// sidetoken-5150\n");
+  app.Commit("side");
+  const std::string found = Same("search", q);
+  EXPECT_EQ(HitsIn(found, "app"), GitGrep(app, "main", {"-F"}, "sidetoken-5150", {}, "5"));
+  EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
+  const std::string found_src = Same("search", q_src);
+  EXPECT_FALSE(HitsIn(found_src, "app").empty()) << found_src;
+}
+
 // The default branch's loose file names another branch (a symbolic ref): the search keeps no
 // default branch for it, so a commit on that other branch is found by the next search, though
 // neither HEAD nor the default branch's own file changed.
