@@ -172,6 +172,13 @@ void TextIndexer::Pass() {
     if (TextIndexFile(*repo).empty()) continue;
     CurrentTextIndex(*repo, stores.Of(*repo));
   }
+  // Making them looked each content up in the shards (their ids, by halving), which brought
+  // those pages into this process, and a shard just written has all of its pages in the page
+  // cache: let them go (the page cache keeps them) -- an idle server holds none of them, and a
+  // search maps again what it reads.
+  for (const auto& store : KnownTextStores()) {
+    for (const auto& shard : store->shards) shard->LetGo();
+  }
   publish(true);
 }
 

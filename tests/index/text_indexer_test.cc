@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
+#include <string>
 
 #include "core/app/wiring.h"
 #include "core/config/config.h"
@@ -150,6 +152,55 @@ TEST_F(TextIndexerTest, APassEndsWithEveryIndexMadeOverTheStoreAsItLeavesIt) {
     EXPECT_EQ(&made->store(), store.get()) << name;
     EXPECT_EQ(store->shards.size(), 2u);
   }
+}
+
+// The resident pages of the mapping of `file` in this process, from /proc/self/smaps; -1 when
+// the file is not mapped.
+long ResidentKbOf(const std::string& file) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  long kb = -1;
+  bool in_file = false;
+  while (std::getline(smaps, line)) {
+    const size_t dash = line.find('-');
+    const size_t space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space &&
+        line.find(':') > space) {  // a mapping's first line: its range, then its file
+      in_file = line.size() >= file.size() &&
+                line.compare(line.size() - file.size(), file.size(), file) == 0;
+      if (in_file && kb < 0) kb = 0;
+    } else if (in_file && line.rfind("Rss:", 0) == 0) {
+      kb += std::stol(line.substr(4));
+    }
+  }
+  return kb;
+}
+
+// Making every index at the end of a pass looks each content up in the shards, which brings
+// their pages into the process; the pass lets them go: an idle server holds none of them.
+TEST_F(TextIndexerTest, APassLeavesNoPageOfTheShardsResident) {
+  // A shard large enough to be mapped rather than read (IndexFile::kCopiedBelow): letters at
+  // random hold most of the 17,576 trigrams.
+  std::mt19937 random(7);
+  std::string text;
+  for (int i = 0; i < 200000; ++i) {
+    text += static_cast<char>(i % 60 == 59 ? '\n' : 'a' + random() % 26);
+  }
+  shop_->Write("data/letters.txt", text);
+  shop_->Commit("letters");
+  auto indexer = Indexer(milliseconds(0));
+  indexer->Start();
+  ASSERT_EQ(clock_.Waiting(1).size(), 1u);
+  ASSERT_EQ(indexer->passes(), 1u);
+  const auto store = CurrentTextStore(TextStoreFolderOf(Repo("shop")));
+  size_t mapped = 0;
+  for (size_t i = 0; i < store->shards.size(); ++i) {
+    const long kb = ResidentKbOf(store->folder + "/" + store->names[i]);
+    if (kb < 0) continue;  // a small shard, read into memory
+    ++mapped;
+    EXPECT_EQ(kb, 0) << store->names[i];
+  }
+  EXPECT_GE(mapped, 1u);
 }
 
 TEST_F(TextIndexerTest, WithoutGlancesACommitWaitsForTheNextPass) {
