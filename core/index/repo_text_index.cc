@@ -18,6 +18,7 @@
 #include "core/secrets/server_log.h"
 #include "core/served/known_default.h"
 #include "core/served/refs_watch.h"
+#include "core/util/intern.h"
 #include "core/util/private_folder.h"
 #include "core/util/striped_mutex.h"
 #include "core/util/text.h"
@@ -41,13 +42,7 @@ TextIndexSlot& ServedRepo::text_index_slot() const {
         auto slot = std::make_unique<TextIndexSlot>();
         // One string for every repository keeping the same store: a search compares their
         // addresses, not their bytes.
-        static std::mutex interned_mu;
-        static auto* interned = new std::map<std::string, std::shared_ptr<const std::string>>();
-        std::string folder = TextStoreFolder(settings().index_folder);
-        std::lock_guard<std::mutex> lock(interned_mu);
-        auto& shared = (*interned)[folder];
-        if (!shared) shared = std::make_shared<const std::string>(std::move(folder));
-        slot->store_folder = shared;
+        slot->store_folder = &Intern(TextStoreFolder(settings().index_folder));
         return slot.release();
       },
       [](TextIndexSlot* slot) { delete slot; });

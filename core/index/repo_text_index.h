@@ -81,9 +81,9 @@ class TextIndexSlot {
     bool serves = false;
   };
   Opened opened;
-  // TextStoreFolder of the index folder, once known: the same string object for every
-  // repository keeping the same store.
-  std::shared_ptr<const std::string> store_folder;
+  // TextStoreFolder of the index folder, interned (core/util/intern.h): the same string object
+  // for every repository keeping the same store.
+  const std::string* store_folder = nullptr;
 };
 // The store's folder of `repo` (TextStoreFolder of its index folder), made once.
 const std::string& TextStoreFolderOf(const ServedRepo& repo);

@@ -1,17 +1,9 @@
 #include "core/util/compact_folder.h"
 
-#include <mutex>
-#include <set>
+#include "core/util/intern.h"
 
 namespace rr {
 namespace {
-
-const std::string* Interned(std::string text) {
-  static std::mutex mu;
-  static auto* kept = new std::set<std::string>();  // never freed: its strings are pointed at
-  std::lock_guard<std::mutex> lock(mu);
-  return &*kept->insert(std::move(text)).first;
-}
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -34,13 +26,13 @@ CompactFolder::CompactFolder(const std::string& path) {
       leaf_[i] = static_cast<uint8_t>(high * 16 + low);
     }
     if (hex) {
-      parent_ = Interned(path.substr(0, slash));
+      parent_ = &Intern(path.substr(0, slash));
       has_leaf_ = true;
       return;
     }
     leaf_ = {};
   }
-  parent_ = Interned(path);
+  parent_ = &Intern(path);
 }
 
 std::string CompactFolder::str() const {
