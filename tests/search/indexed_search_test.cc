@@ -73,6 +73,18 @@ class IndexedSearch : public IndexedOrganisation {
     }
   }
 
+  // Commits `token` in app's `file` and searches every repository for it: the answer is the
+  // scan's (Same), and app's lines in it are git grep's at main, at least one. Gives the answer.
+  std::string CommitInAppAndSearch(const std::string& file, const std::string& token) {
+    TestRepo& app = *repos_[9];
+    app.Write(file, "// " + token + "\n");
+    app.Commit("with " + token);
+    const std::string found = Same("search", R"({"pattern":")" + token + R"("})");
+    EXPECT_EQ(HitsIn(found, "app"), GitGrep(app, "main", {"-F"}, token, {}, "5"));
+    EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
+    return found;
+  }
+
   std::string StoreFolder() { return TextStoreFolder(Repo("util").settings().index_folder.str()); }
   std::string ListsFolder() { return ListsFolderOf("util"); }
   std::vector<fs::path> Shards() {
@@ -354,12 +366,8 @@ TEST_F(IndexedSearch, RefsAreWatchedNotLookedAtAndAMoveIsFoundAtOnce) {
   after = CurrentKnownDefaultUse();
   EXPECT_EQ(after.watched - before.watched, 2u);
   EXPECT_EQ(after.stamped - before.stamped, 0u);
+  const std::string found = CommitInAppAndSearch("src/watched.go", "watchedtoken-7170");
   TestRepo& app = *repos_[9];
-  app.Write("src/watched.go", "// watchedtoken-7170\n");
-  app.Commit("watched");
-  const std::string found = Same("search", q);
-  EXPECT_EQ(HitsIn(found, "app"), GitGrep(app, "main", {"-F"}, "watchedtoken-7170", {}, "5"));
-  EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
   // Moved back between two searches of this server (the targets the first keeps are not used).
   EXPECT_EQ(indexed_->Call("search", q).text, found);
   app.Git({"update-ref", "refs/heads/main", app.Rev("HEAD~1")});
@@ -383,12 +391,7 @@ TEST_F(IndexedSearch, TargetsOfSeveralPathsAreKeptSideBySideUntilAChange) {
   KnownDefaultUse after = CurrentKnownDefaultUse();
   EXPECT_EQ(after.watched - before.watched, 0u);  // both kept, neither made again
   EXPECT_EQ(after.stamped - before.stamped, 0u);
-  TestRepo& app = *repos_[9];
-  app.Write("src/side.go", "// sidetoken-5150\n");
-  app.Commit("side");
-  const std::string found = Same("search", q);
-  EXPECT_EQ(HitsIn(found, "app"), GitGrep(app, "main", {"-F"}, "sidetoken-5150", {}, "5"));
-  EXPECT_FALSE(HitsIn(found, "app").empty()) << found;
+  CommitInAppAndSearch("src/side.go", "sidetoken-5150");
   const std::string found_src = Same("search", q_src);
   EXPECT_FALSE(HitsIn(found_src, "app").empty()) << found_src;
 }
