@@ -331,18 +331,83 @@ struct PackReader::Pack {
   }
 };
 
-PackReader::PackReader(std::string pack_dir) : pack_dir_(std::move(pack_dir)) {}
+PackReader::PackReader() = default;
 
 PackReader::~PackReader() {
   if (inflater_) libdeflate_free_decompressor(inflater_);
 }
 
+namespace {
+
+// libgit2's limits for the alternates it follows (odb.c): the files of at most this many levels
+// below a repository's own object folder are read.
+constexpr int kMaxAlternateDepth = 5;
+constexpr size_t kMaxObjectDirs = 16;
+constexpr size_t kMaxAlternatesBytes = 64 << 10;
+
+// The object folders whose packs `objects_dir` reads: itself, then the folders its
+// info/alternates names, each followed the same way (git's order), as libgit2 follows them --
+// but only those libgit2 would find wherever the server runs: an absolute path, or (in the
+// repository's own file only) one that starts with `.`, joined to the folder. libgit2 takes any
+// other line as a path from the process's working folder: not followed here, so objects found
+// only there are left to libgit2. Each alternates file read is watched; one that appears later
+// is not (its objects are read through libgit2 until the reader is opened again).
+void CollectObjectDirs(const std::string& objects_dir, int depth, std::vector<std::string>* dirs,
+                       std::vector<std::string>* watched) {
+  if (dirs->size() >= kMaxObjectDirs) return;
+  if (std::find(dirs->begin(), dirs->end(), objects_dir) != dirs->end()) return;
+  dirs->push_back(objects_dir);
+  if (depth > kMaxAlternateDepth) return;
+  const std::string file = objects_dir + "/info/alternates";
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  watched->push_back(file);
+  std::string text(kMaxAlternatesBytes, '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t r = read(fd, text.data() + got, text.size() - got);
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  close(fd);
+  text.resize(got);
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find_first_of("\r\n", at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.empty() || line[0] == '#' || line.find('\0') != std::string::npos) continue;
+    if (line[0] == '/') {
+      CollectObjectDirs(line, depth + 1, dirs, watched);
+    } else if (line[0] == '.' && depth == 0) {
+      CollectObjectDirs(objects_dir + "/" + line, depth + 1, dirs, watched);
+    }
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<PackReader> PackReader::Open(const std::string& objects_dir) {
-  std::unique_ptr<PackReader> r(new PackReader(objects_dir + "/pack"));
-  r->dir_stamp_ = Stamp(r->pack_dir_);
+  std::unique_ptr<PackReader> r(new PackReader());
+  r->objects_dir_ = objects_dir;
+  std::vector<std::string> dirs, watched;
+  CollectObjectDirs(objects_dir, 0, &dirs, &watched);
+  for (const std::string& d : dirs) watched.push_back(d + "/pack");
+  for (std::string& w : watched) {
+    const auto stamp = Stamp(w);
+    r->watched_.push_back(Watched{std::move(w), stamp});
+  }
   r->files_checked_ns_ = SteadyNs();
+  r->OpenPacksIn(dirs.front());
+  r->alternates_.assign(dirs.begin() + 1, dirs.end());
+  return r;
+}
+
+void PackReader::OpenPacksIn(const std::string& objects_dir) {
+  const std::string pack_dir = objects_dir + "/pack";
   std::vector<std::string> names;
-  if (DIR* dir = opendir(r->pack_dir_.c_str())) {
+  if (DIR* dir = opendir(pack_dir.c_str())) {
     while (const dirent* e = readdir(dir)) {
       const std::string_view name = e->d_name;
       if (name.size() > 10 && name.substr(0, 5) == "pack-" &&
@@ -353,25 +418,46 @@ std::unique_ptr<PackReader> PackReader::Open(const std::string& objects_dir) {
     closedir(dir);
   }
   std::sort(names.begin(), names.end());
-  if (names.size() > kMaxPacks) names.resize(kMaxPacks);
   for (const std::string& base : names) {
+    if (packs_.size() >= kMaxPacks) break;
     auto pack = std::make_unique<Pack>();
-    pack->pack_path = r->pack_dir_ + "/" + base + ".pack";
-    pack->idx_path = r->pack_dir_ + "/" + base + ".idx";
-    if (pack->Open()) r->packs_.push_back(std::move(pack));
+    pack->pack_path = pack_dir + "/" + base + ".pack";
+    pack->idx_path = pack_dir + "/" + base + ".idx";
+    if (pack->Open()) packs_.push_back(std::move(pack));
   }
-  if (!r->packs_.empty()) r->inflater_ = libdeflate_alloc_decompressor();
-  return r;
+  if (!packs_.empty() && !inflater_) inflater_ = libdeflate_alloc_decompressor();
+}
+
+bool PackReader::FindOrOpenAlternates(const git_oid& oid, Location* at) {
+  if (Find(oid.id, at)) return true;
+  if (alternates_.empty()) return false;
+  // Not in the repository's own packs: a loose object of its own (a commit of its own, in a
+  // repository that borrows the rest) is libgit2's to read, without opening the alternates' packs.
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof hex, &oid);
+  struct stat st;
+  const std::string loose = objects_dir_ + "/" + std::string(hex, 2) + "/" + (hex + 2);
+  if (stat(loose.c_str(), &st) == 0) return false;
+  for (const std::string& d : alternates_) OpenPacksIn(d);
+  alternates_.clear();
+  return Find(oid.id, at);
+}
+
+bool PackReader::FoldersCurrent() const {
+  for (const Watched& w : watched_) {
+    if (Stamp(w.path) != w.stamp) return false;
+  }
+  return true;
 }
 
 bool PackReader::Current() const {
-  if (Stamp(pack_dir_) != dir_stamp_) return false;
+  if (!FoldersCurrent()) return false;
   if (SteadyNs() - files_checked_ns_ < kFilesCheckNs) return true;
   return FilesCurrent();
 }
 
 bool PackReader::FilesCurrent() const {
-  if (Stamp(pack_dir_) != dir_stamp_) return false;
+  if (!FoldersCurrent()) return false;
   for (const auto& p : packs_) {
     if (Stamp(p->pack_path) != p->pack_stamp || Stamp(p->idx_path) != p->idx.stamp) return false;
   }
@@ -449,7 +535,7 @@ void PackReader::CacheBase(const Location& at, std::shared_ptr<const std::string
 PackReader::Answer PackReader::ReadBlob(const git_oid& oid, size_t max_bytes, std::string* out) {
   out->clear();
   Location at;
-  if (!Find(oid.id, &at)) return Answer::kNotHandled;
+  if (!FindOrOpenAlternates(oid, &at)) return Answer::kNotHandled;
   // Walk down the chain to a whole object (or a base built before), remembering each delta.
   struct Delta {
     Location where;

@@ -256,6 +256,69 @@ TEST(PackReader, LooksAtTheFolderEachTimeAndThePacksOnceASecond) {
   EXPECT_FALSE(reader->FilesCurrent());
 }
 
+// The packs of the object folders objects/info/alternates names are read too, followed as
+// libgit2 follows them: absolute paths at any level (at most five), paths starting with `.` in
+// the repository's own file only (joined to its object folder); any other line libgit2 takes
+// from the process's working folder, so it is not followed. A loop ends; each folder is opened
+// once; a change to an alternates file read is noticed.
+TEST(PackReader, ReadsTheAlternatesPacksAsLibgit2FollowsThem) {
+  TempDir tmp;
+  TestRepo origin(tmp / "origin");
+  origin.Write("a.txt", "borrowed\n");
+  origin.Commit("first");
+  origin.Git({"repack", "-adq"});
+  const git_oid borrowed = Oid(origin.Rev("HEAD:a.txt"));
+  const auto env = origin.Env();
+  rr::testing::Run({"git", "clone", "-q", "--shared", "--bare", origin.path(), tmp / "one.git"},
+                   tmp.path(), env);
+  rr::testing::Run({"git", "clone", "-q", "--shared", "--bare", tmp / "one.git", tmp / "two.git"},
+                   tmp.path(), env);
+  std::string bytes;
+  // One level, then two (two.git borrows from one.git, which borrows from origin).
+  for (const char* name : {"one.git", "two.git"}) {
+    auto reader = PackReader::Open(tmp / (std::string(name) + "/objects"));
+    EXPECT_EQ(reader->packs(), 0u) << name;  // an alternate's packs: opened when first needed
+    ASSERT_EQ(reader->ReadBlob(borrowed, 100, &bytes), PackReader::Answer::kRead) << name;
+    EXPECT_EQ(reader->packs(), 1u) << name;
+    EXPECT_EQ(bytes, "borrowed\n");
+    EXPECT_TRUE(reader->Current());
+  }
+
+  // A loose object of the repository's own is libgit2's: the alternates' packs stay closed.
+  const CommandResult hashed =
+      rr::testing::Run({"git", "--git-dir", tmp / "one.git", "hash-object", "-w", "--stdin"},
+                       tmp.path(), env, "a commit of its own\n");
+  ASSERT_EQ(hashed.status, 0) << hashed.err;
+  const git_oid own = Oid(hashed.out.substr(0, 40));
+  auto lazy = PackReader::Open(tmp / "one.git/objects");
+  EXPECT_EQ(lazy->ReadBlob(own, 100, &bytes), PackReader::Answer::kNotHandled);
+  EXPECT_EQ(lazy->packs(), 0u);
+  EXPECT_EQ(lazy->ReadBlob(borrowed, 100, &bytes), PackReader::Answer::kRead);
+  EXPECT_EQ(lazy->packs(), 1u);
+
+  const std::string alternates = tmp / "one.git/objects/info/alternates";
+  auto write = [&](const std::string& text) { std::ofstream(alternates, std::ios::trunc) << text; };
+  // A path starting with `.`, from the repository's own file: joined to its object folder.
+  write("# borrowed\n\n../../origin/.git/objects\r\n");
+  auto relative = PackReader::Open(tmp / "one.git/objects");
+  ASSERT_EQ(relative->ReadBlob(borrowed, 100, &bytes), PackReader::Answer::kRead);
+  EXPECT_EQ(bytes, "borrowed\n");
+  // ...but not from an alternate's file (two.git reads one.git's): left to libgit2.
+  EXPECT_EQ(PackReader::Open(tmp / "two.git/objects")->ReadBlob(borrowed, 100, &bytes),
+            PackReader::Answer::kNotHandled);
+  // A relative path without the dot, which libgit2 resolves from the working folder: not followed.
+  write("origin/.git/objects\n");
+  EXPECT_FALSE(relative->Current());  // the file read changed
+  EXPECT_EQ(PackReader::Open(tmp / "one.git/objects")->ReadBlob(borrowed, 100, &bytes),
+            PackReader::Answer::kNotHandled);
+  // Folders that name each other, and origin twice: each opened once, and the open ends.
+  write(tmp / "two.git/objects" + "\n" + origin.path() + "/.git/objects\n" + origin.path() +
+        "/.git/objects\n");
+  auto looped = PackReader::Open(tmp / "two.git/objects");
+  EXPECT_EQ(looped->ReadBlob(borrowed, 100, &bytes), PackReader::Answer::kRead);
+  EXPECT_EQ(looped->packs(), 1u);
+}
+
 // Through the tools: a server whose handles outlive a repack reads the new contents, and
 // objects the packs do not hold (loose ones, an alternate's) are read through libgit2.
 TEST(PackReader, ServerReadsAcrossRepacksLooseObjectsAndAlternates) {
