@@ -449,11 +449,13 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   struct Kept {
     FileHits hits;
     size_t bytes = 0;
+    size_t shown = 0;  // options.least_shown
   };
   std::map<Key, Kept> kept;
   std::map<Key, FileHits> costly;  // files a regular expression was too costly on
   ScanFailures failures;
-  size_t kept_bytes = 0;
+  size_t kept_bytes = 0, kept_shown = 0;
+  const bool bound_shown = static_cast<bool>(options.least_shown);
   Key cut_from{SIZE_MAX, SIZE_MAX};
   // The first target whose every file is past `cut_from` (Key{t, 0} >= cut_from), for the
   // walkers to read without `mu`: it only ever moves back, as cut_from does.
@@ -601,13 +603,14 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
       }
       return;
     }
-    size_t bytes = 0;
+    size_t bytes = 0, shown = 0;
     if (h.matches) {
       h.target = t;
       h.node = node;
       bytes = node.path.str().size() + sizeof(FileHits);
       for (const auto& l : h.lines) bytes += l.text.size() + 16;
       for (const auto& r : h.runs) bytes += r.source.text ? r.source.text->size() + 32 : 0;
+      if (bound_shown) shown = options.least_shown(h);
     }
     std::lock_guard<std::mutex> lock(mu);
     TargetReport& report = result.targets[t];
@@ -650,11 +653,17 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
     report.more = report.more || h.more;
     const Key key{t, index};
     if (key >= cut_from) return;
-    kept[key] = Kept{std::move(h), bytes};
+    kept[key] = Kept{std::move(h), bytes, shown};
     kept_bytes += bytes;
-    while (kept_bytes > options.keep_bytes && !kept.empty()) {
+    kept_shown += shown;
+    while (!kept.empty()) {
       auto last = std::prev(kept.end());
+      if (kept_bytes <= options.keep_bytes &&
+          !(bound_shown && kept_shown - last->second.shown > options.keep_shown)) {
+        break;
+      }
       kept_bytes -= last->second.bytes;
+      kept_shown -= last->second.shown;
       cut_from = last->first;
       first_target_past_cut.store(cut_from.second == 0 ? cut_from.first : cut_from.first + 1,
                                   std::memory_order_relaxed);

@@ -23,7 +23,8 @@
 //     hand them to the searching threads through a queue of at most kQueueItems files -- so the
 //     memory a search takes does not grow with the files a tree names (a few-KB tree whose
 //     folders share subtrees names millions); only the first files that match are kept with
-//     their lines (keep_bytes, paths included), the others counted.
+//     their lines (keep_bytes, paths included; keep_shown, what they show), the others
+//     counted.
 //   - Bounded by `stop`, checked at every tree entry and every file: past it, nothing more is
 //     walked or read, and the result says it is partial and how many files it covered. With
 //     `per_target` set, each target also has its own time: counted from when its first file is
@@ -161,6 +162,13 @@ struct SearchOptions {
   // Matching files are kept (with their lines and paths) until the bytes kept would pass this;
   // the files after are counted, not kept.
   size_t keep_bytes = 8 * 1024 * 1024;
+  // And, when `least_shown` is given, only while the files before the last one kept would not
+  // show more than keep_shown characters: `least_shown` tells the fewest characters a file's
+  // lines show as, so a caller that shows the files in order up to keep_shown characters has
+  // every file it shows, and no more are kept. (Over an organisation, a rare identifier's
+  // thousands of files were each kept -- a lock, a copy -- for an answer that shows a few.)
+  size_t keep_shown = 0;
+  std::function<size_t(const FileHits&)> least_shown;
   // The time each target may take (zero: only `stop` bounds it).
   std::chrono::milliseconds per_target{0};
   // Told how many files have been searched, every kProgressEvery files and when the last is

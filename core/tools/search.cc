@@ -10,6 +10,7 @@
 #include "core/search/text_search.h"
 #include "core/served/known_default.h"
 #include "core/tools/common.h"
+#include "core/tools/file_lines.h"
 #include "core/tools/first_few.h"
 #include "core/tools/read_guidance.h"
 #include "core/tools/text_hits.h"
@@ -231,6 +232,14 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
 
   SearchOptions options;
   options.max_per_file = kMaxPerFile;
+  // The files kept are those the answer can show: each at least as many characters as its
+  // lines show as at the narrowest (LeastFileLineCost), and the answer stops past its limit.
+  options.keep_shown = ctx.answer_characters;
+  options.least_shown = [](const FileHits& f) {
+    size_t least = 1;  // its path's line
+    for (const ShownLine& l : f.lines) least += LeastFileLineCost(l.text, 0);
+    return least;
+  };
   {
     std::lock_guard<std::mutex> lock(kept_targets_mu);
     options.indexes = planned.indexes;

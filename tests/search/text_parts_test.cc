@@ -273,5 +273,57 @@ TEST_F(TextPartsAddedUp, CopiesPastTheFilesKeptCountWhatTheFirstCameTo) {
   }
 }
 
+// With keep_shown, the files kept are the fewest, in order, whose lines show more than was
+// asked for (what the search tool's answer can hold): the same first files as when every
+// matching file is kept, the same counts, whatever the number of threads -- also when the cut
+// falls inside a repository whose earlier files other threads are still recording.
+TEST_F(TextPartsAddedUp, KeepsTheFewestFilesThatShowWhatWasAskedFor) {
+  const auto targets = SearchTargetsOf(*catalog_);
+  auto least = [](const FileHits& f) {
+    size_t n = 1;
+    for (const ShownLine& l : f.lines) n += l.text.size();
+    return n;
+  };
+  SearchOptions all;
+  all.max_per_file = 5;
+  all.threads = 1;
+  for (const char* pattern : {"return", "StopToken", "Result"}) {
+    auto p = TextPattern::Make(pattern, false, false, "pattern");
+    ASSERT_TRUE(p) << p.error();
+    const SearchResult every = SearchText(targets, *p, nullptr, all, StopToken());
+    ASSERT_GT(every.files.size(), 40u) << pattern;
+    ASSERT_EQ(every.unkept, 0u) << pattern;
+    for (size_t shown : {200, 3000}) {
+      for (size_t threads : {1, 4, 4, 4}) {
+        SearchOptions options = all;
+        options.threads = threads;
+        options.keep_shown = shown;
+        options.least_shown = least;
+        const SearchResult r = SearchText(targets, *p, nullptr, options, StopToken());
+        const std::string where = std::string(pattern) + ", " + std::to_string(shown) +
+                                  " characters, " + std::to_string(threads) + " threads";
+        ASSERT_FALSE(r.files.empty()) << where;
+        ASSERT_LT(r.files.size(), every.files.size()) << where;
+        // A prefix of every matching file, in order...
+        for (size_t f = 0; f < r.files.size(); ++f) {
+          EXPECT_EQ(r.files[f].target, every.files[f].target) << where << ", file " << f;
+          EXPECT_EQ(r.files[f].node.path.str(), every.files[f].node.path.str()) << where;
+        }
+        // ...the fewest that show more than asked for.
+        size_t before_last = 0;
+        for (size_t f = 0; f + 1 < r.files.size(); ++f) before_last += least(r.files[f]);
+        EXPECT_LE(before_last, shown) << where;
+        EXPECT_GT(before_last + least(r.files.back()), shown) << where;
+        EXPECT_EQ(r.unkept, every.files.size() - r.files.size()) << where;
+        for (size_t t = 0; t < targets.size(); ++t) {
+          EXPECT_EQ(r.targets[t].matched_files, every.targets[t].matched_files) << where;
+          EXPECT_EQ(r.targets[t].matched_lines, every.targets[t].matched_lines) << where;
+          EXPECT_EQ(r.targets[t].searched, every.targets[t].searched) << where;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rr::testing::search::text_parts
