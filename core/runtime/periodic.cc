@@ -122,6 +122,7 @@ void PeriodicService::Run() {
     }
     Pass();
     if (stopping_->load()) return;
+    TrimCaches();
     GiveBackFreeHeap();
     round_done(true);
     const Clock::TimePoint next_pass =

@@ -1,7 +1,10 @@
 #include "core/search/content_memo.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
+
+#include "core/util/heap_trim.h"
 
 namespace rr {
 
@@ -68,6 +71,10 @@ std::shared_ptr<const ContentMemo::Done> ContentMemo::Take(const std::string& ke
 void ContentMemo::Keep(std::string key, bool binary, const FileHits& hits) {
   size_t cost = sizeof(Done);
   for (const auto& l : hits.lines) cost += l.text.size() + sizeof(ShownLine);
+  for (const auto& r : hits.runs) {
+    cost += sizeof(FileHits::Run) + (r.source.text ? r.source.text->size() : 0) +
+            (r.source.blob ? r.source.blob->bytes.size() : 0);
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = kept_.find(key);
@@ -100,6 +107,103 @@ void ContentMemo::Release(const std::string& key) {
     it->second.state = State::kClaimed;
   }
   read_.notify_all();
+}
+
+void ContentMemo::Settle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = kept_.begin(); it != kept_.end();) {
+    if (it->second.state == State::kDone) {
+      ++it;
+      continue;
+    }
+    bytes_ -= std::min(bytes_, EntryCost(it->first));
+    it = kept_.erase(it);
+  }
+}
+
+size_t ContentMemo::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+ContentMemoShelf& ContentMemoShelf::Shared() {
+  static ContentMemoShelf* shelf = [] {
+    auto* made = new ContentMemoShelf();  // never destroyed: used until exit
+    AddCacheTrim([made] { made->DropUnused(); });
+    return made;
+  }();
+  return *shelf;
+}
+
+void ContentMemoShelf::DropUnused(std::chrono::steady_clock::time_point now) {
+  std::deque<Kept> gone;  // freed outside the lock
+  std::lock_guard<std::mutex> lock(mu_);
+  while (!kept_.empty() && now - kept_.front().used > kUnusedFor) {
+    gone.push_back(std::move(kept_.front()));
+    kept_.pop_front();
+  }
+}
+
+std::shared_ptr<ContentMemo> ContentMemoShelf::Take(const std::string& key,
+                                                    std::shared_ptr<const void> owner) {
+  std::lock_guard<std::mutex> lock(mu_);
+  DropOld(std::chrono::steady_clock::now());
+  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+    if (it->key == key && it->owner == owner) {
+      auto memo = std::move(it->memo);
+      kept_.erase(it);
+      return memo;
+    }
+  }
+  return std::make_shared<ContentMemo>();
+}
+
+void ContentMemoShelf::Put(const std::string& key, std::shared_ptr<ContentMemo> memo,
+                           std::shared_ptr<const void> owner) {
+  if (!memo) return;
+  memo->Settle();
+  const auto now = std::chrono::steady_clock::now();
+  std::shared_ptr<ContentMemo> dropped;  // freed outside the lock
+  std::lock_guard<std::mutex> lock(mu_);
+  // Another search with the same key put its memo back meanwhile: the one put last is kept.
+  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+    if (it->key == key && it->owner == owner) {
+      dropped = std::move(it->memo);
+      kept_.erase(it);
+      break;
+    }
+  }
+  if (memo->bytes() > kMaxBytes) return;
+  kept_.push_back(Kept{key, std::move(memo), std::move(owner), now});
+  DropOld(now);
+}
+
+void ContentMemoShelf::DropOld(std::chrono::steady_clock::time_point now) {
+  size_t total = 0;
+  for (const Kept& k : kept_) total += k.memo->bytes();
+  while (!kept_.empty() &&
+         (kept_.size() > kMemos || total > kMaxBytes || now - kept_.front().used > kUnusedFor)) {
+    total -= kept_.front().memo->bytes();
+    kept_.pop_front();
+  }
+}
+
+size_t ContentMemoShelf::memos() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return kept_.size();
+}
+
+size_t ContentMemoShelf::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t total = 0;
+  for (const Kept& k : kept_) total += k.memo->bytes();
+  return total;
+}
+
+void ContentMemoShelf::Clear() {
+  std::deque<Kept> gone;
+  std::lock_guard<std::mutex> lock(mu_);
+  gone.swap(kept_);
 }
 
 }  // namespace rr

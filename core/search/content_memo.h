@@ -4,17 +4,25 @@
 // few codebases, thousands of times fewer (docs/performance.md, "Each content matched once a
 // search").
 //
-// Kept by content id and path (the secret filter reads the path), for one search only. The caller
-// keeps only what the content alone decides -- searched or binary, its matching lines and the
-// filter's veto -- never what depends on the repository (a content it could not read, a detector
-// that failed). At most kMaxBytes are kept, entries and lines; past it, nothing more is.
+// Kept by content id and path (the secret filter reads the path). The caller keeps only what the
+// content alone decides -- searched or binary, its matching lines and the filter's veto -- never
+// what depends on the repository (a content it could not read, a detector that failed). At most
+// kMaxBytes are kept, entries and lines; past it, nothing more is.
+//
+// What a memo holds is true of its pattern, options and secret filter for good: a content is
+// named by its digest. So a search hands its memo on to the next search with the same ones
+// (ContentMemoShelf): an agent that asks again, or pages, or a team asking the same thing, is
+// answered without reading, matching or scanning a content read before. Only the repositories'
+// lists and trees are looked at again, as every search does.
 //
 // Thread safety: every function may be called from any thread.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -63,6 +71,12 @@ class ContentMemo {
   // next to ask reads it.
   void Release(const std::string& key);
 
+  // Once its search is done (no thread uses it): drops whatever was claimed or being read and
+  // never kept, so that what is handed on holds only what contents came to.
+  void Settle();
+  // What it keeps, roughly (entries and lines).
+  size_t bytes() const;
+
  private:
   enum class State : uint8_t { kClaimed, kReading, kDone, kUnkept };
   struct Entry {
@@ -74,6 +88,49 @@ class ContentMemo {
   std::condition_variable read_;  // a content read (kept, released or not kept)
   std::unordered_map<std::string, Entry> kept_;
   size_t bytes_ = 0;
+};
+
+// The memos of the last searches, by what they answer (ContentMemo's note): each search takes
+// the memo of the same pattern, options and filter off the shelf -- it alone uses it -- and puts
+// it back once done. The shelf holds at most kMemos memos and kMaxBytes in all (the least recently
+// used go first), and none unused for kUnusedFor (looked at on each search, and after each
+// background pass): a shelf is memory the server keeps after the search, bounded however many
+// patterns are asked, and given back once nobody searches.
+class ContentMemoShelf {
+ public:
+  static constexpr size_t kMemos = 16;
+  static constexpr size_t kMaxBytes = 64 * 1024 * 1024;
+  static constexpr std::chrono::minutes kUnusedFor{10};
+
+  // The process's shelf (the search tool's).
+  static ContentMemoShelf& Shared();
+
+  // The memo kept for `key`, off the shelf; a new one when none is. `owner` is what the key names
+  // (the secret filter): held while the memo is, so that a key naming it by address never names
+  // another.
+  std::shared_ptr<ContentMemo> Take(const std::string& key, std::shared_ptr<const void> owner);
+  // Puts `memo` back (settled) under `key`; memos unused too long, and the least recently used
+  // past the bounds, are dropped.
+  void Put(const std::string& key, std::shared_ptr<ContentMemo> memo,
+           std::shared_ptr<const void> owner);
+  // Drops the memos unused for kUnusedFor (the shared shelf's is called after every background
+  // pass: TrimCaches).
+  void DropUnused(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+  // How many memos it holds, and their bytes.
+  size_t memos() const;
+  size_t bytes() const;
+  void Clear();
+
+ private:
+  struct Kept {
+    std::string key;
+    std::shared_ptr<ContentMemo> memo;
+    std::shared_ptr<const void> owner;
+    std::chrono::steady_clock::time_point used;
+  };
+  void DropOld(std::chrono::steady_clock::time_point now);
+  mutable std::mutex mu_;
+  std::deque<Kept> kept_;  // the most recently used last
 };
 
 }  // namespace rr

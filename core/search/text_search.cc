@@ -542,7 +542,8 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   };
 
   // Over several repositories, each content under a path is read once (core/search/content_memo.h).
-  ContentMemo memo;
+  ContentMemo own_memo;
+  ContentMemo& memo = options.memo ? *options.memo : own_memo;
   const bool memoised = targets.size() > 1;
 
   // What the candidates of a run of a part came to (TextIndex::RunAt): the same files (paths
@@ -1179,6 +1180,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   }
   // What the threads read is freed by now, in their own parts of the heap: given back to the
   // system after a large search, not kept by the process until the next one.
+  if (options.memo) options.memo->Settle();
   if (read_bytes.load() >= kGiveBackAfterBytes) GiveBackFreeHeap();
   if (options.progress && finished.load() > 0 && finished.load() == listed.load()) {
     try {
@@ -1209,6 +1211,7 @@ SearchResult SearchText(const std::vector<SearchTarget>& targets, const TextPatt
   result.unkept = matched - result.files.size();
   for (auto& [key, c] : costly) result.too_costly.push_back(std::move(c));
   result.filter_failure = failures.First();
+  result.read_bytes = read_bytes.load();
   if (making_indexes && all_vouched.load() && !stop.stopped()) {
     auto made = std::make_shared<TargetIndexes>();
     made->reported = reported;

@@ -143,6 +143,7 @@ struct SearchTarget {
 
 class TextIndex;
 struct TextStoreSnapshot;
+class ContentMemo;
 
 // Each target's text index as a search found it (CurrentTextIndex), for the next search over
 // the same targets (SearchOptions::indexes), kept by the caller with them: each target's index
@@ -187,6 +188,10 @@ struct SearchOptions {
   // SearchResult::indexes): used while it holds, so that 20,000 repositories' indexes are not
   // each looked for again; null: each is looked for.
   std::shared_ptr<const TargetIndexes> indexes;
+  // What contents came to in earlier searches with the same pattern, options and secret filter
+  // (core/search/content_memo.h): used and added to over several targets, and settled once the
+  // search is done, for the caller to hand on. Null: the search keeps a memo of its own.
+  std::shared_ptr<ContentMemo> memo;
 };
 
 struct TargetReport {
@@ -220,6 +225,8 @@ struct SearchResult {
   std::vector<FileHits> too_costly;
   // The first failure of the secret filter on a file (ScanResult::failure), "" for none.
   std::string filter_failure;
+  // The bytes of the files' contents read (what the memo answered is not read).
+  uint64_t read_bytes = 0;
   // Each target's text index as found, when every one was vouched for by the watch (for the
   // next search over the same targets: SearchOptions::indexes); else null.
   std::shared_ptr<const TargetIndexes> indexes;

@@ -7,6 +7,7 @@
 
 #include "core/index/repo_text_index.h"
 #include "core/index/text_store.h"
+#include "core/search/content_memo.h"
 #include "core/search/text_search.h"
 #include "core/served/known_default.h"
 #include "core/tools/common.h"
@@ -255,7 +256,19 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
                  total ? WithCommas(searched) + " of " + WithCommas(*total) + " files searched"
                        : WithCommas(searched) + " files searched (more being listed)");
   };
+  // What contents came to in the last search with this pattern and filter (ContentMemoShelf):
+  // a content read then is not read again. Over one repository no memo is used.
+  std::string memo_key;
+  if (targets.size() > 1) {
+    memo_key = pattern->text() + '\0' + (pattern->regex() ? 'r' : '-') +
+               (pattern->ignore_case() ? 'i' : '-') + std::to_string(options.max_per_file) + '/' +
+               std::to_string(options.context) + (options.files_only ? 'f' : '-');
+    options.memo = ContentMemoShelf::Shared().Take(memo_key, ctx.secrets);
+  }
   SearchResult found = SearchText(targets, *pattern, ctx.secrets.get(), options, ctx.stop);
+  if (options.memo) {
+    ContentMemoShelf::Shared().Put(memo_key, std::move(options.memo), ctx.secrets);
+  }
   if (found.indexes) {
     std::lock_guard<std::mutex> lock(kept_targets_mu);
     planned.indexes = std::move(found.indexes);

@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <mutex>
+#include <utility>
+#include <vector>
+
 #include "core/util/sanitizers.h"
 
 #if defined(RR_ASAN)
@@ -41,6 +45,28 @@ void GiveBackFreeHeap() {
   }
   malloc_trim(0);
 #endif
+}
+
+namespace {
+std::mutex trims_mu;
+std::vector<std::function<void()>>& Trims() {
+  static auto* trims = new std::vector<std::function<void()>>();  // used until exit
+  return *trims;
+}
+}  // namespace
+
+void AddCacheTrim(std::function<void()> trim) {
+  std::lock_guard<std::mutex> lock(trims_mu);
+  Trims().push_back(std::move(trim));
+}
+
+void TrimCaches() {
+  std::vector<std::function<void()>> trims;
+  {
+    std::lock_guard<std::mutex> lock(trims_mu);
+    trims = Trims();
+  }
+  for (const auto& trim : trims) trim();
 }
 
 void SetHeapPolicy() {

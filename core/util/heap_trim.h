@@ -17,11 +17,18 @@
 // they do as written below.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace rr {
 
 void GiveBackFreeHeap();
+
+// What the process keeps between calls for the next one (the search's memos) registers how to
+// drop what has gone unused; every background service's pass calls TrimCaches before
+// GiveBackFreeHeap, so that memory kept for calls goes back once nobody calls. Any thread.
+void AddCacheTrim(std::function<void()> trim);
+void TrimCaches();
 
 // The calling thread's cache of freed blocks back to the heap (jemalloc's: a thread keeps what
 // it freed for its next allocations, and a thread gone quiet keeps it for good -- 1.6 MB across

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <future>
 #include <mutex>
 #include <set>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "core/runtime/clock.h"
+#include "core/util/heap_trim.h"
 
 namespace rr::testing {
 namespace periodic_test {
@@ -92,6 +94,21 @@ TEST(PeriodicService, PassesComeAtTheirIntervalWithinTheSpreadAndNotBefore) {
   }
   NextWait(clock);
   EXPECT_EQ(r.log(), Log(5, "pass"));
+}
+
+// After each pass the caches kept for calls drop what went unused (TrimCaches), then the heap's
+// free pages go back.
+TEST(PeriodicService, EachPassTrimsTheCachesKeptForCalls) {
+  static std::atomic<int> trims{0};
+  AddCacheTrim([] { ++trims; });
+  ManualClock clock;
+  Recorder r(On(clock, seconds(60)));
+  const int before = trims.load();
+  r.Start();
+  clock.Advance(NextWait(clock));
+  NextWait(clock);
+  EXPECT_EQ(r.passes(), 2u);
+  EXPECT_EQ(trims.load() - before, 2);
 }
 
 TEST(PeriodicService, ANudgedKeyIsCaughtUpAtOnceAndTheNextPassKeepsItsTime) {

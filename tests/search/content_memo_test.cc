@@ -118,5 +118,95 @@ TEST(ContentMemo, WhatItKeepsStaysWithinItsBound) {
   EXPECT_LT(kept, ContentMemo::kMaxBytes / each + 1);
 }
 
+// Settled, a memo keeps only what contents came to: a claim or a read never finished is dropped,
+// so that the next search reads those contents itself.
+TEST(ContentMemo, SettledItKeepsOnlyWhatContentsCameTo) {
+  ContentMemo memo;
+  ASSERT_TRUE(memo.Claim("claimed"));
+  bool mine = false;
+  memo.Take("reading", StopToken(), &mine);
+  ASSERT_TRUE(mine);
+  memo.Take("done", StopToken(), &mine);
+  memo.Keep("done", false, OneMatch());
+  const size_t before = memo.bytes();
+  memo.Settle();
+  EXPECT_FALSE(Claimed(memo, "claimed"));
+  EXPECT_FALSE(Claimed(memo, "reading"));
+  ASSERT_NE(memo.Find("done"), nullptr);
+  EXPECT_EQ(memo.Find("done")->hits.matches, 1u);
+  EXPECT_LT(memo.bytes(), before);
+}
+
+// The shelf hands a memo to the next search with the same key and owner (the secret filter) only,
+// one search at a time, and keeps at most kMemos of them and kMaxBytes in all, the least recently
+// used going first.
+TEST(ContentMemoShelf, HandsAMemoOnUnderItsKeyAndOwnerWithinItsBounds) {
+  ContentMemoShelf shelf;
+  auto filter = std::make_shared<int>(1), other_filter = std::make_shared<int>(2);
+  auto memo = shelf.Take("return", filter);
+  ASSERT_NE(memo, nullptr);
+  ASSERT_TRUE(memo->Claim("never read"));
+  bool mine = false;
+  memo->Take("k", StopToken(), &mine);
+  memo->Keep("k", false, OneMatch());
+  shelf.Put("return", memo, filter);
+  EXPECT_EQ(shelf.memos(), 1u);
+  EXPECT_FALSE(Claimed(*memo, "never read"));  // settled when put back
+  // Another key, or another filter: a memo of its own.
+  EXPECT_NE(shelf.Take("return!", filter), memo);
+  EXPECT_NE(shelf.Take("return", other_filter), memo);
+  EXPECT_NE(shelf.Take("return", nullptr), memo);
+  // The same: this memo, off the shelf while that search runs (a search beside it gets a new one).
+  auto again = shelf.Take("return", filter);
+  EXPECT_EQ(again, memo);
+  EXPECT_EQ(shelf.memos(), 0u);
+  EXPECT_NE(shelf.Take("return", filter), memo);
+  ASSERT_NE(again->Find("k"), nullptr);
+  shelf.Put("return", again, filter);
+
+  // At most kMemos: the least recently used go first.
+  for (size_t i = 0; i < ContentMemoShelf::kMemos + 3; ++i) {
+    const std::string key = "pattern " + std::to_string(i);
+    shelf.Put(key, shelf.Take(key, filter), filter);
+  }
+  EXPECT_EQ(shelf.memos(), ContentMemoShelf::kMemos);
+  EXPECT_NE(shelf.Take("return", filter), memo);  // the oldest, gone
+  auto last = shelf.Take("pattern " + std::to_string(ContentMemoShelf::kMemos + 2), filter);
+  EXPECT_EQ(shelf.memos(), ContentMemoShelf::kMemos - 1);
+  shelf.Put("last", last, filter);
+
+  // At most kMaxBytes in all: a memo of two thirds of it leaves room for no other of that size.
+  shelf.Clear();
+  auto big = [&](const std::string& key) {
+    auto m = shelf.Take(key, filter);
+    FileHits h;
+    h.matches = 1;
+    h.lines.push_back(ShownLine{1, true, std::string(ContentMemoShelf::kMaxBytes / 3 * 2, 'x')});
+    bool reads = false;
+    m->Take("blob", StopToken(), &reads);
+    m->Keep("blob", false, h);
+    EXPECT_GT(m->bytes(), ContentMemoShelf::kMaxBytes / 2);
+    shelf.Put(key, m, filter);
+    return m;
+  };
+  big("first");
+  auto second = big("second");
+  EXPECT_EQ(shelf.memos(), 1u);
+  EXPECT_EQ(shelf.Take("second", filter), second);
+  EXPECT_LE(shelf.bytes(), ContentMemoShelf::kMaxBytes);
+}
+
+// Memos unused for kUnusedFor are dropped (the shared shelf is asked after every background
+// pass), the others kept.
+TEST(ContentMemoShelf, DropsWhatWentUnused) {
+  ContentMemoShelf shelf;
+  shelf.Put("old", shelf.Take("old", nullptr), nullptr);
+  const auto now = std::chrono::steady_clock::now();
+  shelf.DropUnused(now + ContentMemoShelf::kUnusedFor - 1min);
+  EXPECT_EQ(shelf.memos(), 1u);
+  shelf.DropUnused(now + ContentMemoShelf::kUnusedFor + 1min);
+  EXPECT_EQ(shelf.memos(), 0u);
+}
+
 }  // namespace
 }  // namespace rr::testing::search::content_memo

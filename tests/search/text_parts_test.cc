@@ -16,6 +16,7 @@
 #include "core/app/wiring.h"
 #include "core/index/repo_text_index.h"
 #include "core/index/text_indexer.h"
+#include "core/search/content_memo.h"
 #include "core/search/text_search.h"
 #include "tests/search/indexed_kit.h"
 
@@ -323,6 +324,55 @@ TEST_F(TextPartsAddedUp, KeepsTheFewestFilesThatShowWhatWasAskedFor) {
       }
     }
   }
+}
+
+// A memo handed from one search to the next with the same pattern (SearchOptions::memo): the
+// next reads no content the first read, and answers the same; a content committed since is read,
+// and found -- only it.
+TEST_F(TextPartsAddedUp, AMemoHandedOnReadsOnlyWhatIsNew) {
+  SearchOptions options;
+  options.max_per_file = 5;
+  options.threads = 2;
+  options.memo = std::make_shared<ContentMemo>();
+  for (const char* pattern : {"return", "StopToken"}) {
+    auto p = TextPattern::Make(pattern, false, false, "pattern");
+    ASSERT_TRUE(p) << p.error();
+    const auto targets = SearchTargetsOf(*catalog_);
+    const SearchResult first = SearchText(targets, *p, nullptr, options, StopToken());
+    EXPECT_GT(first.read_bytes, 1000u) << pattern;
+    const SearchResult second = SearchText(targets, *p, nullptr, options, StopToken());
+    EXPECT_EQ(second.read_bytes, 0u) << pattern;
+    ASSERT_EQ(second.files.size(), first.files.size()) << pattern;
+    for (size_t f = 0; f < first.files.size(); ++f) {
+      EXPECT_EQ(second.files[f].target, first.files[f].target) << pattern;
+      EXPECT_EQ(second.files[f].node.path.str(), first.files[f].node.path.str()) << pattern;
+      ASSERT_EQ(second.files[f].lines.size(), first.files[f].lines.size()) << pattern;
+      for (size_t l = 0; l < first.files[f].lines.size(); ++l) {
+        EXPECT_EQ(second.files[f].lines[l].text, first.files[f].lines[l].text) << pattern;
+      }
+    }
+    for (size_t t = 0; t < first.targets.size(); ++t) {
+      EXPECT_EQ(second.targets[t].matched_lines, first.targets[t].matched_lines) << pattern;
+      EXPECT_EQ(second.targets[t].searched, first.targets[t].searched) << pattern;
+    }
+  }
+  // A commit in one copy: its new content is read (the list is of an older commit now), and
+  // its line is counted; nothing else is read again.
+  const std::string line = "  return 7170;  // committed since\n";
+  repos_[5]->Write("NEW.txt", line);
+  repos_[5]->Commit("new");
+  auto p = TextPattern::Make("return", false, false, "pattern");
+  ASSERT_TRUE(p);
+  const auto targets = SearchTargetsOf(*catalog_);
+  SearchOptions without = options;
+  without.memo = nullptr;
+  const SearchResult before = SearchText(targets, *p, nullptr, without, StopToken());
+  EXPECT_GT(before.read_bytes, 1000u);
+  const SearchResult after = SearchText(targets, *p, nullptr, options, StopToken());
+  EXPECT_EQ(after.read_bytes, line.size());
+  EXPECT_EQ(after.targets[5].matched_lines, before.targets[5].matched_lines);
+  EXPECT_EQ(after.targets[5].matched_files, before.targets[5].matched_files);
+  EXPECT_EQ(after.targets[4].matched_lines, before.targets[4].matched_lines);
 }
 
 }  // namespace
