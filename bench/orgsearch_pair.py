@@ -39,6 +39,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--only", help="only the queries whose arguments hold one of these, '|' apart")
     ap.add_argument("--index-wait", type=int, default=1800)
+    ap.add_argument("--differ-to", help="a folder to write both answers of each query that differs into")
     a = ap.parse_args()
 
     clients = []
@@ -71,6 +72,11 @@ def main():
                 answers[i][key] = bench.answer_text(answer)
             if answers[0][key] != answers[1][key]:
                 differ.add(key)
+                if a.differ_to:
+                    os.makedirs(a.differ_to, exist_ok=True)
+                    for i, side in enumerate(("old", "new")):
+                        with open(os.path.join(a.differ_to, "%02d-%s.txt" % (n, side)), "w") as f:
+                            f.write(answers[i][key])
     cpu_after = [orgsearch.cpu_s(c.proc.pid) for c in clients]
     for c in clients:
         c.close()

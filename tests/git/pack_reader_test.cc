@@ -92,6 +92,13 @@ void ManyVersions(TestRepo& repo, int versions) {
   }
 }
 
+// Commits a.txt holding `text` as `message`, and packs every object (git repack -ad).
+void CommitPacked(TestRepo& repo, const std::string& text, const std::string& message) {
+  repo.Write("a.txt", text);
+  repo.Commit(message);
+  repo.Git({"repack", "-adq"});
+}
+
 // Reads every blob through the reader and compares it with git's bytes; returns how many.
 size_t ExpectAllBlobsAsGit(const TestRepo& repo, PackReader& reader) {
   size_t blobs = 0;
@@ -206,15 +213,11 @@ TEST(PackReader, WhatItDoesNotHoldAnswersNotHandled) {
 TEST(PackReader, NoticesPacksComingAndGoing) {
   TempDir tmp;
   TestRepo repo(tmp / "shop");
-  repo.Write("a.txt", "one\n");
-  repo.Commit("first");
-  repo.Git({"repack", "-adq"});
+  CommitPacked(repo, "one\n", "first");
   const std::string objects = repo.path() + "/.git/objects";
   auto reader = PackReader::Open(objects);
   EXPECT_TRUE(reader->Current());
-  repo.Write("a.txt", "two\n");
-  repo.Commit("second");
-  repo.Git({"repack", "-adq"});  // a new pack replaces the first
+  CommitPacked(repo, "two\n", "second");  // a new pack replaces the first
   EXPECT_FALSE(reader->Current());
   std::string bytes;
   // The old reader does not hold the new contents; a new one does.
@@ -232,9 +235,7 @@ TEST(PackReader, NoticesPacksComingAndGoing) {
 TEST(PackReader, LooksAtTheFolderEachTimeAndThePacksOnceASecond) {
   TempDir tmp;
   TestRepo repo(tmp / "shop");
-  repo.Write("a.txt", "one\n");
-  repo.Commit("first");
-  repo.Git({"repack", "-adq"});
+  CommitPacked(repo, "one\n", "first");
   const std::string objects = repo.path() + "/.git/objects";
   const auto opened = std::chrono::steady_clock::now();
   auto reader = PackReader::Open(objects);
@@ -264,9 +265,7 @@ TEST(PackReader, LooksAtTheFolderEachTimeAndThePacksOnceASecond) {
 TEST(PackReader, ReadsTheAlternatesPacksAsLibgit2FollowsThem) {
   TempDir tmp;
   TestRepo origin(tmp / "origin");
-  origin.Write("a.txt", "borrowed\n");
-  origin.Commit("first");
-  origin.Git({"repack", "-adq"});
+  CommitPacked(origin, "borrowed\n", "first");
   const git_oid borrowed = Oid(origin.Rev("HEAD:a.txt"));
   const auto env = origin.Env();
   rr::testing::Run({"git", "clone", "-q", "--shared", "--bare", origin.path(), tmp / "one.git"},
@@ -324,9 +323,7 @@ TEST(PackReader, ReadsTheAlternatesPacksAsLibgit2FollowsThem) {
 TEST(PackReader, ServerReadsAcrossRepacksLooseObjectsAndAlternates) {
   TempDir tmp;
   TestRepo repo(tmp / "shop");
-  repo.Write("a.txt", "packed one\n");
-  repo.Commit("first");
-  repo.Git({"repack", "-adq"});
+  CommitPacked(repo, "packed one\n", "first");
   ToolHarness h({Served("shop", repo.path())});
   auto a = h.Call("read_file", R"({"repo":"shop","path":"a.txt"})");
   EXPECT_NE(a.text.find("packed one"), std::string::npos) << a.text;
@@ -336,9 +333,7 @@ TEST(PackReader, ServerReadsAcrossRepacksLooseObjectsAndAlternates) {
   a = h.Call("read_file", R"({"repo":"shop","path":"a.txt"})");
   EXPECT_NE(a.text.find("loose two"), std::string::npos) << a.text;
 
-  repo.Write("a.txt", "repacked three\n");
-  repo.Commit("third");
-  repo.Git({"repack", "-adq"});
+  CommitPacked(repo, "repacked three\n", "third");
   a = h.Call("read_file", R"({"repo":"shop","path":"a.txt"})");
   EXPECT_NE(a.text.find("repacked three"), std::string::npos) << a.text;
   a = h.Call("grep", R"({"repo":"shop","pattern":"packed one","ref":"HEAD~2"})");
