@@ -356,13 +356,13 @@ Result<Draft> SearchTool::Call(const CallContext& ctx, const Args& args) const {
       unreadable_files += report.unreadable;
     }
     if (report.matched_files == 0) continue;
-    // Past the answer's cap nothing more is shown (the lines so far cost more than the cap, and
-    // the answer is cut at it): no heading is made, looked up or scanned for the thousands of
-    // repositories a common word matches in. The commit searched is the default branch's now,
-    // so a repository whose guidance is kept for it is not opened for its mark.
-    if (budget > ctx.answer_characters) continue;
+    // The mark of a heading past the answer's cap is never shown (the answer is cut before it):
+    // it is not looked up. Where it is, the commit searched is the default branch's now, so a
+    // repository whose guidance is kept for it is not opened.
     d.AddOwnLine("## " + targets[t].at.Where(repos[i]->name()) +
-                 GuidanceMark(*repos[i], ctx.stop, targets[t].at.commit.id));
+                 (budget > ctx.answer_characters
+                      ? std::string()
+                      : GuidanceMark(*repos[i], ctx.stop, targets[t].at.commit.id)));
     for (const FileHits* f : by_target[t]) {
       if (budget > ctx.answer_characters) break;
       budget += AppendHits(*f, width, false, &d);
