@@ -353,16 +353,29 @@ constexpr size_t kMaxAlternatesBytes = 64 << 10;
 // only there are left to libgit2. Each alternates file read is watched; one that appears later
 // is not (its objects are read through libgit2 until the reader is opened again).
 void CollectObjectDirs(const std::string& objects_dir, int depth, std::vector<std::string>* dirs,
+                       std::vector<std::array<uint64_t, 2>>* seen,
                        std::vector<std::string>* watched) {
   if (dirs->size() >= kMaxObjectDirs) return;
-  if (std::find(dirs->begin(), dirs->end(), objects_dir) != dirs->end()) return;
+  // Each folder once, however spelled (a link, `objects/.`), as libgit2 compares them; one that
+  // is not there is skipped.
+  struct stat st;
+  if (stat(objects_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
+  const std::array<uint64_t, 2> id{static_cast<uint64_t>(st.st_dev),
+                                   static_cast<uint64_t>(st.st_ino)};
+  if (std::find(seen->begin(), seen->end(), id) != seen->end()) return;
+  seen->push_back(id);
   dirs->push_back(objects_dir);
   if (depth > kMaxAlternateDepth) return;
   const std::string file = objects_dir + "/info/alternates";
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  // (Not blocking on a FIFO; only a regular file is read.)
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return;
+  }
   watched->push_back(file);
-  std::string text(kMaxAlternatesBytes, '\0');
+  std::string text(kMaxAlternatesBytes + 1, '\0');
   size_t got = 0;
   while (got < text.size()) {
     const ssize_t r = read(fd, text.data() + got, text.size() - got);
@@ -371,17 +384,24 @@ void CollectObjectDirs(const std::string& objects_dir, int depth, std::vector<st
   }
   close(fd);
   text.resize(got);
+  // libgit2 reads the file as a C string (nothing past a NUL); a file longer than this reader
+  // reads is not followed past its last whole line.
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) text.resize(nul);
+  if (text.size() > kMaxAlternatesBytes) {
+    const size_t last = text.find_last_of("\r\n", kMaxAlternatesBytes - 1);
+    text.resize(last == std::string::npos ? 0 : last);
+  }
   size_t at = 0;
   while (at < text.size()) {
     size_t end = text.find_first_of("\r\n", at);
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(at, end - at);
     at = end + 1;
-    if (line.empty() || line[0] == '#' || line.find('\0') != std::string::npos) continue;
+    if (line.empty() || line[0] == '#') continue;
     if (line[0] == '/') {
-      CollectObjectDirs(line, depth + 1, dirs, watched);
+      CollectObjectDirs(line, depth + 1, dirs, seen, watched);
     } else if (line[0] == '.' && depth == 0) {
-      CollectObjectDirs(objects_dir + "/" + line, depth + 1, dirs, watched);
+      CollectObjectDirs(objects_dir + "/" + line, depth + 1, dirs, seen, watched);
     }
   }
 }
@@ -392,7 +412,9 @@ std::unique_ptr<PackReader> PackReader::Open(const std::string& objects_dir) {
   std::unique_ptr<PackReader> r(new PackReader());
   r->objects_dir_ = objects_dir;
   std::vector<std::string> dirs, watched;
-  CollectObjectDirs(objects_dir, 0, &dirs, &watched);
+  std::vector<std::array<uint64_t, 2>> seen;
+  CollectObjectDirs(objects_dir, 0, &dirs, &seen, &watched);
+  if (dirs.empty()) dirs.push_back(objects_dir);  // not there: nothing opened, as before
   for (const std::string& d : dirs) watched.push_back(d + "/pack");
   for (std::string& w : watched) {
     const auto stamp = Stamp(w);

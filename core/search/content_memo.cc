@@ -138,22 +138,26 @@ ContentMemoShelf& ContentMemoShelf::Shared() {
 void ContentMemoShelf::DropUnused(std::chrono::steady_clock::time_point now) {
   std::deque<Kept> gone;  // freed outside the lock
   std::lock_guard<std::mutex> lock(mu_);
-  while (!kept_.empty() && now - kept_.front().used > kUnusedFor) {
-    gone.push_back(std::move(kept_.front()));
-    kept_.pop_front();
-  }
+  DropOld(now, &gone);
 }
 
 std::shared_ptr<ContentMemo> ContentMemoShelf::Take(const std::string& key,
                                                     std::shared_ptr<const void> owner) {
+  std::deque<Kept> gone;  // freed outside the lock
   std::lock_guard<std::mutex> lock(mu_);
-  DropOld(std::chrono::steady_clock::now());
+  DropOld(std::chrono::steady_clock::now(), &gone);
   for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-    if (it->key == key && it->owner == owner) {
-      auto memo = std::move(it->memo);
-      kept_.erase(it);
-      return memo;
+    if (it->key != key || it->owner != owner) continue;
+    auto memo = std::move(it->memo);
+    gone.push_back(std::move(*it));
+    kept_.erase(it);
+    // A memo half full would soon keep nothing new, and the search would read each copy of a
+    // content it has not met: a new one then.
+    if (memo->bytes() > ContentMemo::kMaxBytes / 2) {
+      gone.back().memo = std::move(memo);
+      break;
     }
+    return memo;
   }
   return std::make_shared<ContentMemo>();
 }
@@ -163,27 +167,28 @@ void ContentMemoShelf::Put(const std::string& key, std::shared_ptr<ContentMemo> 
   if (!memo) return;
   memo->Settle();
   const auto now = std::chrono::steady_clock::now();
-  std::shared_ptr<ContentMemo> dropped;  // freed outside the lock
+  std::deque<Kept> gone;  // freed outside the lock
   std::lock_guard<std::mutex> lock(mu_);
   // Another search with the same key put its memo back meanwhile: the one put last is kept.
   for (auto it = kept_.begin(); it != kept_.end(); ++it) {
     if (it->key == key && it->owner == owner) {
-      dropped = std::move(it->memo);
+      gone.push_back(std::move(*it));
       kept_.erase(it);
       break;
     }
   }
   if (memo->bytes() > kMaxBytes) return;
   kept_.push_back(Kept{key, std::move(memo), std::move(owner), now});
-  DropOld(now);
+  DropOld(now, &gone);
 }
 
-void ContentMemoShelf::DropOld(std::chrono::steady_clock::time_point now) {
+void ContentMemoShelf::DropOld(std::chrono::steady_clock::time_point now, std::deque<Kept>* gone) {
   size_t total = 0;
   for (const Kept& k : kept_) total += k.memo->bytes();
   while (!kept_.empty() &&
          (kept_.size() > kMemos || total > kMaxBytes || now - kept_.front().used > kUnusedFor)) {
     total -= kept_.front().memo->bytes();
+    gone->push_back(std::move(kept_.front()));
     kept_.pop_front();
   }
 }

@@ -105,7 +105,8 @@ class ContentMemoShelf {
   // The process's shelf (the search tool's).
   static ContentMemoShelf& Shared();
 
-  // The memo kept for `key`, off the shelf; a new one when none is. `owner` is what the key names
+  // The memo kept for `key`, off the shelf; a new one when none is (or the one kept is over half
+  // its bound). `owner` is what the key names
   // (the secret filter): held while the memo is, so that a key naming it by address never names
   // another.
   std::shared_ptr<ContentMemo> Take(const std::string& key, std::shared_ptr<const void> owner);
@@ -128,7 +129,9 @@ class ContentMemoShelf {
     std::shared_ptr<const void> owner;
     std::chrono::steady_clock::time_point used;
   };
-  void DropOld(std::chrono::steady_clock::time_point now);
+  // Moves what is past the bounds, or unused too long, into *gone (freed by the caller once
+  // the lock is let go).
+  void DropOld(std::chrono::steady_clock::time_point now, std::deque<Kept>* gone);
   mutable std::mutex mu_;
   std::deque<Kept> kept_;  // the most recently used last
 };

@@ -310,9 +310,18 @@ TEST(PackReader, ReadsTheAlternatesPacksAsLibgit2FollowsThem) {
   EXPECT_FALSE(relative->Current());  // the file read changed
   EXPECT_EQ(PackReader::Open(tmp / "one.git/objects")->ReadBlob(borrowed, 100, &bytes),
             PackReader::Answer::kNotHandled);
-  // Folders that name each other, and origin twice: each opened once, and the open ends.
-  write(tmp / "two.git/objects" + "\n" + origin.path() + "/.git/objects\n" + origin.path() +
-        "/.git/objects\n");
+  // libgit2 reads the file as a C string: nothing past a NUL is followed.
+  {
+    std::ofstream out(alternates, std::ios::trunc | std::ios::binary);
+    out << "# borrowed" << '\0' << "\n" << origin.path() << "/.git/objects\n";
+  }
+  EXPECT_EQ(PackReader::Open(tmp / "one.git/objects")->ReadBlob(borrowed, 100, &bytes),
+            PackReader::Answer::kNotHandled);
+  // Folders that name each other, and origin twice (once through a link): each opened once, and
+  // the open ends.
+  std::filesystem::create_directory_symlink(origin.path() + "/.git", tmp / "origin-link");
+  write(tmp / "two.git/objects" + "\n" + origin.path() + "/.git/objects\n" +
+        tmp / "origin-link/objects" + "\n");
   auto looped = PackReader::Open(tmp / "two.git/objects");
   EXPECT_EQ(looped->ReadBlob(borrowed, 100, &bytes), PackReader::Answer::kRead);
   EXPECT_EQ(looped->packs(), 1u);

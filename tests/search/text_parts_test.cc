@@ -327,52 +327,60 @@ TEST_F(TextPartsAddedUp, KeepsTheFewestFilesThatShowWhatWasAskedFor) {
 }
 
 // A memo handed from one search to the next with the same pattern (SearchOptions::memo): the
-// next reads no content the first read, and answers the same; a content committed since is read,
-// and found -- only it.
+// next reads no content the first read, and both answer as a search without a memo does; a
+// content committed since is read, and found -- only it.
 TEST_F(TextPartsAddedUp, AMemoHandedOnReadsOnlyWhatIsNew) {
-  SearchOptions options;
-  options.max_per_file = 5;
-  options.threads = 2;
-  options.memo = std::make_shared<ContentMemo>();
-  for (const char* pattern : {"return", "StopToken"}) {
-    auto p = TextPattern::Make(pattern, false, false, "pattern");
-    ASSERT_TRUE(p) << p.error();
-    const auto targets = SearchTargetsOf(*catalog_);
-    const SearchResult first = SearchText(targets, *p, nullptr, options, StopToken());
-    EXPECT_GT(first.read_bytes, 1000u) << pattern;
-    const SearchResult second = SearchText(targets, *p, nullptr, options, StopToken());
-    EXPECT_EQ(second.read_bytes, 0u) << pattern;
-    ASSERT_EQ(second.files.size(), first.files.size()) << pattern;
-    for (size_t f = 0; f < first.files.size(); ++f) {
-      EXPECT_EQ(second.files[f].target, first.files[f].target) << pattern;
-      EXPECT_EQ(second.files[f].node.path.str(), first.files[f].node.path.str()) << pattern;
-      ASSERT_EQ(second.files[f].lines.size(), first.files[f].lines.size()) << pattern;
-      for (size_t l = 0; l < first.files[f].lines.size(); ++l) {
-        EXPECT_EQ(second.files[f].lines[l].text, first.files[f].lines[l].text) << pattern;
+  SearchOptions plain;
+  plain.max_per_file = 5;
+  plain.threads = 2;
+  // The same files, lines and counts as `want`.
+  auto expect_same = [](const SearchResult& got, const SearchResult& want,
+                        const std::string& where) {
+    ASSERT_EQ(got.files.size(), want.files.size()) << where;
+    for (size_t f = 0; f < want.files.size(); ++f) {
+      EXPECT_EQ(got.files[f].target, want.files[f].target) << where;
+      EXPECT_EQ(got.files[f].node.path.str(), want.files[f].node.path.str()) << where;
+      ASSERT_EQ(got.files[f].lines.size(), want.files[f].lines.size()) << where;
+      for (size_t l = 0; l < want.files[f].lines.size(); ++l) {
+        EXPECT_EQ(got.files[f].lines[l].text, want.files[f].lines[l].text) << where;
       }
     }
-    for (size_t t = 0; t < first.targets.size(); ++t) {
-      EXPECT_EQ(second.targets[t].matched_lines, first.targets[t].matched_lines) << pattern;
-      EXPECT_EQ(second.targets[t].searched, first.targets[t].searched) << pattern;
+    ASSERT_EQ(got.targets.size(), want.targets.size()) << where;
+    for (size_t t = 0; t < want.targets.size(); ++t) {
+      EXPECT_EQ(got.targets[t].matched_files, want.targets[t].matched_files) << where;
+      EXPECT_EQ(got.targets[t].matched_lines, want.targets[t].matched_lines) << where;
+      EXPECT_EQ(got.targets[t].searched, want.targets[t].searched) << where;
     }
+  };
+  auto search = [&](const char* pattern, std::shared_ptr<ContentMemo> memo) {
+    auto p = TextPattern::Make(pattern, false, false, "pattern");
+    EXPECT_TRUE(p) << p.error();
+    SearchOptions options = plain;
+    options.memo = std::move(memo);
+    return SearchText(SearchTargetsOf(*catalog_), *p, nullptr, options, StopToken());
+  };
+  std::shared_ptr<ContentMemo> kept;
+  for (const char* pattern : {"StopToken", "return"}) {
+    kept = std::make_shared<ContentMemo>();  // a memo per pattern, as the search tool keeps them
+    const SearchResult without = search(pattern, nullptr);
+    EXPECT_GT(without.read_bytes, 1000u) << pattern;
+    const SearchResult first = search(pattern, kept);
+    EXPECT_GT(first.read_bytes, 1000u) << pattern;
+    expect_same(first, without, std::string(pattern) + ", first");
+    const SearchResult second = search(pattern, kept);
+    EXPECT_EQ(second.read_bytes, 0u) << pattern;
+    expect_same(second, without, std::string(pattern) + ", second");
   }
-  // A commit in one copy: its new content is read (the list is of an older commit now), and
-  // its line is counted; nothing else is read again.
+  // A commit in one copy: its new content is read (its list is of an older commit now), and its
+  // line counted; nothing else is read again.
   const std::string line = "  return 7170;  // committed since\n";
   repos_[5]->Write("NEW.txt", line);
   repos_[5]->Commit("new");
-  auto p = TextPattern::Make("return", false, false, "pattern");
-  ASSERT_TRUE(p);
-  const auto targets = SearchTargetsOf(*catalog_);
-  SearchOptions without = options;
-  without.memo = nullptr;
-  const SearchResult before = SearchText(targets, *p, nullptr, without, StopToken());
-  EXPECT_GT(before.read_bytes, 1000u);
-  const SearchResult after = SearchText(targets, *p, nullptr, options, StopToken());
+  const SearchResult without = search("return", nullptr);
+  const SearchResult after = search("return", kept);
   EXPECT_EQ(after.read_bytes, line.size());
-  EXPECT_EQ(after.targets[5].matched_lines, before.targets[5].matched_lines);
-  EXPECT_EQ(after.targets[5].matched_files, before.targets[5].matched_files);
-  EXPECT_EQ(after.targets[4].matched_lines, before.targets[4].matched_lines);
+  expect_same(after, without, "after the commit");
+  EXPECT_EQ(after.targets[5].matched_lines, without.targets[5].matched_lines);
 }
 
 }  // namespace
